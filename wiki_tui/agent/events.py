@@ -1,0 +1,113 @@
+"""The event stream of one operation, consumed alike by the TUI and the headless CLI.
+
+    Started -> Token... -> ToolActivity... -> FileProposed -> FileProgress... -> FileReady ...
+            -> ChangesetReady -> Done | Failed
+
+An operation is an async generator of these. Nothing here imports litellm or Textual.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wiki_tui.changes.model import Changeset, FileChange
+
+
+@dataclass(frozen=True)
+class Started:
+    operation: str  # "ingest" | "query" | "lint" | "instruct" | "save"
+    title: str  # what the operation is about (source name, question, instruction)
+    model: str  # the litellm model string, or "offline" for the built-in engine
+    offline: bool = False
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # a piece of the model's reply as it streams (prose and edit blocks alike)
+
+
+@dataclass(frozen=True)
+class ToolActivity:
+    tool: str  # "read_page" | "search" | "backlinks" | "read_source" | "context" ...
+    detail: str  # one line for the person, e.g. "read concepts/Foo.md"
+
+
+@dataclass(frozen=True)
+class Retry:
+    reason: str  # why another round/attempt: rate limit, protocol errors sent back, ...
+    attempt: int
+    wait_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class FileProposed:
+    path: str  # vault-relative posix path the model started writing
+    kind: str  # "create" | "modify" | "delete" | "rename" | "write" | "edit"
+
+
+@dataclass(frozen=True)
+class FileProgress:
+    path: str
+    text: str  # the block's content so far (for a live preview)
+
+
+@dataclass(frozen=True)
+class FileReady:
+    change: "FileChange"  # one file's complete, matched change (diff computed)
+
+
+@dataclass(frozen=True)
+class ChangesetReady:
+    changeset: "Changeset"  # every file of the operation, linted; waits for review
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str  # the final prose answer of a query (citations as [[Page]] links)
+    citations: tuple[str, ...] = ()  # vault paths cited
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None  # None when litellm does not know the price
+
+
+@dataclass(frozen=True)
+class Done:
+    usage: Usage = field(default_factory=Usage)
+    reply: str = ""  # the whole reply text
+
+
+@dataclass(frozen=True)
+class Failed:
+    reason: str  # a clear, specific message for the person (never a traceback)
+    partial_reply: str = ""  # what streamed before the failure, kept for reading
+    kind: str = "error"  # "cancelled" | "auth" | "network" | "timeout" | "rate_limit" | ...
+
+
+Event = Union[
+    Started, Token, ToolActivity, Retry, FileProposed, FileProgress, FileReady,
+    ChangesetReady, Answer, Done, Failed,
+]
+
+
+def event_to_json(event: Any) -> dict:
+    """A JSON-ready dict for `--json` output (changesets summarised, not dumped)."""
+    name = type(event).__name__
+    if isinstance(event, FileReady):
+        change = event.change
+        return {"event": name, "path": change.path, "kind": change.kind,
+                "hunks": len(change.hunks)}
+    if isinstance(event, ChangesetReady):
+        cs = event.changeset
+        return {"event": name, "operation": cs.operation, "title": cs.title,
+                "files": [{"path": f.path, "kind": f.kind} for f in cs.files],
+                "findings": [str(f) for f in cs.findings]}
+    data = {"event": name}
+    for key, value in vars(event).items():
+        data[key] = vars(value) if isinstance(value, Usage) else value
+    return data
