@@ -1,0 +1,229 @@
+"""The few git operations the journal needs, through GitPython's command interface only.
+
+One `GitRepo` per operation (a context manager that closes GitPython's helper processes);
+never GitPython's pure-Python index (10x slower, and it changes the process's working folder).
+Paths in and out are vault-relative; the vault may sit in a sub-folder of the repository.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import git
+from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+
+TRAILER_OPERATION = "Wiki-Tui-Changeset"
+TRAILER_MODEL = "Model"
+TRAILER_REVERTS = "Wiki-Tui-Reverts"
+# Used for the commit only when git has no identity configured (see commit()).
+FALLBACK_NAME = "wiki-tui"
+FALLBACK_EMAIL = "wiki-tui@localhost"
+NO_REPO_NOTICE = (
+    "this vault is not a git repository: the changes were written and logged but not committed. "
+    "Run `git init` (or `wiki-tui init`) in the vault to keep a history and allow undo."
+)
+_IDENTITY_ERRORS = ("Please tell me who you are", "unable to auto-detect email address",
+                    "empty ident name")
+
+
+class GitError(Exception):
+    """A git command failed; the message says which and why."""
+
+
+def commit_message(operation: str, title: str, model: str, extra: dict[str, str] | None = None) -> str:
+    title = " ".join(title.split()) or "(untitled)"
+    trailers = {TRAILER_OPERATION: operation, TRAILER_MODEL: " ".join(model.split()) or "unknown"}
+    trailers.update(extra or {})
+    return f"{operation}: {title}\n\n" + "\n".join(f"{k}: {v}" for k, v in trailers.items()) + "\n"
+
+
+def parse_trailers(message: str) -> dict[str, str]:
+    """Trailers of the message's last paragraph (key: value lines)."""
+    paragraphs = message.strip().split("\n\n")
+    if len(paragraphs) < 2:
+        return {}
+    out = {}
+    for line in paragraphs[-1].splitlines():
+        key, sep, value = line.partition(": ")
+        if sep and key and " " not in key:
+            out[key] = value.strip()
+    return out
+
+
+def _error(exc: GitCommandError) -> GitError:
+    detail = (exc.stderr or exc.stdout or "").strip().removeprefix("stderr: ").strip("'\" \n")
+    return GitError(f"git {exc.command[1] if len(exc.command) > 1 else ''} failed: {detail}")
+
+
+class GitRepo:
+    """The git repository holding a vault (use as a context manager)."""
+
+    def __init__(self, repo: git.Repo, vault_root: Path) -> None:
+        self.repo = repo
+        self.top = Path(repo.working_tree_dir).resolve()
+        rel = vault_root.resolve().relative_to(self.top).as_posix()
+        self.prefix = "" if rel == "." else rel + "/"
+        self.identity_notice: str | None = None
+
+    @classmethod
+    def open(cls, vault_root: Path) -> GitRepo | None:
+        """The repository containing the vault, or None when there is none."""
+        try:
+            repo = git.Repo(vault_root, search_parent_directories=True)
+        except (InvalidGitRepositoryError, NoSuchPathError):
+            return None
+        if repo.bare or repo.working_tree_dir is None:
+            repo.close()
+            return None
+        return cls(repo, vault_root)
+
+    def close(self) -> None:
+        self.repo.close()
+
+    def __enter__(self) -> GitRepo:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- paths -----------------------------------------------------------------------------
+    def to_repo(self, path: str) -> str:
+        return self.prefix + path
+
+    def to_vault(self, path: str) -> str | None:
+        return path[len(self.prefix):] if path.startswith(self.prefix) else None
+
+    def _run(self, *args: str, **kwargs):
+        try:
+            return self.repo.git.execute(["git", *args], **kwargs)
+        except GitCommandError as exc:
+            raise _error(exc) from None
+
+    # -- reading ---------------------------------------------------------------------------
+    def head(self) -> str | None:
+        """The commit HEAD points to; None on an unborn branch."""
+        try:
+            return self.repo.git.execute(["git", "rev-parse", "--verify", "-q", "HEAD"]).strip() or None
+        except GitCommandError:
+            return None
+
+    def message(self, rev: str) -> str:
+        return self._run("log", "-1", "--format=%B", rev, strip_newline_in_stdout=False)
+
+    def parents(self, rev: str) -> list[str]:
+        return self._run("log", "-1", "--format=%P", rev).split()
+
+    def index_entries(self, paths: list[str]) -> dict[str, str]:
+        """Index entries for vault paths: path -> "mode sha" (stage 0 only)."""
+        if not paths:
+            return {}
+        out = self._run("ls-files", "-s", "-z", "--full-name", "--",
+                        *[":(literal)" + self.to_repo(p) for p in paths])
+        entries = {}
+        for record in out.split("\0"):
+            meta, _, path = record.partition("\t")
+            if not path:
+                continue
+            mode, sha, stage = meta.split()
+            vault_path = self.to_vault(path)
+            if stage == "0" and vault_path is not None:
+                entries[vault_path] = f"{mode} {sha}"
+        return entries
+
+    def blob(self, rev: str, path: str) -> bytes | None:
+        """A file's bytes at `rev`, or None when it does not exist there."""
+        try:
+            return self.repo.git.execute(
+                ["git", "cat-file", "blob", f"{rev}:{self.to_repo(path)}"],
+                stdout_as_string=False, strip_newline_in_stdout=False)
+        except GitCommandError:
+            return None
+
+    def changed_files(self, rev: str) -> list[tuple[str, str, str | None]]:
+        """(status letter, vault path, old path for renames) changed by commit `rev`."""
+        parents = self.parents(rev)
+        args = ["diff-tree", "-r", "-z", "-M", "--name-status", "--no-commit-id"]
+        args += [parents[0], rev] if parents else ["--root", rev]
+        fields = self._run(*args).split("\0")
+        out = []
+        i = 0
+        while i < len(fields) and fields[i]:
+            status = fields[i][0]
+            if status in "RC":
+                old, new = fields[i + 1], fields[i + 2]
+                i += 3
+            else:
+                old, new = None, fields[i + 1]
+                i += 2
+            new_v = self.to_vault(new)
+            if new_v is not None:
+                out.append((status, new_v, self.to_vault(old) if old else None))
+        return out
+
+    def dirty(self, paths: list[str]) -> list[str]:
+        """Vault paths (of `paths`) that differ from HEAD in the index or working tree, or are untracked."""
+        if not paths:
+            return []
+        out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--",
+                        *[":(literal)" + self.to_repo(p) for p in paths])
+        found = []
+        records = out.split("\0")
+        i = 0
+        while i < len(records):
+            record = records[i]
+            i += 1
+            if len(record) < 4:
+                continue
+            if record[0] in "RC":  # a rename record carries its source path in the next field
+                i += 1
+            found.append(self.to_vault(record[3:]) or record[3:])
+        return found
+
+    def changed_between(self, old: str, new: str, paths: list[str]) -> list[str]:
+        if not paths or old == new:
+            return []
+        out = self._run("diff", "--name-only", "-z", "--no-renames", old, new, "--",
+                        *[":(literal)" + self.to_repo(p) for p in paths])
+        return [self.to_vault(p) or p for p in out.split("\0") if p]
+
+    # -- writing ---------------------------------------------------------------------------
+    def add(self, paths: list[str]) -> None:
+        if paths:
+            self._run("add", "--", *[":(literal)" + self.to_repo(p) for p in paths])
+
+    def restore_index(self, before: dict[str, str], paths: list[str]) -> None:
+        """Put the index entries of `paths` back to `before` (crash rollback of `add`)."""
+        gone = [self.to_repo(p) for p in paths if p not in before]
+        if gone:
+            self._run("update-index", "--force-remove", "--", *gone)
+        back = [f"--cacheinfo={before[p].replace(' ', ',')},{self.to_repo(p)}" for p in paths if p in before]
+        if back:
+            self._run("update-index", "--add", *back)
+
+    def commit(self, message: str, paths: list[str]) -> str:
+        """Commit exactly `paths` as they are in the working tree (`git commit -- paths`).
+
+        Whatever else is modified or staged stays as it was. When git has no identity
+        configured, commits as wiki-tui <wiki-tui@localhost> (this commit only) and sets
+        `identity_notice` to say so.
+        """
+        args = ["commit", "-q", "--no-edit", "--cleanup=strip", "-m", message, "--",
+                *[":(literal)" + self.to_repo(p) for p in paths]]
+        try:
+            self.repo.git.execute(["git", *args])
+        except GitCommandError as exc:
+            if not any(s in (exc.stderr or "") for s in _IDENTITY_ERRORS):
+                raise _error(exc) from None
+            env = {"GIT_AUTHOR_NAME": FALLBACK_NAME, "GIT_AUTHOR_EMAIL": FALLBACK_EMAIL,
+                   "GIT_COMMITTER_NAME": FALLBACK_NAME, "GIT_COMMITTER_EMAIL": FALLBACK_EMAIL}
+            try:
+                self.repo.git.execute(["git", *args], env=env)
+            except GitCommandError as exc2:
+                raise _error(exc2) from None
+            self.identity_notice = (
+                f"git has no user name/email configured: committed as {FALLBACK_NAME} "
+                f"<{FALLBACK_EMAIL}>. Set yours with `git config --global user.name \"Your Name\"` "
+                "and `git config --global user.email you@example.com`.")
+        head = self.head()
+        assert head is not None
+        return head
