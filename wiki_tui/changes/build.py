@@ -1,0 +1,287 @@
+"""Turn parsed blocks into one reviewable Changeset: guards, base texts, matching, diffs, lint.
+
+Blocks are replayed in reply order over an overlay of the vault (path -> text, None = absent).
+Files linked by a rename form one group; a group's blocks apply together or not at all, so a
+failed edit never leaves a half-edited page in the changeset. Every refusal becomes an EditError
+whose str() is sent back to the model for another try.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from wiki_tui.changes import guards
+from wiki_tui.changes.guards import GuardError
+from wiki_tui.changes.match import MatchError, apply_edits_report, newline_style
+from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange
+from wiki_tui.changes.protocol import DELETE as B_DELETE
+from wiki_tui.changes.protocol import EDIT as B_EDIT
+from wiki_tui.changes.protocol import RENAME as B_RENAME
+from wiki_tui.changes.protocol import WRITE as B_WRITE
+from wiki_tui.changes.protocol import Block, ParsedReply, ProtocolError
+
+
+@dataclass
+class EditError:
+    """Why (part of) a reply was not turned into changes. str() is the message for the model."""
+
+    path: str
+    message: str  # complete sentence(s), naming the file
+    kind: str = "match"  # protocol | guard | match | incomplete | unreadable | limit | notice
+    retry: bool = True  # False: informational (e.g. an edit that was already applied)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class BaseTextError(Exception):
+    """A page on disk that cannot be edited as text (not UTF-8, binary)."""
+
+
+def read_base_text(vault_root: Path | str, path: str) -> str | None:
+    """A page's text as on disk, decoded strictly (None when it does not exist).
+
+    UTF-8 only (a BOM stays in the text as U+FEFF, so writing it back keeps it). Newlines are
+    kept as they are: CRLF pages stay CRLF. Never decodes lossily.
+    """
+    p = Path(vault_root) / path
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        return None
+    if b"\x00" in data[:8192]:
+        raise BaseTextError(f"{path} looks like a binary file; wiki-tui will not edit it")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BaseTextError(
+            f"{path} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "wiki-tui will not rewrite it, to avoid losing characters") from None
+
+
+def conform_newlines(text: str, base: str | None) -> str:
+    """Give a whole-page text the base file's newline style and final-newline habit."""
+    text = text.replace("\r\n", "\n")
+    if base is None:
+        return text
+    if newline_style(base) == "\r\n":
+        text = text.replace("\n", "\r\n")
+    if base and not base.endswith("\n") and text.endswith("\n") and not text.endswith("\n\n"):
+        text = text.rstrip("\r\n")
+    return text
+
+
+def _group(blocks: list[Block]) -> list[list[int]]:
+    """Indexes of blocks, grouped so that files linked by a rename share a group."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for b in blocks:
+        find(b.path)
+        if b.kind == B_RENAME and b.new_path:
+            parent[find(b.path)] = find(b.new_path)
+    groups: dict[str, list[int]] = {}
+    for i, b in enumerate(blocks):
+        groups.setdefault(find(b.path), []).append(i)
+    return list(groups.values())
+
+
+class _Overlay:
+    """Texts of the files a group touches: read once from disk, then replayed in memory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.disk: dict[str, str | None] = {}
+        self.now: dict[str, str | None] = {}
+
+    def get(self, path: str) -> str | None:
+        if path not in self.now:
+            self.disk[path] = read_base_text(self.root, path)
+            self.now[path] = self.disk[path]
+        return self.now[path]
+
+
+def _replay(overlay: _Overlay, blocks: list[Block], errors: list[EditError],
+            renames: dict[str, str]) -> bool:
+    """Apply one group's blocks to the overlay. False (with errors added) if any fails."""
+    for b in blocks:
+        if b.kind == B_WRITE:
+            base = overlay.get(b.path)
+            overlay.now[b.path] = conform_newlines(b.content or "", base)
+        elif b.kind == B_EDIT:
+            text = overlay.get(b.path)
+            if text is None:
+                errors.append(EditError(b.path, f"{b.path}: cannot EDIT a page that does not "
+                                        "exist; create it with '@@@ WRITE " + b.path + "'"))
+                return False
+            report = apply_edits_report(text, b.edits, b.path)
+            for i in report.already_applied:
+                n = f" {i + 1} of {len(b.edits)}" if len(b.edits) > 1 else ""
+                errors.append(EditError(b.path, f"{b.path}: edit{n} is already in the page "
+                                        "(its REPLACE text is there); it was skipped",
+                                        kind="notice", retry=False))
+            overlay.now[b.path] = report.text
+        elif b.kind == B_DELETE:
+            if overlay.get(b.path) is None:
+                errors.append(EditError(b.path, f"{b.path}: cannot DELETE a page that does not "
+                                        "exist", kind="guard"))
+                return False
+            overlay.now[b.path] = None
+        elif b.kind == B_RENAME:
+            new = b.new_path or ""
+            text = overlay.get(b.path)
+            if text is None:
+                errors.append(EditError(b.path, f"{b.path}: cannot RENAME a page that does not "
+                                        "exist", kind="guard"))
+                return False
+            if new == b.path:
+                continue
+            if overlay.get(new) is not None:
+                errors.append(EditError(b.path, f"{b.path}: cannot RENAME to {new}: that page "
+                                        "already exists (merge them with WRITE and DELETE "
+                                        "instead)", kind="guard"))
+                return False
+            overlay.now[new], overlay.now[b.path] = text, None
+            origin = next((o for o, n in renames.items() if n == b.path), b.path)
+            renames.pop(origin, None)
+            if origin != new:
+                renames[origin] = new
+    return True
+
+
+def _guard_block(root: Path, b: Block) -> Block:
+    """The block with its paths normalised by the guards (raises GuardError)."""
+    path = guards.check_path(root, b.path)
+    new = guards.check_path(root, b.new_path) if b.kind == B_RENAME else None
+    if path == b.path and new == b.new_path:
+        return b
+    return Block(b.kind, path, content=b.content, edits=list(b.edits), new_path=new,
+                 complete=b.complete, line=b.line, end_line=b.end_line)
+
+
+def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operation: str,
+                    title: str, model: str = "offline") -> tuple[Changeset, list[EditError]]:
+    """One changeset from the model's blocks (or a whole ParsedReply), plus what was refused.
+
+    `vault` is a wiki_tui.vault.Vault (its `root` and `lint_changes` are used). Incomplete
+    blocks are never applied; a ParsedReply's protocol errors are carried into the errors.
+    """
+    errors: list[EditError] = []
+    if isinstance(blocks, ParsedReply):
+        for perr in blocks.errors:
+            errors.append(_protocol_error(perr))
+        blocks = [*blocks.blocks, *blocks.incomplete]
+    root = Path(vault.root)
+    good: list[Block] = []
+    for b in blocks:
+        if not b.complete:
+            errors.append(EditError(b.path, f"{b.path}: the reply ended in the middle of this "
+                                    f"{b.kind.upper()} block (no '@@@ END'); it was not used. "
+                                    "Send the block again, complete", kind="incomplete"))
+            continue
+        try:
+            good.append(_guard_block(root, b))
+        except GuardError as exc:
+            errors.append(EditError(exc.path or b.path, str(exc), kind="guard"))
+
+    changes: list[FileChange] = []
+    order: dict[str, int] = {}
+    for idxs in _group(good):
+        group = [good[i] for i in idxs]
+        overlay, renames = _Overlay(root), {}
+        local: list[EditError] = []
+        try:
+            ok = _replay(overlay, group, local, renames)
+        except MatchError as exc:
+            local.append(EditError(exc.path, str(exc), kind="match"))
+            ok = False
+        except BaseTextError as exc:
+            local.append(EditError(group[0].path, str(exc), kind="unreadable", retry=False))
+            ok = False
+        if not ok:
+            others = sorted({b.path for b in group} | {b.new_path for b in group if b.new_path})
+            if len(others) > 1:
+                local.append(EditError(others[0], "These blocks were not used either, because "
+                                       f"they belong with the failed one: {', '.join(others)}",
+                                       kind="match"))
+            errors.extend(local)
+            continue
+        errors.extend(local)
+        try:
+            group_changes = _file_changes(overlay, renames)
+            for fc in group_changes:
+                guards.check_size(fc.path, fc.proposed_text)
+        except GuardError as exc:
+            errors.append(EditError(exc.path, str(exc), kind="limit"))
+            continue
+        for fc in group_changes:
+            order.setdefault(fc.path, min(i for i in idxs))
+        changes.extend(group_changes)
+    changes.sort(key=lambda fc: order.get(fc.path, 0))
+
+    total = sum(len((fc.proposed_text or "").encode("utf-8", "surrogatepass")) for fc in changes)
+    try:
+        guards.check_changeset_size(total)
+    except GuardError as exc:
+        errors.append(EditError("", str(exc), kind="limit"))
+        changes = []
+
+    changeset = Changeset(operation=operation, title=title, model=model, files=changes)
+    changeset.errors = [str(e) for e in errors if e.retry]
+    changeset.findings = _lint(vault, changes, changeset)
+    return changeset, errors
+
+
+def _file_changes(overlay: _Overlay, renames: dict[str, str]) -> list[FileChange]:
+    out: list[FileChange] = []
+    done: set[str] = set()
+    for old, new in renames.items():
+        base, proposed = overlay.disk.get(old), overlay.now.get(new)
+        if base is None or proposed is None or overlay.disk.get(new) is not None:
+            continue  # renamed then deleted, or onto a page that exists: plain changes below
+        out.append(FileChange(new, RENAME, base, proposed, old_path=old))
+        done.update((old, new))
+    for path, now in overlay.now.items():
+        if path in done:
+            continue
+        base = overlay.disk.get(path)
+        if now == base:
+            continue
+        if base is None:
+            out.append(FileChange(path, CREATE, None, now))
+        elif now is None:
+            out.append(FileChange(path, DELETE, base, None))
+        else:
+            out.append(FileChange(path, MODIFY, base, now))
+    return out
+
+
+def _protocol_error(perr: ProtocolError) -> EditError:
+    return EditError(perr.path or "", f"reply line {perr.line}: {perr.message}", kind="protocol")
+
+
+def lint_input(changes: list[FileChange]) -> dict[str, str | None]:
+    """The overlay `Vault.lint_changes` expects: path -> proposed text, None for removed."""
+    files: dict[str, str | None] = {}
+    for fc in changes:
+        if fc.kind == RENAME and fc.old_path:
+            files[fc.old_path] = None
+        files[fc.path] = fc.proposed_text
+    return files
+
+
+def _lint(vault: Any, changes: list[FileChange], changeset: Changeset) -> list[Any]:
+    if not changes or not hasattr(vault, "lint_changes"):
+        return []
+    try:
+        return list(vault.lint_changes(lint_input(changes)))
+    except Exception as exc:  # a lint bug must not lose the model's proposal
+        changeset.errors.append(f"(the changeset could not be linted: {exc!r})")
+        return []
