@@ -1,0 +1,603 @@
+"""WikiApp: the conversation beside a live wiki browser, over one vault.
+
+Start-up stays fast: the first paint needs only config, themes and state (small files). The
+vault index loads in a thread worker, and litellm (seconds to import) is warmed up only after
+the first paint and only when a real model is configured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from functools import partial
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Container, Horizontal
+from textual.reactive import reactive
+from textual.widgets import Footer, Static
+
+from wiki_tui.agent.config import AgentSettings, ConfigError, resolve_settings
+from wiki_tui.ui.commands import CommandError, help_text, parse_command
+from wiki_tui.ui.config import load_ui_config, user_config_dir
+from wiki_tui.ui.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.palette import ActionsProvider, PagesProvider
+from wiki_tui.ui.state import AppState
+from wiki_tui.ui.status import StatusBar, git_branch
+from wiki_tui.ui.themes import DEFAULT_THEME, load_themes
+
+NARROW_WIDTH = 100  # below this many columns the panes stack
+RAW_LIST_LIMIT = 5000
+
+
+class WikiApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "wiki-tui"
+    COMMANDS = App.COMMANDS | {ActionsProvider, PagesProvider}
+
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("ctrl+p", "command_palette", "Palette", id="app.command_palette",
+                priority=True),
+        Binding("f1", "help", "Keys", id="app.help"),
+        Binding("f2", "toggle_maximise", "Maximise", id="app.maximise"),
+        Binding("escape", "escape", "Cancel", id="app.cancel", show=False),
+        Binding("ctrl+o", "jump", "Jump", id="wiki.jump", priority=True),
+        Binding("ctrl+f", "search", "Search", id="wiki.search", priority=True),
+        Binding("ctrl+t", "tags", "Tags", id="wiki.tags", priority=True, show=False),
+        Binding("ctrl+r", "review", "Review", id="app.review", priority=True),
+        Binding("ctrl+l", "focus_prompt", "Input", id="app.focus_prompt", show=False),
+        Binding("ctrl+w", "focus_browser", "Wiki", id="app.focus_browser", show=False,
+                priority=True),
+    ]
+
+    maximised: reactive[str] = reactive("")  # "" | "conversation" | "browser"
+
+    def __init__(self, vault_root: Path, *, settings: AgentSettings | None = None,
+                 model: str | None = None, state: AppState | None = None) -> None:
+        super().__init__()
+        self.vault_root = Path(vault_root).resolve()
+        self.vault: Any = None  # wiki_tui.vault.Vault once loaded
+        self.notices: list[str] = []
+        self.state = state or AppState()
+        if self.state.notice:
+            self.notices.append(self.state.notice)
+        self.ui_config = load_ui_config(self.vault_root)
+        self.notices.extend(self.ui_config.notices)
+        self.settings = settings or self._resolve_settings(model)
+        self.pending_changesets: list[Any] = []
+        self.last_question = ""
+        self.last_answer = ""
+        self.raw_files: list[str] = []
+        self._browser: Any = None
+        self._themes_ready = False
+        self._load_themes()
+
+    # -- set-up ----------------------------------------------------------------------------
+    def _resolve_settings(self, model: str | None) -> AgentSettings:
+        try:
+            return resolve_settings(self.vault_root, model)
+        except ConfigError as exc:
+            self.notices.append(f"{exc} — using the offline engine")
+            return AgentSettings()
+
+    def _load_themes(self) -> None:
+        themes, notices = load_themes(user_config_dir() / "themes")
+        for theme in themes:
+            self.register_theme(theme)
+        self.notices.extend(notices)
+        wanted = self.state.theme or self.ui_config.theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.notices.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+        self._themes_ready = True
+
+    def _keymap(self) -> dict[str, str]:
+        keymap: dict[str, str] = {}
+        if self.ui_config.send_key == "ctrl+j":
+            keymap = {"conversation.send": "ctrl+j", "conversation.newline": "enter"}
+        keymap.update(self.ui_config.keys)
+        return keymap
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield Conversation(self.state.history, lambda: self.raw_files, id="conversation")
+            with Container(id="browser-pane"):
+                yield Static("Opening the vault…", id="browser-placeholder")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        status = self.status_bar
+        status.vault_name = self.vault_root.name
+        status.model = self.settings_label
+        status.branch = git_branch(self.vault_root)
+        self._apply_keymap()
+        self._update_layout_class(self.size.width)
+        self.conversation.prompt.focus()
+        for notice in self.notices:
+            self.conversation.add_note(notice, "warning")
+        self.load_vault()
+        if not self.settings.offline:
+            self.call_after_refresh(self.warm_up)
+
+    def _apply_keymap(self) -> None:
+        from wiki_tui.ui.help import binding_rows
+
+        keymap = self._keymap()
+        if not keymap:
+            return
+        known = {row[0] for row in binding_rows(self, self._screen_classes())}
+        unknown = sorted(set(self.ui_config.keys) - known)
+        if unknown:
+            self.conversation.add_note(f"config [keys]: unknown binding ids {', '.join(unknown)}"
+                                       " (F1 lists them)", "warning")
+        self.set_keymap(keymap)
+
+    @property
+    def settings_label(self) -> str:
+        return "offline engine" if self.settings.offline else self.settings.model
+
+    @property
+    def conversation(self) -> Conversation:
+        return self.query_one(Conversation)
+
+    @property
+    def status_bar(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    @property
+    def operation_running(self) -> bool:
+        return any(w.group == "operation" and w.is_running for w in self.workers)
+
+    # -- vault, watcher, warm-up -----------------------------------------------------------
+    @work(thread=True, exclusive=True, group="vault", exit_on_error=False)
+    def load_vault(self) -> None:
+        try:
+            from wiki_tui.vault import Vault, VaultError
+        except ImportError as exc:
+            self.call_from_thread(self.conversation.add_note, f"vault not opened: {exc}", "error")
+            return
+        try:
+            vault = Vault.open(self.vault_root)
+        except (VaultError, OSError) as exc:
+            self.call_from_thread(self.conversation.add_note, f"vault not opened: {exc}", "error")
+            return
+        message = None
+        try:
+            from wiki_tui.changes.journal import recover
+        except ImportError:
+            recover = None
+        if recover is not None:
+            try:
+                message = recover(vault)
+            except Exception as exc:  # recovery trouble must be shown, not crash the app
+                message = f"recovering an interrupted apply failed: {exc}"
+        raw = self._list_raw(vault)
+        self.call_from_thread(self._vault_loaded, vault, message, raw)
+        try:
+            vault.start_watching(self._watch_callback)
+        except Exception as exc:
+            self.call_from_thread(self.conversation.add_note,
+                                  f"not watching the vault for outside changes: {exc}", "warning")
+
+    def _list_raw(self, vault: Any) -> list[str]:
+        raw_dir = self.vault_root / getattr(vault, "raw_dir", Path("raw"))
+        found: list[str] = []
+        if raw_dir.is_dir():
+            for path in sorted(raw_dir.rglob("*")):
+                if path.is_file() and not path.name.startswith("."):
+                    found.append(path.relative_to(self.vault_root).as_posix())
+                    if len(found) >= RAW_LIST_LIMIT:
+                        break
+        return found
+
+    def _vault_loaded(self, vault: Any, message: str | None, raw: list[str]) -> None:
+        self.vault = vault
+        self.raw_files = raw
+        if message:
+            self.conversation.add_note(message, "warning")
+        self._mount_browser()
+
+    def _mount_browser(self) -> None:
+        pane = self.query_one("#browser-pane")
+        try:
+            from wiki_tui.ui.browser import WikiBrowser
+        except ImportError:
+            self.query_one("#browser-placeholder", Static).update(
+                f"{len(self.vault.pages):,} pages — the wiki browser is not available yet.")
+            return
+        self._browser = WikiBrowser(self.vault, id="browser")
+        pane.query("#browser-placeholder").remove()
+        pane.mount(self._browser)
+
+    def _watch_callback(self, changes: list) -> None:
+        """Runs on the watcher thread after the vault index is updated."""
+        try:
+            self.call_from_thread(self._files_changed, changes)
+        except RuntimeError:  # the app is shutting down
+            pass
+
+    def _files_changed(self, changes: list) -> None:
+        if any(str(path).startswith("raw/") for _change, path in changes):
+            self.raw_files = self._list_raw(self.vault)
+        self.status_bar.branch = git_branch(self.vault_root)
+        if self._browser is not None and hasattr(self._browser, "files_changed"):
+            self._browser.files_changed(changes)
+
+    @work(thread=True, group="warmup", exit_on_error=False)
+    def warm_up(self) -> None:
+        """Import litellm (seconds) off the event loop so the first model call starts at once."""
+        try:
+            from wiki_tui.agent.llm import warm_up
+        except ImportError:
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            import litellm
+
+            litellm.suppress_debug_info = True
+            return
+        warm_up()
+
+    def on_unmount(self) -> None:
+        if self.vault is not None:
+            for method in ("stop_watching", "close"):
+                try:
+                    getattr(self.vault, method)()
+                except Exception:
+                    pass
+
+    # -- layout ----------------------------------------------------------------------------
+    def on_resize(self, event) -> None:
+        self._update_layout_class(event.size.width)
+
+    def _update_layout_class(self, width: int) -> None:
+        self.screen.set_class(width < NARROW_WIDTH, "-narrow")
+
+    def watch_maximised(self, value: str) -> None:
+        self.screen.set_class(value == "conversation", "-max-conversation")
+        self.screen.set_class(value == "browser", "-max-browser")
+
+    def action_toggle_maximise(self) -> None:
+        """Cycle: both panes -> conversation only -> browser only -> both."""
+        order = ["", "conversation", "browser"]
+        self.maximised = order[(order.index(self.maximised) + 1) % len(order)]
+        if self.maximised == "browser" and self._browser is not None:
+            self._browser.focus()
+        elif self.maximised == "conversation":
+            self.conversation.prompt.focus()
+
+    def action_focus_prompt(self) -> None:
+        if self.maximised == "browser":
+            self.maximised = ""
+        self.conversation.prompt.focus()
+
+    def action_focus_browser(self) -> None:
+        if self._browser is None:
+            return
+        if self.maximised == "conversation":
+            self.maximised = ""
+        self._browser.focus()
+
+    def watch_theme(self, name: str) -> None:
+        if self._themes_ready:
+            self.state.theme = name
+
+    # -- keys ------------------------------------------------------------------------------
+    def _screen_classes(self) -> tuple[type, ...]:
+        """Screens pushed later, so F1 and keymap checks know their bindings too."""
+        classes: list[type] = []
+        from wiki_tui.ui.citations import CitationsScreen
+        from wiki_tui.ui.help import HelpScreen
+
+        classes += [HelpScreen, CitationsScreen]
+        try:
+            from wiki_tui.ui import browser
+        except ImportError:
+            browser = None
+        for name in ("PageJumpScreen", "SearchScreen", "TagsScreen", "WikiBrowser"):
+            if browser is not None and hasattr(browser, name):
+                classes.append(getattr(browser, name))
+        try:
+            from wiki_tui.ui import review
+        except ImportError:
+            review = None
+        if review is not None and hasattr(review, "ReviewScreen"):
+            classes.append(review.ReviewScreen)
+        return tuple(classes)
+
+    def action_help(self) -> None:
+        from wiki_tui.ui.help import HelpScreen, binding_rows
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(binding_rows(self, self._screen_classes())))
+
+    def action_escape(self) -> None:
+        """Esc ladder: cancel the running operation, else restore the layout, else the input."""
+        if self.operation_running:
+            self.cancel_operation()
+        elif self.maximised:
+            self.maximised = ""
+        else:
+            self.conversation.prompt.focus()
+
+    def cancel_operation(self) -> None:
+        self.workers.cancel_group(self, "operation")
+
+    def _push_browser_screen(self, name: str) -> None:
+        if self.vault is None:
+            self.notify("The vault is still loading.", timeout=3)
+            return
+        try:
+            from wiki_tui.ui import browser
+            screen_cls = getattr(browser, name)
+        except (ImportError, AttributeError):
+            self.notify(f"{name} is not available yet.", severity="warning", timeout=3)
+            return
+        self.push_screen(screen_cls(self.vault), callback=self._maybe_open)
+
+    def _maybe_open(self, result: Any) -> None:
+        if isinstance(result, str) and result:
+            self.open_page(result)
+
+    def action_jump(self) -> None:
+        self._push_browser_screen("PageJumpScreen")
+
+    def action_search(self) -> None:
+        self._push_browser_screen("SearchScreen")
+
+    def action_tags(self) -> None:
+        self._push_browser_screen("TagsScreen")
+
+    def open_page(self, path: str) -> None:
+        if self._browser is None:
+            self.notify(f"{path} (the wiki browser is not available yet)", timeout=3)
+            return
+        if self.maximised == "conversation":
+            self.maximised = ""
+        self._browser.open_page(path)
+
+    # -- palette ---------------------------------------------------------------------------
+    def palette_actions(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        from wiki_tui.ui.help import binding_rows
+
+        keys_by_id = {row[0]: row[1] for row in binding_rows(self)}
+
+        def key(action_id: str) -> str:
+            return f" ({keys_by_id[action_id]})" if action_id in keys_by_id else ""
+
+        def run(text: str) -> Callable[[], None]:
+            return lambda: self.submit(text)
+
+        def prefill(text: str) -> Callable[[], None]:
+            def go() -> None:
+                self.action_focus_prompt()
+                prompt = self.conversation.prompt
+                prompt.text = text
+                prompt.move_cursor(prompt.document.end)
+            return go
+
+        return [
+            ("Ask the wiki a question", "type it in the conversation input" + key("app.focus_prompt"),
+             self.action_focus_prompt),
+            ("Ingest a source from raw/", "/ingest PATH", prefill("/ingest raw/")),
+            ("Save the last answer as a page", "/save", run("/save")),
+            ("Lint the wiki", "/lint: check and propose fixes", run("/lint")),
+            ("Undo the last applied change", "/undo", run("/undo")),
+            ("Show the model", "/model [NAME] switches", run("/model")),
+            ("Switch model", "/model NAME", prefill("/model ")),
+            ("Conversation commands", "/help", run("/help")),
+            ("Cancel the running operation", "nothing is written" + key("app.cancel"),
+             self.cancel_operation),
+            ("Open the pending review", "changesets waiting" + key("app.review"),
+             self.action_review),
+            ("Jump to page", "fuzzy page jump" + key("wiki.jump"), self.action_jump),
+            ("Search the wiki", "full-text search" + key("wiki.search"), self.action_search),
+            ("Tags", "pages by tag" + key("wiki.tags"), self.action_tags),
+            ("Maximise / restore pane", "cycle the layout" + key("app.maximise"),
+             self.action_toggle_maximise),
+            ("Focus the wiki browser", key("app.focus_browser").strip(), self.action_focus_browser),
+            ("Keys", "every key binding and its id" + key("app.help"), self.action_help),
+        ]
+
+    # -- the conversation ------------------------------------------------------------------
+    def on_conversation_submitted(self, event: Conversation.Submitted) -> None:
+        self.state.add_history(event.text)
+        self.submit(event.text)
+
+    def submit(self, text: str) -> None:
+        conv = self.conversation
+        conv.add_user(text)
+        try:
+            command = parse_command(text)
+        except CommandError as exc:
+            conv.add_note(str(exc), "error")
+            return
+        handler = getattr(self, f"_command_{command.name}")
+        handler(command.arg)
+
+    def _command_help(self, _arg: str) -> None:
+        self.conversation.add_markdown(help_text())
+
+    def _command_model(self, arg: str) -> None:
+        if not arg:
+            self.conversation.add_note(f"model: {self.settings.label} ({self.settings.source})")
+            return
+        self.settings = self.settings.with_model(arg)
+        self.status_bar.model = self.settings_label
+        self.conversation.add_note(f"model switched to {self.settings_label} for this session")
+        if not self.settings.offline:
+            self.warm_up()
+
+    def _needs_vault(self) -> bool:
+        if self.vault is None:
+            self.conversation.add_note("the vault is still loading — try again in a moment",
+                                       "warning")
+            return False
+        if self.operation_running:
+            self.conversation.add_note("an operation is running — Esc cancels it", "warning")
+            return False
+        return True
+
+    def _operations(self):
+        from wiki_tui.agent import operations
+
+        return operations
+
+    def _command_query(self, question: str) -> None:
+        if not self._needs_vault():
+            return
+        self.last_question = question
+        ops = self._operations()
+        self.run_operation("query", lambda: ops.query(self.vault, question, self.settings))
+
+    def _command_ingest(self, path: str) -> None:
+        if not self._needs_vault():
+            return
+        if not (self.vault_root / path).is_file():
+            self.conversation.add_note(f"no file {path} in the vault", "error")
+            return
+        ops = self._operations()
+        self.run_operation("ingest", lambda: ops.ingest(self.vault, path, self.settings))
+
+    def _command_save(self, _arg: str) -> None:
+        if not self._needs_vault():
+            return
+        if not self.last_answer:
+            self.conversation.add_note("no answer to save yet — ask a question first", "warning")
+            return
+        ops = self._operations()
+        question, answer = self.last_question, self.last_answer
+        self.run_operation("save", lambda: ops.save_answer(self.vault, question, answer,
+                                                           self.settings))
+
+    def _command_lint(self, _arg: str) -> None:
+        if not self._needs_vault():
+            return
+        ops = self._operations()
+        self.run_operation("lint", lambda: ops.lint(self.vault, self.settings, fix=True))
+
+    def _command_undo(self, _arg: str) -> None:
+        if not self._needs_vault():
+            return
+        self.undo()
+
+    @work(thread=True, group="operation", exclusive=True, exit_on_error=False)
+    def undo(self) -> None:
+        try:
+            from wiki_tui.changes.journal import UndoError, undo_last
+        except ImportError:
+            self.call_from_thread(self.conversation.add_note, "undo is not available yet",
+                                  "warning")
+            return
+        try:
+            result = undo_last(self.vault)
+        except UndoError as exc:
+            self.call_from_thread(self.conversation.add_note, f"nothing undone: {exc}", "warning")
+            return
+        self.call_from_thread(self.conversation.add_note, f"undone: {result}", "success")
+
+    @work(group="operation", exclusive=True, exit_on_error=False)
+    async def run_operation(self, name: str,
+                            factory: Callable[[], AsyncIterator[Any]]) -> None:
+        from wiki_tui.ui.presenter import EventPresenter
+
+        presenter = EventPresenter(self.conversation, name)
+        self.status_bar.activity = f"{name} running — esc cancels"
+        stream = None
+        try:
+            stream = factory()
+            async for event in stream:
+                presenter.handle(event)
+        except asyncio.CancelledError:
+            presenter.cancelled()
+            raise
+        except Exception as exc:  # a bug below must show as a message, not kill the app
+            from wiki_tui.agent.events import Failed
+
+            presenter.handle(Failed(reason=f"{name} failed: {type(exc).__name__}: {exc}"))
+        finally:
+            if stream is not None:
+                await stream.aclose()
+            self.status_bar.activity = ""
+            self.conversation.flush()
+        if presenter.failed is None and name == "query" and presenter.answer:
+            self.last_answer = presenter.answer
+        if presenter.changeset is not None and presenter.failed is None:
+            self.open_review(presenter.changeset)
+
+    # -- review ----------------------------------------------------------------------------
+    def open_review(self, changeset: Any) -> None:
+        self.bell()
+        if changeset not in self.pending_changesets:
+            self.pending_changesets.append(changeset)
+        self.status_bar.pending_reviews = len(self.pending_changesets)
+        try:
+            from wiki_tui.ui.review import ReviewScreen
+        except ImportError:
+            lines = [f"  {change.kind:<7} {change.path}" for change in changeset.files]
+            self.conversation.add_note("proposed changes (review is not available yet; kept "
+                                       "pending):\n" + "\n".join(lines), "warning")
+            return
+        self.push_screen(ReviewScreen(self.vault, changeset),
+                         callback=partial(self._review_closed, changeset))
+
+    def action_review(self) -> None:
+        if not self.pending_changesets:
+            self.notify("No pending reviews.", timeout=3)
+            return
+        self.open_review(self.pending_changesets[-1])
+
+    def _review_closed(self, changeset: Any, result: Any) -> None:
+        if result is None:
+            self.conversation.add_note("review left; the changes stay pending (ctrl+r reopens)")
+            return
+        self.pending_changesets = [c for c in self.pending_changesets if c is not changeset]
+        self.status_bar.pending_reviews = len(self.pending_changesets)
+        self.conversation.proposed.clear()
+        self.conversation.proposed.flush()
+        self.show_apply_result(result)
+
+    def show_apply_result(self, result: Any) -> None:
+        written = list(getattr(result, "written", []))
+        deleted = list(getattr(result, "deleted", []))
+        conflicts = list(getattr(result, "conflicts", []))
+        commit = getattr(result, "commit", None)
+        parts = [f"{len(written)} written"]
+        if deleted:
+            parts.append(f"{len(deleted)} deleted")
+        if conflicts:
+            parts.append(f"{len(conflicts)} conflicts")
+        parts.append(f"commit {commit[:8]}" if commit else "no commit")
+        self.conversation.add_note("applied: " + ", ".join(parts),
+                                   "warning" if conflicts else "success")
+        notice = getattr(result, "notice", None)
+        if notice:
+            self.conversation.add_note(notice, "warning")
+        self.status_bar.branch = git_branch(self.vault_root)
+        new_pages = [p for p in written if p.endswith(".md")
+                     and p not in ("index.md", "log.md", "AGENTS.md")]
+        if new_pages:
+            self.open_page(new_pages[0])
+
+    # -- citations -------------------------------------------------------------------------
+    def on_reply_message_citations_requested(self, event: ReplyMessage.CitationsRequested) -> None:
+        targets: list[tuple[str, str | None]] = []
+        seen: set[str] = set()
+        for target in event.reply.targets():
+            path = self.vault.resolve(target) if self.vault is not None else None
+            if path is not None and path in seen:
+                continue
+            seen.add(path or target)
+            targets.append((target, path))
+        resolved = [path for _t, path in targets if path]
+        if len(targets) == 1 and resolved:
+            self.open_page(resolved[0])
+            return
+        from wiki_tui.ui.citations import CitationsScreen
+
+        self.push_screen(CitationsScreen(targets), callback=self._maybe_open)

@@ -1,0 +1,88 @@
+"""Shows one operation's event stream in the conversation and remembers its outcome.
+
+The app's worker feeds every event from the agent's async generator to `handle`; nothing here
+touches disk or the model.
+"""
+
+from __future__ import annotations
+
+from wiki_tui.agent import events as ev
+from wiki_tui.ui.conversation import Conversation, ReplyMessage
+
+
+class EventPresenter:
+    def __init__(self, conversation: Conversation, operation: str) -> None:
+        self.conversation = conversation
+        self.operation = operation
+        self.reply: ReplyMessage | None = None
+        self.answer: str = ""
+        self.changeset = None
+        self.failed: ev.Failed | None = None
+        self.finished = False
+
+    def _reply(self) -> ReplyMessage:
+        if self.reply is None:
+            self.reply = self.conversation.start_reply(self.operation)
+        return self.reply
+
+    def handle(self, event: object) -> None:
+        conv = self.conversation
+        if isinstance(event, ev.Started):
+            model = "offline engine" if event.offline else event.model
+            conv.add_note(f"{event.operation}: {event.title} · {model}", "tool")
+            conv.proposed.clear()
+        elif isinstance(event, ev.Token):
+            self._reply().feed(event.text)
+        elif isinstance(event, ev.ToolActivity):
+            conv.add_note(f"  {event.tool}: {event.detail}", "tool")
+        elif isinstance(event, ev.Retry):
+            wait = f", waiting {event.wait_seconds:.0f}s" if event.wait_seconds else ""
+            conv.add_note(f"  retry {event.attempt}: {event.reason}{wait}", "retry")
+        elif isinstance(event, ev.FileProposed):
+            conv.proposed.propose(event.path, event.kind)
+        elif isinstance(event, ev.FileProgress):
+            conv.proposed.progress(event.path, len(event.text))
+        elif isinstance(event, ev.FileReady):
+            change = event.change
+            conv.proposed.propose(change.path, f"{change.kind} ✓")
+        elif isinstance(event, ev.ChangesetReady):
+            self.changeset = event.changeset
+        elif isinstance(event, ev.Answer):
+            self.answer = event.text
+            reply = self._reply()
+            reply.set_text(event.text)  # the clean answer replaces the raw stream
+            reply.citations = tuple(event.citations)
+        elif isinstance(event, ev.Done):
+            if not self.answer:
+                self.answer = event.reply
+            self._finish("done")
+            usage = event.usage
+            if usage.prompt_tokens or usage.completion_tokens:
+                cost = f" · ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
+                conv.add_note(f"  {usage.prompt_tokens:,} + {usage.completion_tokens:,} "
+                              f"tokens{cost}", "tool")
+        elif isinstance(event, ev.Failed):
+            self.failed = event
+            if event.partial_reply and (self.reply is None or not self.reply.text):
+                self._reply().set_text(event.partial_reply)
+            cancelled = event.kind == "cancelled"
+            self._finish("cancelled" if cancelled else "failed")
+            conv.add_note(("cancelled — nothing written" if cancelled else event.reason),
+                          "warning" if cancelled else "error")
+
+    def cancelled(self) -> None:
+        """The worker was cancelled (Esc): keep the partial reply, marked."""
+        if self.finished:
+            return
+        self.changeset = None
+        self._finish("cancelled")
+        self.conversation.proposed.clear()
+        self.conversation.proposed.flush()
+        self.conversation.add_note("cancelled — nothing written", "warning")
+
+    def _finish(self, status: str) -> None:
+        self.finished = True
+        if self.reply is not None and self.conversation.live is self.reply:
+            self.conversation.finish_reply(status)
+        elif self.reply is not None and not self.reply.finished:
+            self.reply.finish(status)

@@ -1,0 +1,102 @@
+"""The conversation's input: multi-line, enter sends (remappable), history on up/down,
+and completion of commands and `raw/` paths on tab."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import TextArea
+
+from wiki_tui.ui.commands import completions
+
+
+class PromptInput(TextArea):
+    BINDINGS = [
+        # priority: TextArea itself would take enter as a newline before normal bindings run.
+        Binding("enter", "submit", "Send", id="conversation.send", priority=True),
+        Binding("ctrl+j", "newline", "Newline", id="conversation.newline", priority=True,
+                show=False),
+        Binding("tab", "complete", "Complete", id="conversation.complete", priority=True,
+                show=False),
+    ]
+
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class CompletionsChanged(Message):
+        def __init__(self, options: list[str]) -> None:
+            super().__init__()
+            self.options = options
+
+    def __init__(self, history: list[str] | None = None,
+                 raw_files: Callable[[], list[str]] | None = None, **kwargs) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
+                         compact=True, highlight_cursor_line=False, **kwargs)
+        self.history: list[str] = list(history or [])
+        self._history_index: int | None = None  # None: editing a new entry
+        self._draft = ""
+        self._raw_files = raw_files or (lambda: [])
+        self._options: list[str] = []
+
+    # -- sending ---------------------------------------------------------------------------
+    def action_submit(self) -> None:
+        text = self.text
+        if not text.strip():
+            return
+        if not self.history or self.history[-1] != text:
+            self.history.append(text)
+        self._history_index = None
+        self._draft = ""
+        self.clear()
+        self.post_message(self.Submitted(text))
+
+    def action_newline(self) -> None:
+        self.insert("\n")
+
+    # -- history ---------------------------------------------------------------------------
+    def action_cursor_up(self, select: bool = False) -> None:
+        if select or self.cursor_location[0] > 0 or not self.history:
+            super().action_cursor_up(select)
+            return
+        if self._history_index is None:
+            self._draft = self.text
+            self._history_index = len(self.history)
+        if self._history_index > 0:
+            self._history_index -= 1
+            self._show(self.history[self._history_index])
+
+    def action_cursor_down(self, select: bool = False) -> None:
+        last_row = self.document.line_count - 1
+        if select or self.cursor_location[0] < last_row or self._history_index is None:
+            super().action_cursor_down(select)
+            return
+        self._history_index += 1
+        if self._history_index >= len(self.history):
+            self._history_index = None
+            self._show(self._draft)
+        else:
+            self._show(self.history[self._history_index])
+
+    def _show(self, text: str) -> None:
+        self.text = text
+        self.move_cursor(self.document.end)
+
+    # -- completion ------------------------------------------------------------------------
+    def _on_text_area_changed(self, event: TextArea.Changed) -> None:
+        options = completions(self.text, self._raw_files()) if self.text.startswith("/") else []
+        if options != self._options:
+            self._options = options
+            self.post_message(self.CompletionsChanged(options))
+
+    def action_complete(self) -> None:
+        if not self._options:
+            self.screen.focus_next()
+            return
+        choice = self._options[0]
+        if choice.startswith("/") and " " not in choice:
+            choice += " "
+        self._show(choice)
