@@ -1,0 +1,134 @@
+"""Which model to talk to, and how: settings resolved from flags, environment and config files.
+
+Order (first wins): `--model`, `WIKI_TUI_MODEL`, `<vault>/.wiki-tui/config.toml`, the user's
+`$XDG_CONFIG_HOME/wiki-tui/config.toml`. Nothing configured -> the built-in offline engine.
+
+API keys are never read from config: litellm reads them from the environment itself
+(OPENAI_API_KEY, ANTHROPIC_API_KEY, ...). `AgentSettings.api_key` exists only for programs and
+tests that pass a key explicitly; it is never printed (repr=False) nor written anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+OFFLINE_MODEL = "wiki-offline/engine"
+OFFLINE_LABEL = "offline engine — not a language model"
+# Names a person may write in config to ask for the built-in engine explicitly.
+_OFFLINE_NAMES = {"offline", "wiki-offline", OFFLINE_MODEL}
+
+
+class ConfigError(Exception):
+    """A config file that cannot be read: the message names the file and the fault."""
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    model: str = OFFLINE_MODEL
+    offline: bool = True
+    api_base: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None  # reply length limit (None: the provider's default)
+    context_tokens: int = 32_000  # budget for the prompt (schema, page list, pages)
+    source: str = "no model configured"  # where the model choice came from, for the person
+    api_key: str | None = field(default=None, repr=False)  # never from config; see module doc
+    timeout: float = 120.0  # seconds without progress before giving up
+    max_retries: int = 4  # rate limit / server errors, before the first token
+    retry_base_delay: float = 1.0  # backoff: base * 2**attempt (Retry-After wins when given)
+    tools: bool | None = None  # None: offer tools, fall back when the provider refuses
+    edit_rounds: int = 3  # protocol/match errors sent back to the model at most this often
+
+    @property
+    def label(self) -> str:
+        """How the UI names the model: the model string, or the offline engine's plain label."""
+        return OFFLINE_LABEL if self.offline else self.model
+
+    def with_model(self, model: str) -> "AgentSettings":
+        offline = model in _OFFLINE_NAMES
+        return replace(self, model=OFFLINE_MODEL if offline else model, offline=offline)
+
+
+def user_config_dir() -> Path:
+    """`$XDG_CONFIG_HOME/wiki-tui` (default ~/.config/wiki-tui)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "wiki-tui"
+
+
+def user_config_path() -> Path:
+    return user_config_dir() / "config.toml"
+
+
+def vault_config_path(vault_root: Path | str) -> Path:
+    return Path(vault_root) / ".wiki-tui" / "config.toml"
+
+
+def _read_toml(path: Path) -> dict:
+    if not path.is_file():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from exc
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_config(vault_root: Path | str | None = None) -> dict:
+    """User config merged with the vault's (the vault's keys win; tables merge key by key)."""
+    merged = _read_toml(user_config_path())
+    if vault_root is not None:
+        merged = _merge(merged, _read_toml(vault_config_path(vault_root)))
+    return merged
+
+
+_NUMBERS = {"temperature": float, "max_tokens": int, "context_tokens": int, "timeout": float,
+            "max_retries": int}
+
+
+def resolve_settings(vault_root: Path | str | None, cli_model: str | None = None) -> AgentSettings:
+    """The settings for this run; see the module doc for the order. Raises ConfigError."""
+    user = _read_toml(user_config_path())
+    vault = _read_toml(vault_config_path(vault_root)) if vault_root is not None else {}
+    merged = _merge(user, vault)
+
+    env_model = os.environ.get("WIKI_TUI_MODEL", "").strip()
+    if cli_model:
+        model, source, api_base = cli_model, "--model", os.environ.get("WIKI_TUI_API_BASE")
+    elif env_model:
+        model, source, api_base = env_model, "WIKI_TUI_MODEL", os.environ.get("WIKI_TUI_API_BASE")
+    elif vault.get("model"):
+        model, source, api_base = str(vault["model"]), str(vault_config_path(vault_root)), \
+            vault.get("api_base", user.get("api_base"))
+    elif user.get("model"):
+        model, source, api_base = str(user["model"]), str(user_config_path()), user.get("api_base")
+    else:
+        model, source, api_base = OFFLINE_MODEL, "no model configured", None
+
+    values: dict[str, Any] = {}
+    for key, kind in _NUMBERS.items():
+        if key in merged:
+            try:
+                values[key] = kind(merged[key])
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"config key {key!r}: expected a number, got "
+                                  f"{merged[key]!r}") from exc
+    if "tools" in merged:
+        values["tools"] = bool(merged["tools"])
+    settings = AgentSettings(source=source, api_base=api_base or None, **values)
+    return settings.with_model(model.strip())

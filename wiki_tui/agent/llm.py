@@ -1,0 +1,428 @@
+"""The connection to the model: litellm, imported lazily, streamed, with faults made readable.
+
+`import litellm` costs seconds and, unconfigured, reaches for the network and prints to stdout;
+so it happens only inside `load_litellm()` (the TUI calls `warm_up()` in a worker after first
+paint). `stream_chat()` yields Token and Retry events and finally one ChatResult; every fault
+becomes an LLMError(reason, kind, partial_reply) with a message meant for the person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from wiki_tui.agent.config import AgentSettings
+from wiki_tui.agent.events import Retry, Token, Usage
+
+_lock = threading.Lock()
+_litellm: Any = None
+
+# Retried before the first token (after it, a retry would repeat text the person already saw).
+_RETRY_KINDS = {"rate_limit", "server"}
+_MAX_WAIT = 60.0  # never sleep longer than this on one Retry-After
+
+
+class LLMError(Exception):
+    """A fault of the model call, described for the person (never a traceback)."""
+
+    def __init__(self, reason: str, kind: str = "error", partial_reply: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.kind = kind
+        self.partial_reply = partial_reply
+
+
+@dataclass
+class ChatResult:
+    """One finished model turn."""
+
+    text: str
+    tool_calls: list[dict] = field(default_factory=list)  # {"id", "name", "arguments": str}
+    finish_reason: str | None = None
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def message(self) -> dict:
+        """The assistant message to append to the conversation."""
+        msg: dict[str, Any] = {"role": "assistant", "content": self.text or None}
+        if self.tool_calls:
+            msg["tool_calls"] = [{"id": c["id"], "type": "function",
+                                  "function": {"name": c["name"], "arguments": c["arguments"]}}
+                                 for c in self.tool_calls]
+        return msg
+
+
+# -- loading ------------------------------------------------------------------------------------
+def litellm_loaded() -> bool:
+    return _litellm is not None
+
+
+def load_litellm() -> Any:
+    """Import and configure litellm once (thread-safe); registers the offline engine."""
+    global _litellm
+    if _litellm is not None:
+        return _litellm
+    with _lock:
+        if _litellm is None:
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            stdout = sys.stdout
+            try:
+                import litellm
+            finally:
+                sys.stdout = stdout  # belt and braces: nothing may replace our stdout
+            litellm.suppress_debug_info = True
+            litellm.set_verbose = False
+            litellm.telemetry = False
+            from wiki_tui.agent.offline.provider import register
+
+            register(litellm)
+            _litellm = litellm
+    return _litellm
+
+
+def warm_up() -> None:
+    """Pre-import litellm (call from a worker thread after the first paint)."""
+    load_litellm()
+
+
+# -- token counting -----------------------------------------------------------------------------
+def count_tokens(text: str, model: str | None = None) -> int:
+    """litellm's counter when litellm is already loaded; else ~4 characters a token."""
+    if _litellm is not None and model and not model.startswith("wiki-offline/"):
+        try:
+            return int(_litellm.token_counter(model=model, text=text))
+        except Exception:  # an unknown tokenizer: the estimate will do
+            pass
+    return max(1, len(text) // 4) if text else 0
+
+
+# -- the call ---------------------------------------------------------------------------------
+async def stream_chat(
+    settings: AgentSettings,
+    messages: list[dict],
+    *,
+    tools: list[dict] | None = None,
+    metadata: dict | None = None,
+    cancel: asyncio.Event | None = None,
+) -> AsyncIterator[Token | Retry | ChatResult]:
+    """Stream one model turn: Token/Retry events, then a ChatResult. Raises LLMError.
+
+    `cancel`, when set, stops the stream at once (LLMError kind "cancelled" with the partial
+    reply); cancelling the consuming task works too (the HTTP stream is closed either way).
+    """
+    litellm = await _load_async()
+    _check_ready(litellm, settings)
+    if tools and not _may_use_tools(litellm, settings):
+        tools = None
+    attempt = 0
+    while True:
+        partial: list[str] = []
+        try:
+            async for item in _one_attempt(litellm, settings, messages, tools, metadata,
+                                           cancel, partial):
+                yield item
+            return
+        except LLMError:
+            raise
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # litellm/openai/httpx faults: classify
+            text = "".join(partial)
+            if tools and _is_tool_refusal(exc) and not text:
+                tools = None
+                yield Retry("the model does not support tool calls; continuing without tools",
+                            attempt + 1)
+                continue
+            reason, kind = describe_error(exc, settings, streamed=bool(text))
+            if kind in _RETRY_KINDS and not text and attempt < settings.max_retries:
+                wait = _backoff(exc, settings, attempt)
+                attempt += 1
+                yield Retry(f"{reason} — retrying in {wait:.1f} s", attempt, wait)
+                await _sleep(wait, cancel)
+                if cancel is not None and cancel.is_set():
+                    raise LLMError("Cancelled; nothing was applied.", "cancelled", "") from None
+                continue
+            raise LLMError(reason, kind, text) from None
+
+
+async def _load_async() -> Any:
+    if _litellm is not None:
+        return _litellm
+    return await asyncio.to_thread(load_litellm)
+
+
+async def _one_attempt(litellm, settings, messages, tools, metadata, cancel, partial):
+    kwargs: dict[str, Any] = dict(
+        model=settings.model, messages=messages, stream=True,
+        stream_options={"include_usage": True},
+        timeout=settings.timeout,
+        max_retries=0,  # our own retries, visible to the person; not the SDK's hidden ones
+        metadata=metadata or {},
+        # litellm routes any call with tools through its MCP gateway check, which imports the
+        # optional `mcp` package; we never send MCP tools, so skip that check.
+        _skip_mcp_handler=True,
+    )
+    if settings.api_base:
+        kwargs["api_base"] = settings.api_base
+    key = settings.api_key or _placeholder_key(litellm, settings)
+    if key:
+        kwargs["api_key"] = key
+    if settings.temperature is not None:
+        kwargs["temperature"] = settings.temperature
+    if settings.max_tokens:
+        kwargs["max_tokens"] = settings.max_tokens
+    if tools:
+        kwargs["tools"] = tools
+
+    response = await _await_or_cancel(litellm.acompletion(**kwargs), cancel, partial)
+    chunks: list[Any] = []
+    try:
+        iterator = response.__aiter__()
+        while True:
+            try:
+                chunk = await _await_or_cancel(iterator.__anext__(), cancel, partial)
+            except StopAsyncIteration:
+                break
+            chunks.append(chunk)
+            choices = getattr(chunk, "choices", None) or ()
+            if choices:
+                delta = choices[0].delta
+                content = getattr(delta, "content", None)
+                if content:
+                    partial.append(content)
+                    yield Token(content)
+    finally:
+        await _close(response)
+    yield _result(litellm, settings, chunks, "".join(partial))
+
+
+async def _await_or_cancel(awaitable, cancel: asyncio.Event | None, partial: list[str]):
+    """Await, unless `cancel` is set first (then the pending call is cancelled)."""
+    if cancel is None:
+        return await awaitable
+    if cancel.is_set():
+        if asyncio.iscoroutine(awaitable):
+            awaitable.close()
+        raise LLMError("Cancelled; nothing was applied.", "cancelled", "".join(partial))
+    task = asyncio.ensure_future(awaitable)
+    waiter = asyncio.ensure_future(cancel.wait())
+    try:
+        done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    finally:
+        waiter.cancel()
+    if task in done:
+        return task.result()
+    task.cancel()
+    raise LLMError("Cancelled; nothing was applied.", "cancelled", "".join(partial))
+
+
+async def _close(response: Any) -> None:
+    close = getattr(response, "aclose", None)
+    if close is None:
+        return
+    try:
+        await asyncio.shield(close())
+    except Exception:
+        pass
+
+
+def _result(litellm, settings: AgentSettings, chunks: list, text: str) -> ChatResult:
+    built = None
+    if chunks:
+        try:
+            built = litellm.stream_chunk_builder(chunks)
+        except Exception:
+            built = None
+    tool_calls: list[dict] = []
+    finish = None
+    prompt_tokens = completion_tokens = 0
+    if built is not None:
+        choice = built.choices[0]
+        finish = choice.finish_reason
+        for i, call in enumerate(getattr(choice.message, "tool_calls", None) or ()):
+            tool_calls.append({"id": call.id or f"call_{i}", "name": call.function.name or "",
+                               "arguments": call.function.arguments or ""})
+        usage = getattr(built, "usage", None)
+        if usage is not None:
+            prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+            completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+    cost = 0.0 if settings.offline else _cost(litellm, built)
+    return ChatResult(text, tool_calls, finish, Usage(prompt_tokens, completion_tokens, cost))
+
+
+def _cost(litellm, built) -> float | None:
+    if built is None:
+        return None
+    try:
+        return float(litellm.completion_cost(completion_response=built))
+    except Exception:  # no price known for this model
+        return None
+
+
+# -- readiness and tools ------------------------------------------------------------------------
+def _provider(model: str) -> str:
+    return model.split("/", 1)[0] if "/" in model else "openai"
+
+
+def _placeholder_key(litellm, settings: AgentSettings) -> str | None:
+    """Local OpenAI-compatible servers (llama.cpp, vLLM) need no key, but the SDK wants one."""
+    if settings.offline:
+        return "offline"
+    if settings.api_base and _provider(settings.model) in {"openai", "hosted_vllm"} \
+            and not os.environ.get("OPENAI_API_KEY"):
+        return "no-key-needed"
+    return None
+
+
+def _check_ready(litellm, settings: AgentSettings) -> None:
+    """Fail before any network when the model string or its API key cannot work."""
+    if not settings.model:
+        raise LLMError("No model configured. Pass --model, set WIKI_TUI_MODEL, or add "
+                       "model = \"...\" to the config file.", "config")
+    if settings.offline or settings.api_base or settings.api_key:
+        return
+    try:
+        litellm.get_llm_provider(settings.model)
+    except Exception:
+        raise LLMError(_unknown_model(settings.model), "model") from None
+    try:
+        env = litellm.validate_environment(model=settings.model)
+    except Exception:
+        return
+    missing = env.get("missing_keys") or []
+    if missing and not env.get("keys_in_environment"):
+        names = " and ".join(missing)
+        raise LLMError(f"No API key for {settings.model}: set {names} in the environment "
+                       "(wiki-tui never stores keys in its config).", "auth")
+
+
+def _may_use_tools(litellm, settings: AgentSettings) -> bool:
+    if settings.tools is not None:
+        return settings.tools
+    if settings.offline:
+        return False
+    try:
+        litellm.get_model_info(settings.model)
+    except Exception:  # not in the price map (local server, new model): try, fall back
+        return True
+    try:
+        return bool(litellm.supports_function_calling(settings.model))
+    except Exception:
+        return True
+
+
+def _is_tool_refusal(exc: Exception) -> bool:
+    name = type(exc).__name__
+    if name not in {"BadRequestError", "UnsupportedParamsError", "UnprocessableEntityError"}:
+        return False
+    text = str(exc).lower()
+    return any(word in text for word in ("tool", "function"))
+
+
+# -- errors -------------------------------------------------------------------------------------
+def _unknown_model(model: str) -> str:
+    return (f"Unknown model or provider {model!r}. Use a litellm model string such as "
+            "openai/gpt-4o-mini, anthropic/claude-sonnet-4-5, gemini/gemini-2.0-flash, "
+            "ollama/llama3.1, or openai/<name> with api_base for an OpenAI-compatible server.")
+
+
+def _clean(message: str) -> str:
+    """litellm's 'litellm.X: X: OpenAIException - text' -> 'text' (first line)."""
+    text = str(message).strip()
+    text = re.sub(r"^(litellm\.\w+:\s*)+", "", text)
+    text = re.sub(r"^(\w+Error:\s*)+", "", text)
+    if "Exception - " in text:
+        text = text.split("Exception - ", 1)[1]
+    text = text.split("Original exception", 1)[0]
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return first[:300]
+
+
+def _status(exc: Exception) -> int | None:
+    status = getattr(exc, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def describe_error(exc: Exception, settings: AgentSettings, *, streamed: bool = False
+                   ) -> tuple[str, str]:
+    """(reason, kind) for a fault of the model call."""
+    name = type(exc).__name__
+    names = {c.__name__ for c in type(exc).__mro__}
+    raw = str(exc)
+    detail = _clean(raw)
+    lower = raw.lower()
+    where = settings.api_base or _provider(settings.model)
+    kept = " The partial reply is kept; nothing was applied." if streamed else ""
+
+    if "Timeout" in names or "timed out" in lower or "ReadTimeout" in raw:
+        return (f"No reply from {settings.model} within {settings.timeout:g} s (timeout)."
+                f"{kept}", "timeout")
+    if name == "MidStreamFallbackError" or (streamed and ("APIConnectionError" in names
+                                                          or "connection" in lower)):
+        return (f"The connection to {where} dropped in the middle of the reply.{kept}",
+                "network")
+    if "missing credentials" in lower or "api key" in lower and "AuthenticationError" not in names \
+            and _status(exc) in (None, 500) and "missing" in lower:
+        return (f"No API key for {settings.model}: set the provider's key (e.g. "
+                f"{_provider(settings.model).upper()}_API_KEY) in the environment.", "auth")
+    if "AuthenticationError" in names or _status(exc) == 401:
+        return (f"The API key for {settings.model} was rejected ({detail}). Check the key in "
+                "the environment.", "auth")
+    if "PermissionDeniedError" in names or _status(exc) == 403:
+        return f"Access denied by {where}: {detail}", "auth"
+    if "RateLimitError" in names or _status(exc) == 429:
+        return f"Rate limited by {where}: {detail}", "rate_limit"
+    if "llm provider not provided" in lower or "BadRequestError" in names and "provider" in lower \
+            and "not provided" in lower:
+        return _unknown_model(settings.model), "model"
+    if "NotFoundError" in names or _status(exc) == 404:
+        return f"{where} does not know the model {settings.model!r}: {detail}", "model"
+    if "ContextWindowExceededError" in names:
+        return (f"The prompt is too long for {settings.model}'s context window: lower "
+                "context_tokens in the config.", "context")
+    if "ContentPolicyViolationError" in names:
+        return f"The provider refused the request: {detail}", "refused"
+    if "connection error" in lower or "APIConnectionError" in names \
+            or "connect" in lower and "refused" in lower:
+        return (f"Cannot reach {where}: the connection failed (network down or server not "
+                f"running).{kept}", "network")
+    status = _status(exc)
+    if status is not None and status >= 500 or "InternalServerError" in names \
+            or "ServiceUnavailableError" in names:
+        return f"The model server {where} failed ({status or 'error'}): {detail}{kept}", "server"
+    if "BadRequestError" in names:
+        return f"{where} rejected the request: {detail}", "request"
+    return f"The model call failed: {detail or name}{kept}", "error"
+
+
+def _backoff(exc: Exception, settings: AgentSettings, attempt: int) -> float:
+    wait = settings.retry_base_delay * (2 ** attempt)
+    # litellm keeps the provider's headers here; exc.response is a synthetic one
+    headers = getattr(exc, "litellm_response_headers", None) or getattr(
+        getattr(exc, "response", None), "headers", None)
+    if headers is not None:
+        value = headers.get("retry-after") or headers.get("Retry-After")
+        try:
+            wait = float(value) if value is not None else wait
+        except ValueError:
+            pass
+    return max(0.0, min(wait, _MAX_WAIT))
+
+
+async def _sleep(seconds: float, cancel: asyncio.Event | None) -> None:
+    if cancel is None:
+        await asyncio.sleep(seconds)
+        return
+    try:
+        await asyncio.wait_for(cancel.wait(), timeout=seconds)
+    except asyncio.TimeoutError:
+        pass
