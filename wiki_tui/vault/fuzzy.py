@@ -1,0 +1,321 @@
+"""Fuzzy page finder over titles, aliases and paths.
+
+Ranking, best first (one result per page, its best-matching field):
+  0 exact      the whole title/alias/path equals the query
+  1 prefix     a title/alias starts with the query (paths too when the query holds "/")
+  2 word       a word of a title/alias starts with the query, or the query starts the
+               initials ("rm" -> "Review Meeting")
+  3 fuzzy      the query's letters appear in order (abbreviations: "rvw mtg" -> "Review Meeting"),
+               scored by a subsequence scorer that rewards word starts and consecutive runs.
+Tiers 0-2 come from bisecting presorted key lists (cheap even for a one-letter query). Tier 3
+only runs when they leave room: per-letter bitsets narrow the entries, rapidfuzz's LCS tests
+"is a subsequence" in C++, and the Python scorer re-ranks at most a few hundred candidates.
+Paths take part in tiers 1 and 3 only when the query holds "/" (a path is mostly its title).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, insort
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import LCSseq
+
+MAX_RESULTS = 50
+RERANK = 300  # candidates the subsequence scorer looks at
+WORD_CAP = 2000  # word-prefix matches looked at (a one-letter query hits thousands)
+_CHUNK = 1024
+_WORD = re.compile(r"[^\W_]+")
+_BOUNDARY = frozenset(" -_/.()[]'\",:;&+")
+FIELD_RANK = {"title": 0, "alias": 1, "path": 2}
+
+
+@dataclass(frozen=True)
+class FindHit:
+    path: str
+    title: str
+    score: float
+    matched: str  # the text that matched (title, alias or path as written)
+    field: str  # "title" | "alias" | "path"
+
+
+def subsequence_score(query: str, key: str) -> int:
+    """Score `query` (no spaces) as a subsequence of `key`; -1 when it is not one.
+
+    Two greedy walks (leftmost, and one preferring word starts), the better score wins; the exact
+    optimum would need a DP per candidate, too slow in Python for a keystroke budget.
+    """
+    best = -1
+    for prefer_starts in (False, True):
+        positions = _walk(query, key, prefer_starts)
+        if positions is not None:
+            best = max(best, _score_positions(positions, key))
+    return best
+
+
+def _walk(query: str, key: str, prefer_starts: bool) -> list[int] | None:
+    positions: list[int] = []
+    pos = 0
+    for ch in query:
+        found = key.find(ch, pos)
+        if found < 0:
+            return None
+        if prefer_starts and not (positions and found == positions[-1] + 1):
+            probe = found
+            while probe > 0 and key[probe - 1] not in _BOUNDARY:
+                probe = key.find(ch, probe + 1)
+            if probe >= 0:
+                found = probe
+        positions.append(found)
+        pos = found + 1
+    return positions
+
+
+def _score_positions(positions: list[int], key: str) -> int:
+    score = 0
+    prev = -2
+    for p in positions:
+        score += 1
+        if p == 0 or key[p - 1] in _BOUNDARY:
+            score += 10
+        if p == prev + 1:
+            score += 6
+        elif prev >= 0:
+            score -= min(p - prev - 1, 6)  # gaps cost, capped
+        prev = p
+    score -= positions[0] // 4  # later starts cost a little
+    score -= len(key) // 16  # prefer shorter keys slightly
+    return score
+
+
+class FuzzyIndex:
+    """Incrementally maintained search structures for `Vault.find`.
+
+    Entries (one per title, alias and path) live in parallel lists indexed by entry id; a bulk
+    build numbers them shortest key first, so walking ids in order visits tight matches first.
+    """
+
+    def __init__(self) -> None:
+        self._path: list[str | None] = []
+        self._field: list[str] = []
+        self._text: list[str] = []
+        self._key: list[str] = []
+        self._by_page: dict[str, list[int]] = {}
+        self._titles: dict[str, str] = {}
+        self._exact: dict[str, list[int]] = {}
+        self._sorted: list[tuple[str, int]] = []  # (key, id), titles/aliases
+        self._paths: list[tuple[str, int]] = []  # (key, id), paths without .md
+        self._words: list[tuple[str, int]] = []  # (word, id), titles/aliases
+        self._initials: list[tuple[str, int]] = []  # ("rm", id) for "Review Meeting"
+        self._letters: dict[tuple[str, bool], int] = {}  # (char, is_path) -> bitset, filled lazily
+
+    def __len__(self) -> int:
+        return len(self._by_page)
+
+    # -- maintenance -------------------------------------------------------------------------
+    def build(self, pages) -> None:
+        """Bulk load an iterable of (path, title, aliases)."""
+        self.__init__()
+        rows = []
+        for path, title, aliases in pages:
+            rows.extend(_fields(path, title, aliases))
+            self._titles[path] = title
+        rows.sort(key=lambda row: len(row[3]))
+        self._path = [r[0] for r in rows]
+        self._field = [r[1] for r in rows]
+        self._text = [r[2] for r in rows]
+        self._key = [r[3] for r in rows]
+        by_page, exact = self._by_page, self._exact
+        names, paths, words, initials = self._sorted, self._paths, self._words, self._initials
+        findall = _WORD.findall
+        for eid, (path, field_name, _text, key) in enumerate(rows):
+            by_page.setdefault(path, []).append(eid)
+            exact.setdefault(key, []).append(eid)
+            if field_name == "path":
+                paths.append((key, eid))
+                continue
+            names.append((key, eid))
+            ws = findall(key)
+            words.extend([(w, eid) for w in set(ws)])
+            if len(ws) > 1:
+                initials.append(("".join([w[0] for w in ws]), eid))
+        names.sort()
+        paths.sort()
+        words.sort()
+        initials.sort()
+
+    def add_page(self, path: str, title: str, aliases: list[str]) -> None:
+        self.remove_page(path)
+        ids = []
+        for _, field_name, text, key in _fields(path, title, aliases):
+            eid = len(self._key)
+            self._append(path, field_name, text, key)
+            self._index_keys(eid, key, field_name, bulk=False)
+            for (ch, is_path), bits in list(self._letters.items()):
+                if is_path == (field_name == "path") and ch in key:
+                    self._letters[ch, is_path] = bits | (1 << eid)
+            ids.append(eid)
+        self._by_page[path] = ids
+        self._titles[path] = title
+
+    def remove_page(self, path: str) -> None:
+        for eid in self._by_page.pop(path, ()):
+            key, field_name = self._key[eid], self._field[eid]
+            self._path[eid] = None
+            self._key[eid] = ""  # removed entries match nothing
+            ids = self._exact.get(key)
+            if ids is not None:
+                ids.remove(eid)
+                if not ids:
+                    del self._exact[key]
+            if field_name == "path":
+                _remove_sorted(self._paths, (key, eid))
+            else:
+                _remove_sorted(self._sorted, (key, eid))
+                words = _WORD.findall(key)
+                for word in set(words):
+                    _remove_sorted(self._words, (word, eid))
+                if len(words) > 1:
+                    _remove_sorted(self._initials, ("".join(w[0] for w in words), eid))
+            bit = ~(1 << eid)
+            for letter_key, bits in list(self._letters.items()):
+                if letter_key[0] in key:
+                    self._letters[letter_key] = bits & bit
+        self._titles.pop(path, None)
+
+    def _append(self, path: str, field_name: str, text: str, key: str) -> None:
+        self._path.append(path)
+        self._field.append(field_name)
+        self._text.append(text)
+        self._key.append(key)
+
+    def _index_keys(self, eid: int, key: str, field_name: str, *, bulk: bool) -> None:
+        def add(items: list, item: tuple) -> None:
+            items.append(item) if bulk else insort(items, item)
+
+        self._exact.setdefault(key, []).append(eid)
+        if field_name == "path":
+            add(self._paths, (key, eid))
+            return
+        add(self._sorted, (key, eid))
+        words = _WORD.findall(key)
+        for word in set(words):
+            add(self._words, (word, eid))
+        if len(words) > 1:
+            add(self._initials, ("".join(w[0] for w in words), eid))
+
+    def _letter_bits(self, ch: str, is_path: bool) -> int:
+        bits = self._letters.get((ch, is_path))
+        if bits is None:
+            flags = "".join("1" if ch in k and (f == "path") == is_path else "0"
+                            for k, f in zip(self._key, self._field))
+            bits = self._letters[ch, is_path] = int(flags[::-1] or "0", 2)
+        return bits
+
+    # -- queries -----------------------------------------------------------------------------
+    def find(self, query: str, limit: int = MAX_RESULTS) -> list[FindHit]:
+        limit = max(0, min(limit, MAX_RESULTS))
+        q = " ".join(query.casefold().split())
+        if not q or not limit:
+            return []
+        best: dict[str, tuple[tuple, int]] = {}  # path -> (sort key, entry id)
+        keys, fields, paths = self._key, self._field, self._path
+
+        def offer(eid: int, tier: int, sub: int) -> None:
+            rank = (tier, -sub, FIELD_RANK[fields[eid]], len(keys[eid]), keys[eid])
+            cur = best.get(paths[eid])
+            if cur is None or rank < cur[0]:
+                best[paths[eid]] = (rank, eid)
+
+        for eid in self._exact.get(q, ()):
+            offer(eid, 0, 0)
+        for _key, eid in _prefix_range(self._sorted, q):
+            offer(eid, 1, 0)
+        if "/" in q:  # folder prefixes: alphabetical order is as good as any
+            for _key, eid in _prefix_range(self._paths, q, cap=4 * limit):
+                offer(eid, 1, 0)
+        needle = q.replace(" ", "")
+        if len(best) < limit:
+            first_word = q.split(" ", 1)[0]
+            for _word, eid in _prefix_range(self._words, first_word, cap=WORD_CAP):
+                if " " not in q or q in keys[eid]:
+                    offer(eid, 2, -keys[eid].find(first_word))
+            if len(needle) > 1:
+                for initials, eid in _prefix_range(self._initials, needle, cap=WORD_CAP):
+                    offer(eid, 2, len(needle) - len(initials))
+        if len(best) < limit and needle:
+            self._fuzzy_tier(needle, "/" in needle, offer)
+        hits = []
+        for rank, eid in sorted(best.values())[:limit]:
+            score = 1000.0 - 250 * rank[0] - rank[1]
+            path = paths[eid]
+            hits.append(FindHit(path, self._titles.get(path, ""), score, self._text[eid], fields[eid]))
+        return hits
+
+    def _fuzzy_tier(self, needle: str, is_path: bool, offer) -> None:
+        bits = -1
+        for ch in set(needle):  # entries holding every letter: a superset of the matches
+            bits &= self._letter_bits(ch, is_path)
+            if not bits:
+                return
+        ids = _bit_indexes(bits)
+        keys = self._key
+        taken = 0
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            if len(ids) > RERANK:  # exact "is a subsequence" test in C++ first
+                found = process.extract(
+                    needle, [keys[i] for i in chunk], scorer=LCSseq.similarity, processor=None,
+                    score_cutoff=len(needle), limit=None,
+                )
+                chunk = sorted(chunk[i] for _k, _s, i in found)
+            for eid in chunk:
+                sub = subsequence_score(needle, keys[eid])
+                if sub >= 0:
+                    offer(eid, 3, sub)
+                    taken += 1
+                    if taken >= RERANK:
+                        return
+
+    def title_for(self, path: str) -> str | None:
+        return self._titles.get(path)
+
+
+def _fields(path: str, title: str, aliases: list[str]):
+    """(path, field, text, key) rows for one page, duplicates dropped."""
+    stem = path[:-3] if path.lower().endswith(".md") else path
+    seen: set[str] = set()
+    for field_name, text in [("title", title), *(("alias", a) for a in aliases), ("path", stem)]:
+        if not isinstance(text, str) or not text.strip():
+            continue
+        key = text.casefold()
+        mark = ("p" if field_name == "path" else "n") + key
+        if mark not in seen:
+            seen.add(mark)
+            yield path, field_name, text, key
+
+
+def _prefix_range(items: list[tuple[str, int]], prefix: str, cap: int = 1 << 30):
+    i = bisect_left(items, (prefix, -1))
+    n = min(len(items), i + cap)
+    while i < n and items[i][0].startswith(prefix):
+        yield items[i]
+        i += 1
+
+
+def _bit_indexes(bits: int) -> list[int]:
+    """Positions of the set bits, lowest first."""
+    digits = bin(bits)[:1:-1]  # reversed: index i is bit i
+    out = []
+    i = digits.find("1")
+    while i >= 0:
+        out.append(i)
+        i = digits.find("1", i + 1)
+    return out
+
+
+def _remove_sorted(items: list[tuple[str, int]], item: tuple[str, int]) -> None:
+    i = bisect_left(items, item)
+    if i < len(items) and items[i] == item:
+        del items[i]

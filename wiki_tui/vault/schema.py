@@ -1,0 +1,90 @@
+"""The vault's schema: AGENTS.md frontmatter for the program, its prose for the model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import yaml
+
+try:  # libyaml is ~10x faster; the pure-Python loader is the fallback.
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+SCHEMA_FILE = "AGENTS.md"
+
+DEFAULT_REQUIRED = ["title", "type", "summary"]
+DEFAULT_TYPES = {
+    "source": "sources",
+    "entity": "entities",
+    "concept": "concepts",
+    "synthesis": "syntheses",
+    "answer": "answers",
+}
+
+
+@dataclass
+class Schema:
+    required_fields: list[str] = field(default_factory=lambda: list(DEFAULT_REQUIRED))
+    types: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_TYPES))  # type -> folder
+    text: str = ""  # the whole AGENTS.md
+    warnings: list[str] = field(default_factory=list)
+    found: bool = False  # False when the vault has no AGENTS.md (defaults apply)
+
+    def folder_for(self, page_type: str | None) -> str | None:
+        return self.types.get(page_type) if page_type else None
+
+
+def split_frontmatter(text: str) -> tuple[str | None, str]:
+    """(YAML text or None, body). Frontmatter is `---` on the first line up to the next `---`."""
+    if not text.startswith("---"):
+        return None, text
+    first_nl = text.find("\n")
+    if first_nl < 0 or text[:first_nl].strip() != "---":
+        return None, text
+    pos = first_nl + 1
+    while pos <= len(text):
+        nl = text.find("\n", pos)
+        line = text[pos:] if nl < 0 else text[pos:nl]
+        if line.rstrip() in ("---", "..."):
+            return text[first_nl + 1 : pos], ("" if nl < 0 else text[nl + 1 :])
+        if nl < 0:
+            break
+        pos = nl + 1
+    return None, text
+
+
+def parse_schema(text: str) -> Schema:
+    """Read the schema from AGENTS.md; anything malformed falls back to defaults with a warning."""
+    schema = Schema(text=text, found=True)
+    yaml_text, _ = split_frontmatter(text)
+    if yaml_text is None:
+        schema.warnings.append("AGENTS.md has no frontmatter; using the default schema")
+        return schema
+    try:
+        data = yaml.load(yaml_text, Loader=_Loader) or {}
+    except yaml.YAMLError as exc:
+        schema.warnings.append(f"AGENTS.md frontmatter is not valid YAML ({_first_line(exc)}); using defaults")
+        return schema
+    if not isinstance(data, dict):
+        schema.warnings.append("AGENTS.md frontmatter is not a mapping; using the default schema")
+        return schema
+    required = data.get("required_fields")
+    if isinstance(required, str):
+        required = [required]
+    if isinstance(required, list):
+        schema.required_fields = [str(f) for f in required if f is not None]
+    elif required is not None:
+        schema.warnings.append("AGENTS.md: required_fields should be a list")
+    types = data.get("types")
+    if isinstance(types, dict):
+        schema.types = {str(k): str(v).strip("/") for k, v in types.items() if k is not None and v is not None}
+    elif isinstance(types, list):  # tolerate a bare list: folder = type name + "s"
+        schema.types = {str(t): f"{t}s" for t in types if t is not None}
+    elif types is not None:
+        schema.warnings.append("AGENTS.md: types should map a page type to its folder")
+    return schema
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
