@@ -1,0 +1,352 @@
+"""The sample vault keeps the promises made in docs/vault-conventions.md.
+
+The first half reads files only (frontmatter, log, index, raw sources, the appendix's list of
+link forms). The second half opens the vault with wiki_tui.vault and checks how its links
+resolve; it is skipped while that API does not import.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import frontmatter
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+VAULT = ROOT / "sample_vault"
+CONVENTIONS = ROOT / "docs" / "vault-conventions.md"
+
+PAGE_FOLDERS = {"sources": "source", "entities": "entity", "concepts": "concept", "syntheses": "synthesis"}
+PAGE_FIELDS = ("title", "type", "summary", "aliases", "tags", "sources")
+SPECIAL_FILES = {"AGENTS.md", "index.md", "log.md"}
+TOP_LEVEL = SPECIAL_FILES | {"raw", "attachments", *PAGE_FOLDERS}
+LOG_HEADING = re.compile(r"^## \[\d{4}-\d{2}-\d{2}\] \w+ \| .+")
+LOG_ENTRY = re.compile(r"^## \[(?P<date>\d{4}-\d{2}-\d{2})\] (?P<op>\w+) \| (?P<title>.+)$")
+LOG_ITEM = re.compile(r"^- (created|updated|deleted|renamed|rejected): \S.*$")
+INDEX_ENTRY = re.compile(r"^- \[\[(?P<target>[^|\]]+)\|(?P<title>[^\]]+)\]\] — (?P<summary>.+)$")
+APPENDIX_ITEM = re.compile(r"^- \*\*(?P<form>.+?)\*\* — `(?P<file>[^`]+)` — `(?P<text>.+)`$")
+
+UNINGESTED = "raw/french-chronometers.md"
+UNRESOLVED = "Board of Longitude Minutes"
+UNRESOLVED_FROM = "entities/Board of Longitude.md"
+ALIAS_LINK = "Longitude Harrison"
+ALIAS_FROM = "entities/Larcum Kendall.md"
+ALIAS_PAGE = "entities/John Harrison.md"
+CODE_TEXTS = {  # link-like text that sits in code or comments and must never count
+    "concepts/Longitude and time.md": ["Equation of Time", "Local Noon"],
+    "concepts/Dead reckoning.md": ["not a link inside a tilde fence", "Traverse Board", "Log Line"],
+}
+
+
+def page_paths() -> list[str]:
+    return sorted(
+        p.relative_to(VAULT).as_posix()
+        for folder in PAGE_FOLDERS
+        for p in (VAULT / folder).rglob("*.md")
+    )
+
+
+def meta(path: str) -> dict:
+    return frontmatter.loads((VAULT / path).read_text(encoding="utf-8")).metadata
+
+
+def flat(path: str) -> str:
+    """The file's text with every run of whitespace made one space (line wrapping ignored)."""
+    return " ".join((VAULT / path).read_text(encoding="utf-8").split())
+
+
+def log_entries() -> list[re.Match]:
+    lines = (VAULT / "log.md").read_text(encoding="utf-8").splitlines()
+    return [m for m in map(LOG_ENTRY.match, lines) if m]
+
+
+def appendix() -> list[dict[str, str]]:
+    text = CONVENTIONS.read_text(encoding="utf-8")
+    section = text.split("## Appendix: what the sample vault exercises", 1)[1]
+    return [m.groupdict() for m in map(APPENDIX_ITEM.match, section.splitlines()) if m]
+
+
+# ---------------------------------------------------------------------------
+# Plain files
+
+
+def test_layout_has_no_stray_files():
+    for entry in VAULT.iterdir():
+        assert entry.name in TOP_LEVEL, f"unexpected entry in sample_vault/: {entry.name}"
+    for path in VAULT.rglob("*"):
+        rel = path.relative_to(VAULT)
+        assert not any(part.startswith(".") or part == "__pycache__" for part in rel.parts), rel
+        if path.is_file() and rel.parts[0] in PAGE_FOLDERS:
+            assert path.suffix == ".md", rel
+
+
+def test_page_count_and_one_synthesis():
+    pages = page_paths()
+    assert 15 <= len(pages) <= 30
+    assert [p for p in pages if p.startswith("syntheses/")] == ["syntheses/Clock versus Moon.md"]
+
+
+@pytest.mark.parametrize("path", page_paths())
+def test_every_page_has_complete_frontmatter(path):
+    text = (VAULT / path).read_text(encoding="utf-8")
+    assert text.startswith("---\n"), f"{path}: no frontmatter"
+    data = meta(path)
+    for field in PAGE_FIELDS:
+        assert field in data, f"{path}: missing {field}"
+    assert data["type"] == PAGE_FOLDERS[path.split("/")[0]], f"{path}: type does not match folder"
+    assert isinstance(data["title"], str) and data["title"].strip()
+    assert isinstance(data["summary"], str) and "\n" not in data["summary"].strip()
+    for field in ("aliases", "tags", "sources"):
+        assert isinstance(data[field], list), f"{path}: {field} is not a list"
+    assert data["sources"], f"{path}: cites no source"
+
+
+def test_schema_frontmatter_has_the_contract_shape():
+    data = meta("AGENTS.md")
+    assert data["required_fields"] == ["title", "type", "summary"]
+    assert list(data["types"].items()) == [
+        ("source", "sources"),
+        ("entity", "entities"),
+        ("concept", "concepts"),
+        ("synthesis", "syntheses"),
+        ("answer", "answers"),
+    ]
+
+
+def test_schema_prose_covers_the_conventions():
+    body = frontmatter.loads((VAULT / "AGENTS.md").read_text(encoding="utf-8")).content
+    for phrase in ("> [!warning] Contradiction", "raw/", "index.md", "append-only", "aliases"):
+        assert phrase in body
+
+
+def test_log_entries_parse_and_run_oldest_first():
+    lines = (VAULT / "log.md").read_text(encoding="utf-8").split("\n")
+    assert lines[0] == "# Log"
+    headings = [line for line in lines if line.startswith("## ")]
+    assert headings and all(LOG_HEADING.match(h) for h in headings)
+    entries = log_entries()
+    assert len(entries) == len(headings)
+    dates = [m["date"] for m in entries]
+    assert dates == sorted(dates) and all(d.startswith("2026-") for d in dates)
+    for line in lines[1:]:
+        assert line == "" or line.startswith("## ") or LOG_ITEM.match(line), line
+    # entries are separated by exactly one blank line
+    text = (VAULT / "log.md").read_text(encoding="utf-8")
+    assert "\n\n\n" not in text and text.endswith("\n") and not text.endswith("\n\n")
+    assert text.count("\n\n## [") == len(entries)
+
+
+def test_exactly_one_raw_source_is_not_ingested():
+    raw = sorted(p.relative_to(VAULT).as_posix() for p in (VAULT / "raw").iterdir())
+    assert 4 <= len(raw) <= 5
+    for path in raw:
+        assert 1000 <= (VAULT / path).stat().st_size <= 4096, path
+    cited = {
+        src: path
+        for path in page_paths()
+        if path.startswith("sources/")
+        for src in meta(path)["sources"]
+    }
+    assert [p for p in raw if p not in cited] == [UNINGESTED]
+    ingested_titles = {m["title"] for m in log_entries() if m["op"] == "ingest"}
+    source_titles = {meta(cited[p])["title"] for p in raw if p in cited}
+    assert ingested_titles == source_titles
+    assert len(ingested_titles) == len(raw) - 1
+
+
+def test_uningested_source_mentions_existing_pages():
+    text = flat(UNINGESTED).casefold()
+    names = set()
+    for path in page_paths():
+        data = meta(path)
+        names.update([data["title"], *data["aliases"]])
+    mentioned = {n for n in names if len(n) > 3 and n.casefold() in text}
+    assert {"John Harrison", "Board of Longitude", "Nautical Almanac", "Nevil Maskelyne"} <= mentioned
+    for new in ("Pierre Le Roy", "Ferdinand Berthoud"):
+        assert new.casefold() in text and new not in names
+
+
+def test_two_raw_sources_disagree_on_the_first_almanac():
+    assert "The first edition was published in 1766" in flat("raw/lunar-distances.md")
+    assert "whose first issue appeared in 1767" in flat("raw/board-of-longitude.md")
+
+
+def test_index_lists_every_page_exactly_once():
+    lines = (VAULT / "index.md").read_text(encoding="utf-8").splitlines()
+    entries = [m for m in map(INDEX_ENTRY.match, lines) if m]
+    assert len(entries) == len([line for line in lines if line.startswith("- ")])
+    targets = [m["target"] + ".md" for m in entries]
+    assert sorted(targets) == page_paths()
+    for m in entries:
+        data = meta(m["target"] + ".md")
+        assert m["title"] == data["title"] and m["summary"] == data["summary"]
+
+
+def test_index_equals_the_generator_output():
+    index_md = pytest.importorskip("wiki_tui.changes.index_md")
+
+    class _Page:
+        def __init__(self, path: str):
+            data = meta(path)
+            self.path, self.title = path, data.get("title")
+            self.summary, self.type = data.get("summary"), data.get("type")
+
+    pages = [_Page(p) for p in page_paths()]
+    expected = index_md.render_index(pages, meta("AGENTS.md")["types"])
+    assert (VAULT / "index.md").read_text(encoding="utf-8") == expected
+
+
+def test_appendix_names_every_required_link_form():
+    forms = " / ".join(item["form"] for item in appendix())
+    for needed in (
+        "duplicate name",
+        "aliases on a page",
+        "link to an alias",
+        "heading link",
+        "block link",
+        "block id",
+        "embed of a heading",
+        "attachment embed",
+        "display text",
+        "markdown link",
+        "frontmatter link",
+        "fence",
+        "inline code",
+        "comment",
+        "inline tag",
+        "deliberately unresolved",
+    ):
+        assert needed in forms, f"appendix lacks {needed!r}"
+
+
+@pytest.mark.parametrize("item", appendix(), ids=lambda item: item["form"])
+def test_appendix_item_is_in_the_named_file(item):
+    path = VAULT / item["file"]
+    assert path.is_file(), item["file"]
+    assert item["text"] in path.read_text(encoding="utf-8")
+
+
+def test_appendix_states_the_unresolved_link():
+    [item] = [i for i in appendix() if "deliberately unresolved" in i["form"]]
+    assert (item["file"], item["text"]) == (UNRESOLVED_FROM, f"[[{UNRESOLVED}]]")
+    stems = {Path(p).stem.casefold() for p in page_paths()}
+    assert UNRESOLVED.casefold() not in stems
+
+
+def test_code_and_comment_texts_sit_in_code_or_comments():
+    for path, texts in CODE_TEXTS.items():
+        text = (VAULT / path).read_text(encoding="utf-8")
+        for t in texts:
+            line = next(line for line in text.splitlines() if f"[[{t}]]" in line)
+            in_inline_code = f"`[[{t}]]`" in line
+            in_comment = "%%" in line
+            in_fence = _inside_fence(text, line)
+            assert in_inline_code or in_comment or in_fence, (path, t)
+
+
+def _inside_fence(text: str, wanted: str) -> bool:
+    fence = None
+    for line in text.splitlines():
+        marker = line.lstrip()[:3]
+        if fence is None and marker in ("```", "~~~"):
+            fence = marker
+        elif fence is not None and marker == fence:
+            fence = None
+        elif line == wanted:
+            return fence is not None
+    return False
+
+
+# ---------------------------------------------------------------------------
+# The link scanner (vault-core); skipped until it imports
+
+
+def test_scanner_finds_no_links_in_code_comments_or_the_schema():
+    links = pytest.importorskip("wiki_tui.vault.links")
+    for path, texts in CODE_TEXTS.items():
+        targets = {link.target for link in links.scan_links((VAULT / path).read_text(encoding="utf-8"))}
+        assert not targets & set(texts), path
+    assert links.scan_links((VAULT / "AGENTS.md").read_text(encoding="utf-8")) == []
+
+
+# ---------------------------------------------------------------------------
+# The vault API (vault-index); skipped until wiki_tui.vault.Vault imports
+
+
+@pytest.fixture
+def vault(sample_vault):
+    vault_mod = pytest.importorskip("wiki_tui.vault")
+    if not hasattr(vault_mod, "Vault"):
+        pytest.skip("wiki_tui.vault.Vault is not written yet")
+    v = vault_mod.Vault.open(sample_vault, use_cache=False)
+    yield v
+    v.close()
+
+
+def test_vault_sees_every_page_and_the_attachment(vault):
+    pages = {p for p in vault.pages if p not in SPECIAL_FILES}
+    assert pages == set(page_paths())
+    assert "attachments/longitude-error-chart.svg" in vault.attachments
+
+
+def test_only_the_deliberate_link_resolves_to_nothing(vault):
+    unresolved = {
+        (source, target)
+        for source, targets in vault.unresolved_links.items()
+        for target in targets
+    }
+    assert unresolved == {(UNRESOLVED_FROM, UNRESOLVED), (ALIAS_FROM, ALIAS_LINK)}
+    truly = {(s, t) for s, t in unresolved if vault.resolve_alias(t) is None}
+    assert truly == {(UNRESOLVED_FROM, UNRESOLVED)}
+
+
+def test_alias_link_is_resolved_via_alias_only(vault):
+    assert vault.resolve(ALIAS_LINK, ALIAS_FROM) is None
+    assert vault.resolve_alias(ALIAS_LINK) == ALIAS_PAGE
+    hits = [(t, via) for link, t, via in vault.outgoing(ALIAS_FROM) if link.target == ALIAS_LINK]
+    assert hits == [(ALIAS_PAGE, True)]
+
+
+def test_links_in_code_and_comments_do_not_count(vault):
+    for path, texts in CODE_TEXTS.items():
+        targets = {link.target for link in vault.pages[path].links}
+        assert not targets & set(texts), path
+    everywhere = {t for targets in vault.unresolved_links.values() for t in targets}
+    assert not everywhere & {t for texts in CODE_TEXTS.values() for t in texts}
+
+
+def test_duplicate_name_resolves_by_obsidian_rules(vault):
+    name = "Board of Longitude"
+    assert vault.resolve(name, "concepts/Longitude problem.md") == "sources/Board of Longitude.md"
+    assert vault.resolve(name, "sources/John Harrison and the Sea Clocks.md") == "sources/Board of Longitude.md"
+    assert vault.resolve(name, "entities/Longitude Act 1714.md") == "entities/Board of Longitude.md"
+    assert vault.resolve("entities/Board of Longitude", "") == "entities/Board of Longitude.md"
+    assert "sources/Board of Longitude.md" in vault.resolved_links["concepts/Longitude problem.md"]
+
+
+def test_other_link_forms_resolve(vault):
+    synth = "syntheses/Clock versus Moon.md"
+    assert vault.resolve("longitude-error-chart.svg", synth) == "attachments/longitude-error-chart.svg"
+    assert "prize-scale" in vault.pages["entities/Longitude Act 1714.md"].block_ids
+    headings = [h.text for h in vault.pages["concepts/Marine chronometer.md"].headings]
+    assert "Trials at sea" in headings
+    kinds = {(link.kind, link.target) for link in vault.pages["concepts/Marine chronometer.md"].links}
+    assert ("frontmatter", "Lunar distance method") in kinds
+    md = [link for link in vault.pages["concepts/Lunar distance method.md"].links if link.kind == "markdown"]
+    assert [vault.resolve(link.target, "concepts/Lunar distance method.md") for link in md] == [
+        "entities/Nautical Almanac.md"
+    ]
+    tags = vault.tags()
+    assert "horology/instruments" in {t.casefold() for t in tags}
+
+
+def test_no_page_is_an_orphan(vault):
+    for path in page_paths():
+        sources = {b.source for b in vault.backlinks(path)} - SPECIAL_FILES - {path}
+        assert sources, f"{path} has no incoming links"
+
+
+def test_schema_is_read_from_agents_md(vault):
+    assert vault.schema.required_fields == ["title", "type", "summary"]
+    assert list(vault.schema.types) == ["source", "entity", "concept", "synthesis", "answer"]
