@@ -1,0 +1,245 @@
+"""The edit-protocol parser: blocks, leniency, strictness, truncation, streaming events."""
+
+from __future__ import annotations
+
+import time
+
+from wiki_tui.changes.protocol import (
+    BlockComplete,
+    BlockIncomplete,
+    BlockProgress,
+    BlockStarted,
+    ProtocolError,
+    Prose,
+    StreamParser,
+    parse_reply,
+    unwrap_fenced,
+)
+
+TRICKY_PAGE = """---
+title: Git merges
+tags: [git]
+---
+# Git merges
+
+```diff
+@@ -1,3 +1,4 @@
+-old
++new
+```
+
+~~~
+<<<<<<< HEAD
+ours
+=======
+theirs
+>>>>>>> branch
+~~~
+
+---
+
+%% an Obsidian comment %%
+> a quote
+@@@ -1,2 -1,2 +1,3 @@@
+@@@@
+@@@ not a keyword-like line? it is: "not" is unknown but inside a block it is text
+"""
+
+
+def stream(text: str, size: int) -> list:
+    p = StreamParser()
+    events = []
+    for i in range(0, len(text), size):
+        events += p.feed(text[i : i + size])
+    events += p.close()
+    return events
+
+
+def test_write_keeps_fences_frontmatter_rules_and_conflict_markers():
+    reply = f"Here it is.\n@@@ WRITE concepts/Git merges.md\n{TRICKY_PAGE}@@@ END\nDone.\n"
+    r = parse_reply(reply)
+    assert r.errors == []
+    [b] = r.blocks
+    assert (b.kind, b.path, b.complete) == ("write", "concepts/Git merges.md", True)
+    assert b.content == TRICKY_PAGE
+    assert r.prose == "Here it is.\nDone.\n"
+
+
+def test_edit_with_several_pairs_and_empty_replace():
+    reply = ("@@@ EDIT a.md\n@@@ SEARCH\nold 1\n@@@ REPLACE\nnew 1\nnew 1b\n"
+             "@@@ SEARCH\ngone\n@@@ REPLACE\n@@@ END\n")
+    [b] = parse_reply(reply).blocks
+    assert b.edits == [("old 1\n", "new 1\nnew 1b\n"), ("gone\n", "")]
+
+
+def test_delete_and_rename_are_one_line():
+    r = parse_reply("@@@ DELETE old.md\n@@@ RENAME a/B.md -> c/D.md\n@@@ RENAME x.md => y.md\n"
+                    "@@@ RENAME p.md → q.md\n")
+    assert [(b.kind, b.path, b.new_path) for b in r.blocks] == [
+        ("delete", "old.md", None), ("rename", "a/B.md", "c/D.md"),
+        ("rename", "x.md", "y.md"), ("rename", "p.md", "q.md")]
+    assert r.errors == []
+
+
+def test_lenient_marker_forms():
+    reply = ('  @@@ write "concepts/A page.md"   \r\nbody\r\n@@@ End  \r\n'
+             "@@@WRITE `b.md`\nx\n@@@ END\n@@@ WRITE <c.md>:\ny\n@@@ END\n")
+    r = parse_reply(reply)
+    assert [b.path for b in r.blocks] == ["concepts/A page.md", "b.md", "c.md"]
+    assert r.blocks[0].content == "body\r\n"
+    assert r.errors == []
+
+
+def test_fence_around_whole_block_is_dropped_from_prose():
+    reply = "Proposal:\n```markdown\n@@@ WRITE a.md\n# A\n@@@ END\n```\nThat is all.\n```py\nx\n```\n"
+    r = parse_reply(reply)
+    assert r.blocks[0].content == "# A\n"
+    assert r.prose == "Proposal:\nThat is all.\n```py\nx\n```\n"
+
+
+def test_fence_around_page_inside_write_is_removed_only_when_it_wraps_everything():
+    wrapped = parse_reply("@@@ WRITE a.md\n```markdown\n---\ntitle: A\n---\n```py\nx\n```\n"
+                          "text\n````\n@@@ END\n")
+    # the inner ``` closes the outer ```markdown early: kept exactly as written
+    assert wrapped.blocks[0].content.startswith("```markdown\n")
+    good = parse_reply("@@@ WRITE a.md\n````markdown\n---\ntitle: A\n---\n```py\nx\n```\n"
+                       "````\n\n@@@ END\n")
+    assert good.blocks[0].content == "---\ntitle: A\n---\n```py\nx\n```\n"
+    mermaid = parse_reply("@@@ WRITE a.md\n```mermaid\ngraph\n```\n@@@ END\n")
+    assert mermaid.blocks[0].content == "```mermaid\ngraph\n```\n"
+
+
+def test_unwrap_fenced_edge_cases():
+    assert unwrap_fenced([]) == []
+    assert unwrap_fenced(["```\n"]) == ["```\n"]
+    assert unwrap_fenced(["```\n", "a\n", "```\n", "b\n"]) == ["```\n", "a\n", "```\n", "b\n"]
+    assert unwrap_fenced(["~~~md\n", "a\n", "~~~\n"]) == ["a\n"]
+
+
+def test_truncated_reply_leaves_block_incomplete():
+    r = parse_reply("Start.\n@@@ WRITE a.md\n---\ntitle: A\n---\npartial li")
+    assert r.blocks == []
+    [b] = r.incomplete
+    assert (b.path, b.complete, b.content) == ("a.md", False, "---\ntitle: A\n---\npartial li")
+    r = parse_reply("@@@ EDIT a.md\n@@@ SEARCH\nx\n@@@ REPLACE\ny")
+    assert r.blocks == [] and r.incomplete[0].complete is False
+    assert r.incomplete[0].edits == [("x\n", "y")]
+
+
+def test_truncated_marker_line_at_end_still_counts():
+    r = parse_reply("@@@ WRITE a.md\nx\n@@@ END")
+    assert r.blocks[0].content == "x\n" and r.incomplete == []
+    r = parse_reply("@@@ WRITE a.md\nx\n@@@ EN")
+    assert r.blocks == [] and r.incomplete[0].content == "x\n@@@ EN"
+
+
+def test_opener_inside_open_block_drops_the_open_block():
+    r = parse_reply("@@@ WRITE a.md\nx\n@@@ WRITE b.md\ny\n@@@ END\n")
+    assert [b.path for b in r.blocks] == ["b.md"]
+    [err] = r.errors
+    assert err.path == "a.md" and err.line == 3
+    assert "not closed with '@@@ END'" in err.message
+
+
+def test_malformed_edit_blocks_are_dropped_with_errors():
+    cases = {
+        "@@@ EDIT a.md\nstray text\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n@@@ END\n": "before the first",
+        "@@@ EDIT a.md\n@@@ REPLACE\ny\n@@@ END\n": "without a '@@@ SEARCH'",
+        "@@@ EDIT a.md\n@@@ SEARCH\nx\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n@@@ END\n": "SEARCH' again",
+        "@@@ EDIT a.md\n@@@ SEARCH\nx\n@@@ END\n": "needs a '@@@ REPLACE'",
+        "@@@ EDIT a.md\n@@@ END\n": "without any",
+        "@@@ EDIT a.md\n@@@ SEARCH\n\n@@@ REPLACE\ny\n@@@ END\n": "empty or blank",
+    }
+    for reply, words in cases.items():
+        r = parse_reply(reply)
+        assert r.blocks == [], reply
+        [err] = r.errors
+        assert words in err.message and err.path == "a.md", (reply, err)
+
+
+def test_errors_outside_blocks():
+    cases = {
+        "@@@ SEARCH\n": "outside an EDIT block",
+        "text\n@@@ END\n": "outside a block",
+        "@@@ FROB a.md\n": "unknown marker",
+        "@@@ WRITE\n": "needs a page path",
+        "@@@ RENAME a.md\n": "needs both paths",
+    }
+    for reply, words in cases.items():
+        r = parse_reply(reply)
+        [err] = r.errors
+        assert words in err.message, (reply, err)
+    assert parse_reply("text\n@@@ END\n").errors[0].line == 2
+
+
+def test_stray_end_after_one_liner_is_forgiven():
+    r = parse_reply("@@@ DELETE a.md\n@@@ END\n@@@ RENAME b.md -> c.md\n\n@@@ END\n")
+    assert r.errors == [] and len(r.blocks) == 2
+
+
+def test_marker_like_lines_inside_write_are_text():
+    page = "@@@ -1 +1 @@@\n@@@ note to self\n@@@\n"
+    r = parse_reply(f"@@@ WRITE a.md\n{page}@@@ END\n")
+    assert r.blocks[0].content == page and r.errors == []
+
+
+def test_events_are_emitted_as_soon_as_known():
+    p = StreamParser()
+    assert p.feed("Intro\n@@@ WRITE a") == [Prose("Intro\n")]
+    ev = p.feed(".md\nline 1\nline")
+    assert ev[0] == BlockStarted("a.md", "write", 2)
+    assert isinstance(ev[1], BlockProgress) and ev[1].text_so_far == "line 1\n"
+    ev = p.feed(" 2\nline 3\n")
+    assert len(ev) == 1 and ev[0].text_so_far == "line 1\nline 2\nline 3\n"
+    assert ev[0].new_text == "line 2\nline 3\n"
+    assert p.feed("@@@ E") == []
+    ev = p.feed("ND\n")
+    assert isinstance(ev[-1], BlockComplete) and ev[-1].block.content == "line 1\nline 2\nline 3\n"
+    assert p.close() == []
+
+
+def test_progress_at_most_once_per_feed():
+    p = StreamParser()
+    ev = p.feed("@@@ WRITE a.md\n" + "line\n" * 500)
+    assert sum(isinstance(e, BlockProgress) for e in ev) == 1
+
+
+def test_close_reports_incomplete_event():
+    p = StreamParser()
+    p.feed("@@@ EDIT a.md\n@@@ SEARCH\nx\n")
+    ev = p.close()
+    assert isinstance(ev[-1], BlockIncomplete) and ev[-1].block.path == "a.md"
+    assert p.close() == []
+
+
+def test_error_event_carries_line():
+    ev = stream("a\nb\n@@@ REPLACE\n", 1)
+    errs = [e for e in ev if isinstance(e, ProtocolError)]
+    assert errs[0].line == 3 and str(errs[0]).startswith("line 3:")
+
+
+def test_one_character_chunks_equal_whole():
+    reply = (f"Prose ü ✓\r\n```\n@@@ WRITE n/Ünïcode.md\r\n{TRICKY_PAGE}@@@ END\r\n```\n"
+             "@@@ EDIT a.md\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n@@@ END\ntrailing")
+    whole = parse_reply(reply)
+    p = StreamParser()
+    for ch in reply:
+        p.feed(ch)
+    p.close()
+    assert p.result() == whole
+    assert whole.prose == "Prose ü ✓\r\ntrailing"
+
+
+def test_large_reply_streams_fast():
+    page = TRICKY_PAGE * 20
+    reply = "".join(f"Some prose {i}\n@@@ WRITE p/{i}.md\n{page}@@@ END\n" for i in range(20))
+    assert len(reply) > 100_000
+    chunks = [reply[i : i + 4] for i in range(0, len(reply), 4)]
+    t = time.perf_counter()
+    p = StreamParser()
+    for c in chunks:
+        p.feed(c)
+    p.close()
+    elapsed = time.perf_counter() - t
+    assert len(p.result().blocks) == 20
+    assert elapsed < 0.5  # the benchmark holds the real target (<= 50 ms for 200 KB)
