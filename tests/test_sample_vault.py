@@ -20,7 +20,7 @@ CONVENTIONS = ROOT / "docs" / "vault-conventions.md"
 PAGE_FOLDERS = {"sources": "source", "entities": "entity", "concepts": "concept", "syntheses": "synthesis"}
 PAGE_FIELDS = ("title", "type", "summary", "aliases", "tags", "sources")
 SPECIAL_FILES = {"AGENTS.md", "index.md", "log.md"}
-TOP_LEVEL = SPECIAL_FILES | {"raw", "attachments", *PAGE_FOLDERS}
+TOP_LEVEL = SPECIAL_FILES | {".gitignore", "raw", "attachments", *PAGE_FOLDERS}
 LOG_HEADING = re.compile(r"^## \[\d{4}-\d{2}-\d{2}\] \w+ \| .+")
 LOG_ENTRY = re.compile(r"^## \[(?P<date>\d{4}-\d{2}-\d{2})\] (?P<op>\w+) \| (?P<title>.+)$")
 LOG_ITEM = re.compile(r"^- (created|updated|deleted|renamed|rejected): \S.*$")
@@ -74,8 +74,11 @@ def appendix() -> list[dict[str, str]]:
 def test_layout_has_no_stray_files():
     for entry in VAULT.iterdir():
         assert entry.name in TOP_LEVEL, f"unexpected entry in sample_vault/: {entry.name}"
+    assert (VAULT / ".gitignore").read_text(encoding="utf-8") == ".wiki-tui/\n"
     for path in VAULT.rglob("*"):
         rel = path.relative_to(VAULT)
+        if rel.as_posix() == ".gitignore":
+            continue
         assert not any(part.startswith(".") or part == "__pycache__" for part in rel.parts), rel
         if path.is_file() and rel.parts[0] in PAGE_FOLDERS:
             assert path.suffix == ".md", rel
@@ -170,6 +173,12 @@ def test_uningested_source_mentions_existing_pages():
 def test_two_raw_sources_disagree_on_the_first_almanac():
     assert "The first edition was published in 1766" in flat("raw/lunar-distances.md")
     assert "whose first issue appeared in 1767" in flat("raw/board-of-longitude.md")
+
+
+def test_uningested_source_disagrees_with_the_wiki_on_h4():
+    assert "H4, which Harrison had finished in 1760" in flat(UNINGESTED)
+    assert "H4, completed in 1759" in flat("raw/harrison-sea-clocks.md")
+    assert "completed in 1759" in flat("entities/H4.md")
 
 
 def test_index_lists_every_page_exactly_once():
