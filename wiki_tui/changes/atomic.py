@@ -35,20 +35,22 @@ class FileFormat:
 
 
 def decode(data: bytes) -> str:
-    """File bytes to text, BOM dropped, line endings as stored, invalid bytes kept escaped."""
-    if data.startswith(BOM):
-        data = data[len(BOM):]
+    """File bytes to text exactly as stored: a BOM stays as U+FEFF, line endings as they are,
+    invalid UTF-8 bytes kept (surrogateescape) so that writing the text back restores them."""
     return data.decode("utf-8", "surrogateescape")
 
 
 def encode(text: str, fmt: FileFormat) -> bytes:
-    """Text to file bytes in `fmt`: every line ending becomes fmt.newline, BOM added if the file had one."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if fmt.newline == "\r\n":
-        text = text.replace("\r\n", "\n").replace("\n", "\r\n")
-    data = text.encode("utf-8", "surrogateescape")
-    return BOM + data if fmt.bom else data
+    """Text to file bytes in the file's format.
+
+    A text that already carries CRLF endings (read from the file) is kept as is; an LF-only
+    text for a CRLF file gets CRLF. A BOM is added if the file had one and the text lacks it.
+    """
+    if fmt.newline == "\r\n" and "\r\n" not in text:
+        text = text.replace("\n", "\r\n")
+    if fmt.bom and not text.startswith("\ufeff"):
+        text = "\ufeff" + text
+    return text.encode("utf-8", "surrogateescape")
 
 
 def read_bytes(path: Path) -> bytes | None:

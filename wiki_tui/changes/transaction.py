@@ -1,0 +1,279 @@
+"""All-or-nothing execution of a planned change: files, log.md, index.md and the git commit.
+
+Before touching anything, a journal (`<vault>/.wiki-tui/apply-journal.json`) is written and
+fsynced: every path's original bytes (the backup) and the hash of its planned bytes, log.md's
+size and the bytes to append, git's HEAD and index entries. Then the named steps run:
+
+    journal -> files -> log -> index -> stage -> commit -> cleanup
+
+The commit is the point of no return (for a vault without git, deleting the journal is). If the
+process dies before it, `recover()` on the next start rolls everything back from the journal; if
+it died after, it only removes the journal. An exception inside `execute` rolls back at once.
+A file someone else changed after the crash is never overwritten by the rollback: it is named in
+the message instead, and the journal is kept aside for reference.
+
+`on_step(name)` is called before each step and with "end" after the last one, so tests can
+inject a fault (an exception, or SIGKILL) between every pair of steps.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wiki_tui.changes import atomic, logmd
+from wiki_tui.changes.gitops import GitRepo
+from wiki_tui.changes.index_md import INDEX_PATH
+
+STATE_DIR = ".wiki-tui"
+JOURNAL_FILE = "apply-journal.json"
+STEPS = ("journal", "files", "log", "index", "stage", "commit", "cleanup")
+
+StepHook = Callable[[str], None]
+
+
+def journal_path(root: Path) -> Path:
+    return root / STATE_DIR / JOURNAL_FILE
+
+
+def _sha(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _b64(data: bytes | None) -> str | None:
+    return None if data is None else base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: str | None) -> bytes | None:
+    return None if text is None else base64.b64decode(text)
+
+
+@dataclass
+class Plan:
+    """Everything an apply (or undo) will do, computed before anything is touched."""
+
+    operation: str
+    title: str
+    message: str  # the commit message
+    contents: dict[str, bytes | None]  # page path -> final bytes (None: delete)
+    backups: dict[str, bytes | None]  # page path -> bytes on disk now (None: absent)
+    log_append: bytes
+    log_size: int  # log.md's size before (-1: no log.md yet)
+    index_bytes: bytes | None = None  # new index.md (None: unchanged)
+    index_backup: bytes | None = None
+    new_dirs: list[str] = field(default_factory=list)  # folders the writes will create
+
+
+def _new_dirs(root: Path, paths: list[str]) -> list[str]:
+    found: set[str] = set()
+    for rel in paths:
+        parent = Path(rel).parent
+        while parent != Path(".") and not (root / parent).exists():
+            found.add(parent.as_posix())
+            parent = parent.parent
+    return sorted(found, key=lambda p: (-p.count("/"), p))  # deepest first, for removal
+
+
+def _write_journal(root: Path, record: dict) -> None:
+    path = journal_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic.atomic_write(path, json.dumps(record).encode("utf-8"))
+
+
+def load_journal(root: Path) -> dict | None:
+    path = journal_path(root)
+    data = atomic.read_bytes(path)
+    if data is None:
+        return None
+    try:
+        record = json.loads(data)
+    except ValueError:
+        return {"corrupt": True}
+    return record if isinstance(record, dict) else {"corrupt": True}
+
+
+def _remove_journal(root: Path) -> None:
+    atomic.remove(journal_path(root))
+
+
+@dataclass
+class Outcome:
+    commit: str | None
+    notice: str | None = None
+
+
+def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | None = None) -> Outcome:
+    """Carry out `plan` all-or-nothing (see the module doc)."""
+    hook = on_step or (lambda _name: None)
+    all_paths = [*plan.contents, logmd.LOG_PATH] + ([INDEX_PATH] if plan.index_bytes is not None else [])
+    entries: dict[str, str] = {}
+    head = None
+    if repo is not None:
+        head = repo.head()
+        entries = repo.index_entries(all_paths)
+    # New paths git does not know yet must be added before `git commit -- paths` accepts them.
+    to_stage = [p for p in all_paths if p not in entries and _final_exists(plan, p)]
+    commit_paths = [p for p in all_paths if p in entries or p in to_stage]
+    files = {p: {"backup": _b64(plan.backups.get(p)), "final": _sha(data)}
+             for p, data in plan.contents.items()}
+    if plan.index_bytes is not None:
+        files[INDEX_PATH] = {"backup": _b64(plan.index_backup), "final": _sha(plan.index_bytes)}
+    record = {
+        "version": 1, "operation": plan.operation, "title": plan.title, "time": time.time(),
+        "pid": os.getpid(), "files": files, "new_dirs": plan.new_dirs,
+        "log": {"size": plan.log_size, "append": _b64(plan.log_append)},
+        "git": None if repo is None else {
+            "head": head, "message": plan.message, "staged": to_stage,
+            "entries": {p: entries[p] for p in to_stage if p in entries}},
+    }
+    committed = False
+    commit = None
+    try:
+        hook("journal")
+        _write_journal(root, record)
+        hook("files")
+        atomic.apply_contents(root, plan.contents)
+        hook("log")
+        logmd.append(root / logmd.LOG_PATH, plan.log_append)
+        hook("index")
+        if plan.index_bytes is not None:
+            atomic.atomic_write(root / INDEX_PATH, plan.index_bytes)
+        if repo is not None:
+            hook("stage")
+            repo.add(to_stage)
+            hook("commit")
+            commit = repo.commit(plan.message, commit_paths)
+        committed = True
+        hook("cleanup")
+        _remove_journal(root)
+        hook("end")
+    except BaseException:
+        if not committed:
+            rollback(root, record, repo)
+            _remove_journal(root)
+            raise
+        # Past the point of no return: the change is whole; only the journal may be left.
+        try:
+            _remove_journal(root)
+        except OSError:
+            pass  # recover() removes it on the next start
+    return Outcome(commit, repo.identity_notice if repo is not None else None)
+
+
+def _final_exists(plan: Plan, path: str) -> bool:
+    if path in plan.contents:
+        return plan.contents[path] is not None
+    return True  # log.md and index.md exist after the apply
+
+
+def _state_matches(root: Path, record: dict) -> bool:
+    """True when every file in the journal holds its planned final bytes and the log was appended."""
+    for rel, info in record["files"].items():
+        if _sha(atomic.read_bytes(root / rel)) != info["final"]:
+            return False
+    log = record["log"]
+    data = atomic.read_bytes(root / logmd.LOG_PATH) or b""
+    return data[max(log["size"], 0):] == (_unb64(log["append"]) or b"")
+
+
+def _is_committed(record: dict, repo: GitRepo | None) -> bool:
+    info = record.get("git")
+    if info is None or repo is None:
+        return False
+    head = repo.head()
+    if head is None or head == info["head"]:
+        return False
+    parents = repo.parents(head)
+    if (parents[0] if parents else None) != info["head"]:
+        return False
+    return repo.message(head).strip() == info["message"].strip()
+
+
+def _remove_temp_files(root: Path, record: dict) -> None:
+    """Temp files a write killed halfway may have left beside the targets."""
+    targets = [root / rel for rel in record.get("files", {})] + [journal_path(root)]
+    for target in targets:
+        try:
+            names = os.listdir(target.parent)
+        except OSError:
+            continue
+        for name in names:  # atomic.write_temp names them ".<name>.<random>.tmp"
+            if name.startswith(f".{target.name}.") and name.endswith(".tmp"):
+                (target.parent / name).unlink(missing_ok=True)
+
+
+def rollback(root: Path, record: dict, repo: GitRepo | None) -> list[str]:
+    """Put everything the journal lists back as it was; returns paths left alone (changed since)."""
+    kept: list[str] = []
+    restore: dict[str, bytes | None] = {}
+    for rel, info in record["files"].items():
+        current = atomic.read_bytes(root / rel)
+        backup = _unb64(info["backup"])
+        if current == backup:
+            continue
+        if _sha(current) == info["final"]:
+            restore[rel] = backup
+        else:
+            kept.append(rel)
+    atomic.apply_contents(root, restore)
+    log = record["log"]
+    log_file = root / logmd.LOG_PATH
+    appended = _unb64(log["append"]) or b""
+    data = atomic.read_bytes(log_file)
+    size = len(data) if data is not None else -1
+    if size != log["size"]:
+        # Ours if what follows the old end is a prefix of what we meant to append (a killed append).
+        tail = (data or b"")[max(log["size"], 0):]
+        if size > log["size"] and appended.startswith(tail):
+            logmd.truncate_to(log_file, log["size"])
+        else:
+            kept.append(logmd.LOG_PATH)
+    git_info = record.get("git")
+    if git_info and repo is not None and git_info.get("staged") and repo.head() == git_info["head"]:
+        repo.restore_index(git_info.get("entries", {}), git_info["staged"])
+    for folder in record.get("new_dirs", []):
+        try:
+            (root / folder).rmdir()
+        except OSError:
+            pass  # not empty (someone put a file there) or already gone
+    _remove_temp_files(root, record)
+    return kept
+
+
+def recover(root: Path) -> str | None:
+    """Finish or roll back an interrupted apply; a message for the person, or None if none was pending."""
+    record = load_journal(root)
+    if record is None:
+        return None
+    if record.get("corrupt") or record.get("version") != 1:
+        aside = journal_path(root).with_suffix(f".unreadable-{int(time.time())}.json")
+        os.replace(journal_path(root), aside)
+        return (f"found an unreadable apply journal from an interrupted run; moved it to {aside} "
+                "without changing anything. Check the vault (and `git status`) by hand.")
+    what = f"{record.get('operation', 'apply')} | {record.get('title', '')}"
+    repo = GitRepo.open(root)
+    try:
+        done = _is_committed(record, repo) if record.get("git") else _state_matches(root, record)
+        if done:
+            _remove_temp_files(root, record)
+            _remove_journal(root)
+            return f"wiki-tui was interrupted after applying “{what}”; it had completed, nothing was lost."
+        kept = rollback(root, record, repo)
+    finally:
+        if repo is not None:
+            repo.close()
+    if kept:
+        aside = journal_path(root).with_suffix(f".{int(time.time())}.json")
+        os.replace(journal_path(root), aside)
+        return (f"wiki-tui was interrupted while applying “{what}” and rolled it back, except "
+                f"{', '.join(kept)}, which changed since; left as they are. The original contents "
+                f"are in {aside}.")
+    _remove_journal(root)
+    return (f"wiki-tui was interrupted while applying “{what}”; it was rolled back and nothing "
+            "from it was kept. Run the operation again to redo it.")
