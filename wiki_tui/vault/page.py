@@ -1,0 +1,240 @@
+"""A page: frontmatter properties plus what one scan of its body finds.
+
+``parse_page`` never raises on content: bad YAML, odd property types and the like become
+``Page.warnings``. ``read_page_text`` turns bytes on disk into text without losing any:
+invalid UTF-8 is shown with replacement characters (and reported with its byte offset),
+a file with NUL bytes is treated as binary.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .frontmatter import load_frontmatter, split_frontmatter
+from .links import Heading, Link, find_links_in, scan
+
+__all__ = ["Page", "Heading", "parse_page", "read_page_text", "page_name"]
+
+
+@dataclass(slots=True)
+class Page:
+    path: str  # vault-relative POSIX path, NFC
+    name: str  # file stem
+    title: str  # frontmatter title, else the stem
+    aliases: list[str]
+    tags: list[str]  # frontmatter + inline, without "#", as first written, no duplicates
+    summary: str | None
+    type: str | None
+    sources: list[str]
+    frontmatter: dict
+    headings: list[Heading]
+    block_ids: list[str]
+    links: list[Link]  # frontmatter links first, then body links, in file order
+    warnings: list[str]
+    size: int  # bytes of the text as UTF-8
+    mtime: float
+    body_line: int  # 1-based line where the body starts
+    body_start: int = 0  # offset where the body starts
+    external_links: list[Link] = field(default_factory=list)  # http(s):, mailto:, ...
+
+
+def page_name(path: str) -> str:
+    """File stem: ``concepts/Foo.md`` -> ``Foo`` (only ``.md`` is stripped)."""
+    base = path.rsplit("/", 1)[-1]
+    if base[-3:].lower() == ".md":
+        return base[:-3]
+    return base
+
+
+# ---------------------------------------------------------------------------
+# Property helpers: tolerant of the shapes people (and models) actually write
+
+
+def _text_or_none(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    text = str(value).strip() if not isinstance(value, str) else value.strip()
+    return text or None
+
+
+def _str_list(value: Any) -> list[str]:
+    """A list property; a lone string is a one-item list; None items are dropped."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        out = []
+        for item in value:
+            text = _text_or_none(item)
+            if text is not None:
+                out.append(text)
+        return out
+    text = _text_or_none(value)
+    return [text] if text is not None else []
+
+
+def _tag_list(value: Any) -> list[str]:
+    """Frontmatter tags: a list, or a string separated by commas/spaces; '#' dropped."""
+    if isinstance(value, str):
+        items = value.replace(",", " ").split()
+    else:
+        items = _str_list(value)
+    return [t.lstrip("#") for t in items if t.lstrip("#")]
+
+
+def _strings_in(value: Any, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _strings_in(v, out)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _strings_in(v, out)
+
+
+def _dedupe_tags(tags: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for tag in tags:
+        key = tag.lower()
+        if key not in seen:
+            seen.add(key)
+            out.append(tag)
+    return out
+
+
+# ---------------------------------------------------------------------------
+
+
+def _frontmatter_links(
+    text: str, yaml_start: int, yaml_end: int, fm: dict, warnings: list[str]
+) -> list[Link]:
+    """Wikilinks in property values, located on their line in the file.
+
+    A link counts only if it is inside a string value (``related: "[[X]]"``); an unquoted
+    ``related: [[X]]`` is a nested YAML list, which Obsidian does not read as a link.
+    """
+    in_source = [
+        link for link in find_links_in(text, yaml_start, yaml_end, kind="frontmatter")
+        if link.kind == "frontmatter"
+    ]
+    if not in_source:
+        return []
+    strings: list[str] = []
+    _strings_in(fm, strings)
+    wanted: Counter[str] = Counter()
+    for s in strings:
+        if "[[" in s:
+            for link in find_links_in(s, 0, len(s), kind="frontmatter"):
+                if link.kind == "frontmatter":
+                    wanted[link.raw] += 1
+    found = []
+    for link in in_source:
+        if wanted[link.raw] > 0:
+            wanted[link.raw] -= 1
+            found.append(link)
+        elif fm:
+            warnings.append(
+                f"frontmatter line {link.line}: {link.raw} is not a link because it is not "
+                f'inside a quoted property value (write "{link.raw}")'
+            )
+    return found
+
+
+def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
+    """Parse one page's text. Never raises on content."""
+    warnings: list[str] = []
+    fm_text, yaml_start, body_start, body_line = split_frontmatter(text)
+    fm: dict = {}
+    fm_links: list[Link] = []
+    if fm_text is not None:
+        fm, warning = load_frontmatter(fm_text, first_line=2)
+        if warning:
+            warnings.append(warning)
+        if "[[" in fm_text:
+            fm_links = _frontmatter_links(text, yaml_start, yaml_start + len(fm_text), fm, warnings)
+
+    body = scan(text, start=body_start)
+    name = page_name(path)
+    title = _text_or_none(fm.get("title")) or name
+    tags = _dedupe_tags(_tag_list(fm.get("tags")) + body.tags)
+    return Page(
+        path=path,
+        name=name,
+        title=title,
+        aliases=_str_list(fm.get("aliases")),
+        tags=tags,
+        summary=_text_or_none(fm.get("summary")),
+        type=_text_or_none(fm.get("type")),
+        sources=_str_list(fm.get("sources")),
+        frontmatter=fm,
+        headings=body.headings,
+        block_ids=body.block_ids,
+        links=fm_links + body.links if fm_links else body.links,
+        warnings=warnings,
+        size=len(text.encode("utf-8", "surrogatepass")),
+        mtime=mtime,
+        body_line=body_line,
+        body_start=body_start,
+        external_links=body.external,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Reading files
+
+_BOM = b"\xef\xbb\xbf"
+_bad_offsets = threading.local()
+
+
+def _record_and_replace(exc: UnicodeError) -> tuple[str, int]:
+    """Like errors="replace", but remembers where each bad byte sequence was."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    _bad_offsets.value.append(exc.start)
+    return "\ufffd", exc.end
+
+
+codecs.register_error("wiki_tui.record_replace", _record_and_replace)
+
+
+def decode_page_bytes(data: bytes) -> tuple[str, list[str]]:
+    """Bytes of a page -> (text, warnings). See ``read_page_text``."""
+    nul = data.find(b"\x00")
+    if nul != -1:
+        return "", [
+            f"binary file (NUL byte at byte offset {nul}): not read as a page; "
+            "the file is left as it is"
+        ]
+    skip = len(_BOM) if data.startswith(_BOM) else 0
+    try:
+        return data[skip:].decode("utf-8") if skip else data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    _bad_offsets.value = []
+    try:
+        text = data[skip:].decode("utf-8", "wiki_tui.record_replace")
+        bad = [offset + skip for offset in _bad_offsets.value]
+    finally:
+        _bad_offsets.value = []
+    first = bad[0]
+    count = f"{len(bad)} invalid byte sequences" if len(bad) > 1 else "1 invalid byte sequence"
+    return text, [
+        f"not valid UTF-8: {count}, first at byte offset {first} (byte 0x{data[first]:02x}); "
+        "shown as \ufffd, the file is not rewritten"
+    ]
+
+
+def read_page_text(abs_path: str | os.PathLike[str]) -> tuple[str, list[str]]:
+    """Read a page file: UTF-8 (a BOM is dropped); never decodes with errors="ignore".
+
+    Raises OSError if the file cannot be read (vanished, permissions): callers decide.
+    """
+    with open(abs_path, "rb") as fh:
+        data = fh.read()
+    return decode_page_bytes(data)

@@ -1,0 +1,163 @@
+"""Link resolution exactly as Obsidian does it (``getFirstLinkpathDest``, observed in 1.13.7).
+
+Order, for a linkpath written in the note ``from_path``:
+0. ``./x`` and ``../x`` are relative to the linking note's folder; nothing else is tried;
+1. an exact vault path wins (``Note`` -> ``Note.md`` at the root, from any folder);
+2. else the linkpath taken from the linking note's own folder (``folder/linkpath``);
+3. else every file whose path ends with the linkpath (at a ``/`` boundary): the
+   shortest path string wins (ties: the lexicographically smaller path, so the answer
+   never depends on the order files were added).
+
+Matching ignores case (extensions too) and compares NFC forms. ``.md`` may be left out;
+other files need their extension. Aliases are not targets here (see Vault.resolve_alias).
+Every lookup is a dict access by lowercase file name: O(1) per link plus the handful of
+files sharing that name.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import unicodedata
+from collections.abc import Iterable
+
+__all__ = ["Resolver", "normalize_path", "link_key"]
+
+
+def normalize_path(path: str) -> str:
+    """NFC form of a vault path (file systems may hand back NFD, e.g. macOS)."""
+    if path.isascii() or unicodedata.is_normalized("NFC", path):
+        return path
+    return unicodedata.normalize("NFC", path)
+
+
+def link_key(path: str) -> str:
+    """The comparison form: NFC and lower case."""
+    return normalize_path(path).lower()
+
+
+def _basename(path: str) -> str:
+    return path[path.rfind("/") + 1 :]
+
+
+def _folder(path: str) -> str:
+    slash = path.rfind("/")
+    return path[:slash] if slash != -1 else ""
+
+
+class Resolver:
+    """Resolves linkpaths against the set of all vault files (pages and attachments)."""
+
+    def __init__(self, paths: Iterable[str] = ()):
+        self._by_path: dict[str, list[str]] = {}  # lower path -> paths (case variants)
+        self._by_name: dict[str, list[str]] = {}  # lower file name (with extension) -> paths
+        for path in paths:
+            self.add(path)
+
+    # -- maintenance ---------------------------------------------------------
+    def add(self, path: str) -> None:
+        path = normalize_path(path)
+        key = path.lower()
+        variants = self._by_path.setdefault(key, [])
+        if path in variants:
+            return
+        variants.append(path)
+        self._by_name.setdefault(_basename(key), []).append(path)
+
+    def remove(self, path: str) -> None:
+        path = normalize_path(path)
+        key = path.lower()
+        variants = self._by_path.get(key)
+        if not variants or path not in variants:
+            return
+        variants.remove(path)
+        if not variants:
+            del self._by_path[key]
+        name = _basename(key)
+        same = self._by_name[name]
+        same.remove(path)
+        if not same:
+            del self._by_name[name]
+
+    def rename(self, old: str, new: str) -> None:
+        self.remove(old)
+        self.add(new)
+
+    def __contains__(self, path: str) -> bool:
+        path = normalize_path(path)
+        return path in self._by_path.get(path.lower(), ())
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._by_path.values())
+
+    def __iter__(self):
+        for variants in self._by_path.values():
+            yield from variants
+
+    # -- lookups -------------------------------------------------------------
+    def _exact(self, path: str) -> str | None:
+        """A file at exactly ``path`` or ``path.md`` (case-insensitive; exact case first)."""
+        key = path.lower()
+        for candidate_key, candidate in ((key, path), (key + ".md", path + ".md")):
+            variants = self._by_path.get(candidate_key)
+            if variants:
+                return candidate if candidate in variants else min(variants)
+        return None
+
+    def resolve(self, target: str, from_path: str = "") -> str | None:
+        """The file a linkpath means, or None (unresolved). ``""`` means the page itself."""
+        target = normalize_path(target.strip())
+        if not target:
+            return normalize_path(from_path) if from_path else None
+        folder = _folder(normalize_path(from_path))
+        if target.startswith(("./", "../")) or target in (".", ".."):
+            joined = posixpath.normpath(posixpath.join(folder, target)) if folder else (
+                posixpath.normpath(target)
+            )
+            if joined == ".." or joined.startswith("../") or joined == ".":
+                return None  # outside the vault
+            return self._exact(joined)
+        target = target.lstrip("/")
+        if not target:
+            return None
+        found = self._exact(target)
+        if found is not None:
+            return found
+        if folder:
+            found = self._exact(f"{folder}/{target}")
+            if found is not None:
+                return found
+        matches = self._suffix_matches(target)
+        if not matches:
+            return None
+        return min(matches, key=lambda p: (len(p), p.lower(), p))
+
+    def _suffix_matches(self, target: str) -> list[str]:
+        key = target.lower()
+        name = _basename(key)
+        out = []
+        for suffix, paths in ((key, self._by_name.get(name)), (key + ".md", self._by_name.get(name + ".md"))):
+            if not paths:
+                continue
+            tail = "/" + suffix
+            for path in paths:
+                lower = path.lower()
+                if lower == suffix or lower.endswith(tail):
+                    out.append(path)
+        return out
+
+    def candidates(self, target: str, from_path: str = "") -> list[str]:
+        """Every file the linkpath could mean, best first (the first is what resolve picks
+        unless the exact-path or own-folder rule applies). More than one: ambiguous."""
+        target = normalize_path(target.strip())
+        if not target:
+            return []
+        if target.startswith(("./", "../")):
+            found = self.resolve(target, from_path)
+            return [found] if found else []
+        matches = self._suffix_matches(target.lstrip("/"))
+        matches.sort(key=lambda p: (len(p), p.lower(), p))
+        best = self.resolve(target, from_path)
+        if best is not None and best in matches and matches[0] != best:
+            matches.remove(best)
+            matches.insert(0, best)
+        return matches
