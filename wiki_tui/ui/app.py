@@ -96,7 +96,7 @@ class WikiApp(App[None]):
         self.theme = wanted
         self._themes_ready = True
 
-    def _keymap(self) -> dict[str, str]:
+    def _configured_keymap(self) -> dict[str, str]:
         keymap: dict[str, str] = {}
         if self.ui_config.send_key == "ctrl+j":
             keymap = {"conversation.send": "ctrl+j", "conversation.newline": "enter"}
@@ -128,7 +128,7 @@ class WikiApp(App[None]):
     def _apply_keymap(self) -> None:
         from wiki_tui.ui.help import binding_rows
 
-        keymap = self._keymap()
+        keymap = self._configured_keymap()
         if not keymap:
             return
         known = {row[0] for row in binding_rows(self, self._screen_classes())}
@@ -157,6 +157,8 @@ class WikiApp(App[None]):
     # -- vault, watcher, warm-up -----------------------------------------------------------
     @work(thread=True, exclusive=True, group="vault", exit_on_error=False)
     def load_vault(self) -> None:
+        raw = self._list_raw()
+        self.call_from_thread(setattr, self, "raw_files", raw)
         try:
             from wiki_tui.vault import Vault, VaultError
         except ImportError as exc:
@@ -177,16 +179,16 @@ class WikiApp(App[None]):
                 message = recover(vault)
             except Exception as exc:  # recovery trouble must be shown, not crash the app
                 message = f"recovering an interrupted apply failed: {exc}"
-        raw = self._list_raw(vault)
-        self.call_from_thread(self._vault_loaded, vault, message, raw)
+        self.call_from_thread(self._vault_loaded, vault, message)
         try:
             vault.start_watching(self._watch_callback)
         except Exception as exc:
             self.call_from_thread(self.conversation.add_note,
                                   f"not watching the vault for outside changes: {exc}", "warning")
 
-    def _list_raw(self, vault: Any) -> list[str]:
-        raw_dir = self.vault_root / getattr(vault, "raw_dir", Path("raw"))
+    def _list_raw(self) -> list[str]:
+        """Files under raw/ for /ingest completion (a plain walk: no index needed)."""
+        raw_dir = self.vault_root / "raw"
         found: list[str] = []
         if raw_dir.is_dir():
             for path in sorted(raw_dir.rglob("*")):
@@ -196,9 +198,8 @@ class WikiApp(App[None]):
                         break
         return found
 
-    def _vault_loaded(self, vault: Any, message: str | None, raw: list[str]) -> None:
+    def _vault_loaded(self, vault: Any, message: str | None) -> None:
         self.vault = vault
-        self.raw_files = raw
         if message:
             self.conversation.add_note(message, "warning")
         self._mount_browser()
@@ -224,7 +225,7 @@ class WikiApp(App[None]):
 
     def _files_changed(self, changes: list) -> None:
         if any(str(path).startswith("raw/") for _change, path in changes):
-            self.raw_files = self._list_raw(self.vault)
+            self.raw_files = self._list_raw()
         self.status_bar.branch = git_branch(self.vault_root)
         if self._browser is not None and hasattr(self._browser, "files_changed"):
             self._browser.files_changed(changes)

@@ -36,7 +36,7 @@ class PromptInput(TextArea):
                  raw_files: Callable[[], list[str]] | None = None, **kwargs) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
                          compact=True, highlight_cursor_line=False, **kwargs)
-        self.history: list[str] = list(history or [])
+        self.entries: list[str] = list(history or [])
         self._history_index: int | None = None  # None: editing a new entry
         self._draft = ""
         self._raw_files = raw_files or (lambda: [])
@@ -47,8 +47,8 @@ class PromptInput(TextArea):
         text = self.text
         if not text.strip():
             return
-        if not self.history or self.history[-1] != text:
-            self.history.append(text)
+        if not self.entries or self.entries[-1] != text:
+            self.entries.append(text)
         self._history_index = None
         self._draft = ""
         self.clear()
@@ -59,15 +59,15 @@ class PromptInput(TextArea):
 
     # -- history ---------------------------------------------------------------------------
     def action_cursor_up(self, select: bool = False) -> None:
-        if select or self.cursor_location[0] > 0 or not self.history:
+        if select or self.cursor_location[0] > 0 or not self.entries:
             super().action_cursor_up(select)
             return
         if self._history_index is None:
             self._draft = self.text
-            self._history_index = len(self.history)
+            self._history_index = len(self.entries)
         if self._history_index > 0:
             self._history_index -= 1
-            self._show(self.history[self._history_index])
+            self._show(self.entries[self._history_index])
 
     def action_cursor_down(self, select: bool = False) -> None:
         last_row = self.document.line_count - 1
@@ -75,11 +75,11 @@ class PromptInput(TextArea):
             super().action_cursor_down(select)
             return
         self._history_index += 1
-        if self._history_index >= len(self.history):
+        if self._history_index >= len(self.entries):
             self._history_index = None
             self._show(self._draft)
         else:
-            self._show(self.history[self._history_index])
+            self._show(self.entries[self._history_index])
 
     def _show(self, text: str) -> None:
         self.text = text

@@ -1,0 +1,274 @@
+"""The real WikiApp driven with Pilot on a git copy of sample_vault/ (offline engine)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from wiki_tui.ui.app import WikiApp
+from wiki_tui.ui.conversation import NoteLine, ReplyMessage, UserMessage
+from wiki_tui.ui.help import HelpScreen
+from wiki_tui.ui.prompt import PromptInput
+
+
+@pytest.fixture(autouse=True)
+def _state_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
+def state_file(tmp_path: Path) -> dict:
+    return json.loads((tmp_path / "state" / "wiki-tui" / "state.json").read_text())
+
+
+def notes(app: WikiApp) -> list[str]:
+    return [str(n.render()) for n in app.query(NoteLine)]
+
+
+async def send(pilot, text: str) -> None:
+    prompt = pilot.app.query_one(PromptInput)
+    prompt.focus()
+    prompt.text = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_opens_with_status_bar(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        status = str(app.status_bar.render())
+        assert git_vault.name in status
+        assert "offline engine" in status
+        assert "⎇ main" in status
+        assert "0 pending reviews" in status
+        assert isinstance(app.focused, PromptInput)
+        assert app.raw_files and all(p.startswith("raw/") for p in app.raw_files)
+
+
+async def test_layout_side_by_side_when_wide_and_stacked_when_narrow(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        conv, browser = app.query_one("#conversation"), app.query_one("#browser-pane")
+        assert not app.screen.has_class("-narrow")
+        assert conv.region.y == browser.region.y and conv.region.right <= browser.region.x
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert app.screen.has_class("-narrow")
+        assert conv.region.bottom <= browser.region.y  # stacked
+        assert app.query_one(PromptInput).region.height >= 1  # usable at 80x24
+
+
+async def test_maximise_cycles_panes(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        conv, browser = app.query_one("#conversation"), app.query_one("#browser-pane")
+        await pilot.press("f2")
+        assert app.maximised == "conversation" and not browser.display
+        await pilot.press("f2")
+        assert app.maximised == "browser" and not conv.display
+        await pilot.press("escape")  # the Esc ladder restores the layout
+        assert app.maximised == "" and conv.display and browser.display
+
+
+async def test_help_command_and_unknown_command(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await send(pilot, "/help")
+        assert "/ingest" in app.query(ReplyMessage).last().text
+        await send(pilot, "/frobnicate")
+        assert any("unknown command /frobnicate" in n for n in notes(app))
+        await send(pilot, "/ingest")
+        assert any("/ingest needs a path" in n for n in notes(app))
+
+
+async def test_model_command_shows_and_switches(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await send(pilot, "/model")
+        assert any("offline engine" in n for n in notes(app))
+        await send(pilot, "/model offline")
+        assert app.settings.offline
+        assert "offline engine" in str(app.status_bar.render())
+
+
+async def test_history_recall_and_persistence(git_vault, tmp_path):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await send(pilot, "/help")
+        await send(pilot, "/model")
+        prompt = app.query_one(PromptInput)
+        prompt.text = "draft"
+        await pilot.press("up")
+        assert prompt.text == "/model"
+        await pilot.press("up")
+        assert prompt.text == "/help"
+        await pilot.press("down", "down")
+        assert prompt.text == "draft"
+    assert state_file(tmp_path)["history"][-2:] == ["/help", "/model"]
+    again = WikiApp(git_vault)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.press("up")
+        assert again.query_one(PromptInput).text == "/model"
+
+
+async def test_ctrl_j_inserts_newline_and_enter_sends(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "h", "e", "l", "p", "ctrl+j", "x")
+        assert app.query_one(PromptInput).text == "/help\nx"
+        assert not app.query(UserMessage)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.query(UserMessage).last().render().plain == "/help\nx"
+
+
+async def test_ingest_completion_of_raw_files(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        prompt = app.query_one(PromptInput)
+        await pilot.press("slash", "i", "n")
+        await pilot.pause()
+        await pilot.press("tab")
+        assert prompt.text == "/ingest "
+        await pilot.press("r", "a", "w", "slash", "l", "u")
+        await pilot.pause()
+        assert app.query_one("#completions").display
+        await pilot.press("tab")
+        assert prompt.text == "/ingest raw/lunar-distances.md"
+        assert app.focused is prompt
+
+
+async def test_f1_lists_every_binding_with_its_id(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        ids = {row[0] for row in app.screen.rows}
+        assert {"app.quit", "app.help", "app.command_palette", "app.maximise", "app.cancel",
+                "conversation.send", "conversation.newline", "wiki.jump"} <= ids
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+def write_config(text: str) -> None:
+    import os
+
+    folder = Path(os.environ["XDG_CONFIG_HOME"]) / "wiki-tui"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.toml").write_text(text, encoding="utf-8")
+
+
+async def test_keymap_override_from_config(git_vault):
+    write_config('[keys]\n"app.help" = "f5"\n"no.such.binding" = "f6"\n')
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert any("no.such.binding" in n for n in notes(app))
+        await pilot.press("f1")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("f5")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert ("app.help", "f5") in {(r[0], r[1]) for r in app.screen.rows}
+
+
+async def test_send_key_ctrl_j_swaps_enter(git_vault):
+    write_config('[ui]\nsend_key = "ctrl+j"\n')
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "h", "e", "l", "p", "enter")
+        assert app.query_one(PromptInput).text == "/help\n"
+        await pilot.press("backspace", "ctrl+j")
+        await pilot.pause()
+        assert app.query(UserMessage).last().render().plain == "/help"
+
+
+async def test_palette_lists_actions(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        titles = [title for title, _help, _cb in app.palette_actions()]
+        assert "Lint the wiki" in titles and "Jump to page" in titles
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "CommandPalette"
+        await pilot.press("escape")
+
+
+async def test_escape_cancels_a_running_operation(git_vault):
+    """A slow event stream, cancelled with Esc: partial reply kept and marked, nothing written."""
+    from wiki_tui.agent import events as ev
+    from tests.conftest import git
+
+    gate = asyncio.Event()
+
+    async def slow_stream():
+        yield ev.Started("query", "how?", "offline", offline=True)
+        for word in "The answer starts here and".split():
+            yield ev.Token(word + " ")
+        gate.set()
+        await asyncio.sleep(30)
+        yield ev.Done()
+
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.run_operation("query", slow_stream)
+        await asyncio.wait_for(gate.wait(), 5)
+        await pilot.pause(0.2)
+        assert app.operation_running
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        reply = app.query(ReplyMessage).last()
+        assert reply.has_class("-cancelled")
+        assert reply.text.startswith("The answer starts here")
+        assert any("cancelled — nothing written" in n for n in notes(app))
+        assert not app.operation_running
+    assert git(git_vault, "status", "--porcelain") == ""
+
+
+async def test_streamed_events_show_proposed_files_and_tool_lines(git_vault):
+    from wiki_tui.agent import events as ev
+
+    async def stream():
+        yield ev.Started("ingest", "raw/lunar-distances.md", "offline", offline=True)
+        yield ev.ToolActivity("read_source", "read raw/lunar-distances.md")
+        yield ev.Retry("rate limited", 1, 2.0)
+        yield ev.FileProposed("concepts/Lunar Distance.md", "write")
+        yield ev.FileProgress("concepts/Lunar Distance.md", "x" * 120)
+        yield ev.Token("Filed one page.")
+        yield ev.Done()
+
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.run_operation("ingest", stream)
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.2)
+        lines = notes(app)
+        assert any("read_source: read raw/lunar-distances.md" in n for n in lines)
+        assert any("retry 1: rate limited" in n for n in lines)
+        proposed = str(app.query_one("#proposed").render())
+        assert "concepts/Lunar Distance.md" in proposed and "120 chars" in proposed
+        assert app.query(ReplyMessage).last().text == "Filed one page."

@@ -1,0 +1,47 @@
+"""`wiki-tui demo` and `wiki-tui open` (without starting the full-screen app)."""
+
+from __future__ import annotations
+
+import subprocess
+
+from tests.conftest import ROOT, git
+from wiki_tui.cli import main
+
+
+def test_demo_copies_sample_vault_into_a_git_repo(tmp_path, capsys):
+    dest = tmp_path / "demo"
+    assert main(["demo", "--dir", str(dest), "--no-open"]) == 0
+    assert f"demo vault: {dest}" in capsys.readouterr().out
+    assert (dest / "AGENTS.md").is_file() and (dest / "raw").is_dir()
+    assert git(dest, "status", "--porcelain") == ""
+    assert git(dest, "log", "--oneline").count("\n") == 1
+    # the checkout stays pristine
+    assert subprocess.run(["git", "status", "--porcelain", "sample_vault"], cwd=ROOT,
+                          capture_output=True, text=True).stdout == ""
+
+
+def test_demo_refuses_a_non_empty_folder(tmp_path, capsys):
+    (tmp_path / "keep.txt").write_text("mine")
+    assert main(["demo", "--dir", str(tmp_path), "--no-open"]) == 2
+    assert "not empty" in " ".join(capsys.readouterr().err.split())  # rich wraps lines
+    assert (tmp_path / "keep.txt").read_text() == "mine"
+
+
+def test_open_missing_folder_is_a_clear_error(tmp_path, capsys):
+    assert main([str(tmp_path / "nope")]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "does not exist" in err and "nope" in err
+
+
+def test_open_defaults_to_the_current_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["open", "--no-open"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path.resolve())
+
+
+def test_cli_start_path_does_not_import_litellm():
+    code = ("import sys; from wiki_tui.cli import build_parser; build_parser(); "
+            "import wiki_tui.ui.app; print('litellm' in sys.modules)")
+    out = subprocess.run(["uv", "run", "python", "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "False"

@@ -1,0 +1,87 @@
+"""Theme files: built-ins load, a broken user theme falls back with a notice, choice persists,
+every theme stays readable in 256 colours."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from wiki_tui.ui.app import WikiApp
+from wiki_tui.ui.conversation import NoteLine
+from wiki_tui.ui.themes import (BUILTIN_THEMES_DIR, ThemeFileError, load_theme_dir, parse_theme,
+                                readability_256)
+
+
+@pytest.fixture(autouse=True)
+def _state_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
+def user_themes() -> Path:
+    folder = Path(os.environ["XDG_CONFIG_HOME"]) / "wiki-tui" / "themes"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_builtin_themes_parse():
+    themes, notices = load_theme_dir(BUILTIN_THEMES_DIR)
+    assert notices == []
+    names = {t.name for t in themes}
+    assert {"wiki-dark", "wiki-light", "wiki-high-contrast"} <= names
+    assert any(not t.dark for t in themes)
+
+
+@pytest.mark.parametrize("path", sorted(BUILTIN_THEMES_DIR.glob("*.toml")), ids=lambda p: p.stem)
+def test_builtin_themes_readable_in_256_colours(path):
+    theme = parse_theme(path.read_text(encoding="utf-8"), path.name)
+    ratios = readability_256(theme)
+    minimum = 7.0 if "high-contrast" in theme.name else 4.5
+    assert min(ratios.values()) >= minimum, ratios
+
+
+@pytest.mark.parametrize("text, message", [
+    ('name = "x"\nprimary = "#zzzzzz"\n', "not a colour"),
+    ('name = "x"\n', "'primary' is required"),
+    ('name = "x"\nprimary = "#ffffff"\ncolour = "#000000"\n', "unknown keys colour"),
+    ('name = "x\nprimary = 1', "not valid TOML"),
+])
+def test_broken_theme_files_are_named_precisely(text, message):
+    with pytest.raises(ThemeFileError, match=message):
+        parse_theme(text, "mine.toml")
+
+
+async def test_broken_user_theme_falls_back_with_notice(git_vault, tmp_path):
+    folder = user_themes()
+    (folder / "broken.toml").write_text('name = "broken"\nprimary = "not-a-colour"\n')
+    (folder / "mine.toml").write_text('name = "mine"\nprimary = "#ff8700"\ndark = true\n')
+    state = tmp_path / "state" / "wiki-tui"
+    state.mkdir(parents=True)
+    (state / "state.json").write_text(json.dumps({"theme": "broken"}))
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.theme == "wiki-dark"
+        assert "mine" in app.available_themes
+        lines = [str(n.render()) for n in app.query(NoteLine)]
+        assert any("broken.toml" in n and "not a colour" in n for n in lines)
+        assert any("theme 'broken' not found" in n for n in lines)
+        app.theme = "wiki-light"
+        await pilot.pause()
+    assert json.loads((state / "state.json").read_text())["theme"] == "wiki-light"
+    again = WikiApp(git_vault)
+    async with again.run_test(size=(100, 30)) as pilot:
+        assert again.theme == "wiki-light"
+
+
+async def test_app_runs_in_256_colours(git_vault, monkeypatch):
+    monkeypatch.setenv("TEXTUAL_COLOR_SYSTEM", "256")
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for name in ("wiki-light", "wiki-high-contrast"):
+            app.theme = name
+            await pilot.pause()
+        assert app.theme == "wiki-high-contrast"
