@@ -26,6 +26,11 @@ WORDS = (
     "treaty council senate court charter reform union labor wage price credit bond equity "
     "asset risk audit census survey sample metric signal noise pattern method analysis"
 ).split()
+FUNCTION_WORDS = (
+    "the of and a to in is that it for as was with on by be this are from at or an which "
+    "not have has but were their its they more can also been than other into these such"
+).split()
+SYLLABLES = "ka lo mi ne ru sa te vi do pe gra tor lin mar sel quo bri den fa zu".split()
 TYPES = {
     "source": "sources",
     "entity": "entities",
@@ -61,8 +66,30 @@ def _title(rng: random.Random, used: set[str]) -> str:
             return title
 
 
+def _vocabulary() -> tuple[list[str], list[float]]:
+    """Body words with a Zipf-like frequency: function words, title words, then ~3,000 made-up
+    words, so a search term matches a realistic share of pages (not half the vault)."""
+    rng = random.Random(12345)
+    made_up: list[str] = []
+    seen = set(WORDS) | set(FUNCTION_WORDS)
+    while len(made_up) < 3000:
+        word = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4)))
+        if word not in seen:
+            seen.add(word)
+            made_up.append(word)
+    vocab = [*FUNCTION_WORDS, *made_up[:200], *WORDS, *made_up[200:]]
+    cum, total = [], 0.0
+    for rank in range(len(vocab)):
+        total += 1.0 / (rank + 2)
+        cum.append(total)
+    return vocab, cum
+
+
+_VOCAB, _CUM = _vocabulary()
+
+
 def _sentence(rng: random.Random, n: int = 0) -> str:
-    words = [rng.choice(WORDS) for _ in range(n or rng.randint(8, 18))]
+    words = rng.choices(_VOCAB, cum_weights=_CUM, k=n or rng.randint(8, 18))
     return " ".join(words).capitalize() + "."
 
 

@@ -1,0 +1,348 @@
+"""Full-text search: SQLite FTS5 with BM25 (title weighted above body).
+
+FTS5 only ranks; snippets are cut here for the top hits (FTS5's `snippet()` took over a second on
+one 300 KB page). The database is a cache: `files` records each page's mtime and size so a sync
+re-indexes only what changed, and a broken or outdated database is simply rebuilt.
+Queries people type (stray quotes, `AND`, `-`, `*`, parentheses) are reduced to quoted terms,
+so FTS5 never sees a syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+SCHEMA_VERSION = "1"
+TITLE_WEIGHT = 10.0
+BODY_WEIGHT = 1.0
+SNIPPET_WIDTH = 160
+_SCAN_CHUNK = 32768
+PREFIX_MIN = 3  # the last term matches as a prefix from this length on
+_TERM = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|_+")
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    path: str
+    title: str
+    score: float  # higher is better (negated BM25)
+    snippet: str  # one line of the page around the best match, trimmed to ~160 chars
+    line: int  # 1-based line of the snippet in the file (0 when no line matched)
+    highlights: tuple[tuple[int, int], ...] = field(default=())  # (start, end) in snippet
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    fts: str  # the MATCH expression
+    terms: tuple[str, ...]  # words to highlight (casefolded)
+    prefix_last: bool  # the last term matches as a prefix (typing in progress)
+
+
+def parse_query(text: str) -> ParsedQuery | None:
+    """Turn what a person typed into a safe FTS5 expression (None: nothing to search)."""
+    groups: list[list[str]] = [[]]  # OR of ANDs
+    terms: list[str] = []
+    excluded: list[str] = []
+    pos = 0
+    pieces: list[tuple[str, bool]] = []  # (text, is_phrase)
+    for m in _QUOTED.finditer(text):
+        pieces.append((text[pos : m.start()], False))
+        pieces.append((m.group(1), True))
+        pos = m.end()
+    pieces.append((text[pos:].replace('"', " "), False))
+    last_bare = None
+    for piece, is_phrase in pieces:
+        if is_phrase:
+            words = [w.casefold() for w in _TERM.findall(piece)]
+            if words:
+                groups[-1].append('"' + " ".join(words) + '"')
+                terms.extend(words)
+                last_bare = None
+            continue
+        for raw in piece.split():
+            if raw == "OR":
+                if groups[-1]:
+                    groups.append([])
+                continue
+            if raw in ("AND", "NOT"):
+                continue
+            negate = raw.startswith("-") and len(raw) > 1
+            words = [w.casefold() for w in _TERM.findall(raw)]
+            if not words:
+                continue
+            if negate:
+                excluded.extend(words)
+                continue
+            for w in words:
+                groups[-1].append(f'"{w}"')
+                terms.append(w)
+            last_bare = (len(groups) - 1, len(groups[-1]) - 1)
+    groups = [g for g in groups if g]
+    if not groups:
+        return None
+    prefix_last = bool(last_bare) and not text[-1:].isspace() and not text.rstrip().endswith('"')
+    if prefix_last and len(terms[-1]) < PREFIX_MIN:
+        prefix_last = False  # "b*" expands to every word starting with b: slow and useless
+    if prefix_last:
+        gi, ti = last_bare
+        groups[gi][ti] += "*"
+    expr = " OR ".join("(" + " ".join(g) + ")" if len(g) > 1 else g[0] for g in groups)
+    if excluded:
+        expr = f"({expr}) NOT (" + " OR ".join(f'"{w}"' for w in excluded) + ")"
+    return ParsedQuery(expr, tuple(dict.fromkeys(terms)), prefix_last)
+
+
+class SearchIndex:
+    """The FTS5 database (a file under .wiki-tui/, or in memory). Thread-safe via one lock."""
+
+    def __init__(self, db_path: Path | None) -> None:
+        self.db_path = db_path
+        self._lock = threading.RLock()
+        self._conn = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        target = str(self.db_path) if self.db_path else ":memory:"
+        try:
+            conn = self._open(target)
+        except sqlite3.DatabaseError:
+            if not self.db_path:
+                raise
+            self._delete_files()  # corrupt or foreign file: it is only a cache
+            conn = self._open(target)
+        return conn
+
+    def _open(self, target: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT)")
+            row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+            if row is None or row[0] != SCHEMA_VERSION:
+                conn.executescript(
+                    """
+                    DROP TABLE IF EXISTS docs;
+                    DROP TABLE IF EXISTS files;
+                    CREATE TABLE files(path TEXT PRIMARY KEY, id INTEGER UNIQUE NOT NULL,
+                                       mtime REAL NOT NULL, size INTEGER NOT NULL);
+                    CREATE VIRTUAL TABLE docs USING fts5(title, body,
+                        tokenize = 'unicode61 remove_diacritics 2');
+                    """
+                )
+                conn.execute("INSERT OR REPLACE INTO meta VALUES('version', ?)", (SCHEMA_VERSION,))
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise
+        return conn
+
+    def _delete_files(self) -> None:
+        assert self.db_path is not None
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(str(self.db_path) + suffix).unlink(missing_ok=True)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- keeping it in step ------------------------------------------------------------------
+    def stamps(self) -> dict[str, tuple[float, int]]:
+        with self._lock:
+            return {p: (m, s) for p, m, s in self._conn.execute("SELECT path, mtime, size FROM files")}
+
+    def sync(
+        self,
+        current: dict[str, tuple[float, int]],
+        load: Callable[[str], tuple[str, str] | None],
+    ) -> int:
+        """Bring the index in step with `current` (path -> (mtime, size)); `load(path)` gives
+        (title, text) or None when the file has vanished. Returns how many files were touched."""
+        with self._lock:
+            try:
+                return self._sync(current, load)
+            except sqlite3.DatabaseError:
+                self._rebuild_empty()
+                return self._sync(current, load)
+
+    def _sync(self, current, load) -> int:
+        known = self.stamps()
+        stale = [p for p, stamp in current.items() if known.get(p) != tuple(stamp)]
+        gone = [p for p in known if p not in current]
+        if not stale and not gone:
+            return 0
+        conn = self._conn
+        conn.execute("BEGIN")
+        try:
+            for path in gone:
+                self._remove(path)
+            next_id = (conn.execute("SELECT max(id) FROM files").fetchone()[0] or 0) + 1
+            for path in stale:
+                loaded = load(path)
+                self._remove(path)
+                if loaded is None:
+                    continue
+                title, text = loaded
+                mtime, size = current[path]
+                conn.execute("INSERT INTO files VALUES(?,?,?,?)", (path, next_id, mtime, size))
+                conn.execute("INSERT INTO docs(rowid, title, body) VALUES(?,?,?)", (next_id, title, text))
+                next_id += 1
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return len(stale) + len(gone)
+
+    def _rebuild_empty(self) -> None:
+        self._conn.close()
+        if self.db_path:
+            self._delete_files()
+        self._conn = self._connect()
+
+    def update(self, path: str, mtime: float, size: int, title: str, text: str) -> None:
+        with self._lock:
+            self.sync_one(path, (mtime, size), (title, text))
+
+    def sync_one(self, path: str, stamp: tuple[float, int] | None, loaded: tuple[str, str] | None) -> None:
+        conn = self._conn
+        with self._lock:
+            conn.execute("BEGIN")
+            try:
+                self._remove(path)
+                if stamp is not None and loaded is not None:
+                    next_id = (conn.execute("SELECT max(id) FROM files").fetchone()[0] or 0) + 1
+                    conn.execute("INSERT INTO files VALUES(?,?,?,?)", (path, next_id, *stamp))
+                    conn.execute(
+                        "INSERT INTO docs(rowid, title, body) VALUES(?,?,?)", (next_id, *loaded)
+                    )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def remove(self, path: str) -> None:
+        self.sync_one(path, None, None)
+
+    def rename(self, old: str, new: str) -> None:
+        with self._lock:
+            self._conn.execute("DELETE FROM files WHERE path=?", (new,))
+            self._conn.execute("UPDATE files SET path=? WHERE path=?", (new, old))
+
+    def _remove(self, path: str) -> None:
+        row = self._conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+        if row:
+            self._conn.execute("DELETE FROM docs WHERE rowid=?", (row[0],))
+            self._conn.execute("DELETE FROM files WHERE id=?", (row[0],))
+
+    # -- queries -----------------------------------------------------------------------------
+    def search(self, query: str, limit: int = 20) -> list[SearchHit]:
+        parsed = parse_query(query)
+        if parsed is None or limit <= 0:
+            return []
+        with self._lock:
+            try:
+                rows = self._conn.execute(
+                    f"SELECT rowid, bm25(docs, {TITLE_WEIGHT}, {BODY_WEIGHT}) AS r FROM docs "
+                    "WHERE docs MATCH ? ORDER BY r LIMIT ?",
+                    (parsed.fts, limit),
+                ).fetchall()
+            except sqlite3.OperationalError:
+                return []  # parse_query should prevent this; never crash on a query
+            marks = ",".join("?" * len(rows))
+            docs = {
+                rowid: rest
+                for rowid, *rest in self._conn.execute(
+                    "SELECT d.rowid, f.path, d.title, d.body FROM docs d JOIN files f ON f.id = d.rowid "
+                    f"WHERE d.rowid IN ({marks})",
+                    [r[0] for r in rows],
+                )
+            }
+        hits = []
+        for rowid, rank in rows:
+            if rowid in docs:
+                path, title, body = docs[rowid]
+                snippet, line, spans = cut_snippet(body, parsed.terms, parsed.prefix_last)
+                hits.append(SearchHit(path, title, -rank, snippet, line, spans))
+        return hits
+
+
+def _find_terms(text: str, terms: list[str], prefix_last: bool, per_term: int = 64):
+    """(start, end, term) of whole-word (for the last term while typing: prefix) occurrences.
+
+    Works on lowercased chunks with str.find (a case-insensitive regex is ~10x slower) and stops
+    after the first chunk holding any term, so a 5 MB page costs no more than a small one.
+    """
+    out: list[tuple[int, int, str]] = []
+    size = len(text)
+    for lo in range(0, max(size, 1), _SCAN_CHUNK):
+        hi = min(size, lo + _SCAN_CHUNK + 256)  # overlap: a term across the boundary
+        low = text[lo:hi].lower()
+        if len(low) != hi - lo:  # a letter whose lowercase is longer: keep offsets aligned
+            low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text[lo:hi])
+        for i, term in enumerate(terms):
+            whole = not (prefix_last and i == len(terms) - 1)
+            pos, taken = low.find(term), 0
+            while 0 <= pos < _SCAN_CHUNK and taken < per_term:
+                a, b = lo + pos, lo + pos + len(term)
+                if (a == 0 or not text[a - 1].isalnum()) and (not whole or b >= size or not text[b].isalnum()):
+                    out.append((a, b, term))
+                    taken += 1
+                pos = low.find(term, pos + len(term))
+        if out:
+            break
+    return out
+
+
+def cut_snippet(text: str, terms: Iterable[str], prefix_last: bool = False) -> tuple[str, int, tuple]:
+    """The line holding the most distinct query terms (body before frontmatter, earliest on
+    ties), trimmed around its first match to about SNIPPET_WIDTH chars; with its 1-based line
+    number and highlight spans (offsets in the snippet)."""
+    found = _find_terms(text, [t for t in terms if t], prefix_last)
+    if not found:
+        return _plain_snippet(text), 0, ()
+    body_start = _body_offset(text)
+    per_line: dict[int, list[tuple[int, int, str]]] = {}
+    for hit in found:
+        per_line.setdefault(text.rfind("\n", 0, hit[0]) + 1, []).append(hit)
+    start = max(
+        per_line, key=lambda ls: (ls >= body_start, len({h[2] for h in per_line[ls]}), -ls)
+    )
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    hits = sorted(per_line[start])
+    line_no = text.count("\n", 0, start) + 1
+    lo = start
+    if end - start > SNIPPET_WIDTH:
+        lo = max(start, min(hits[0][0] - SNIPPET_WIDTH // 3, end - SNIPPET_WIDTH))
+    hi = min(end, lo + SNIPPET_WIDTH)
+    prefix = "…" if lo > start else ""
+    suffix = "…" if hi < end else ""
+    snippet = prefix + text[lo:hi].rstrip("\r") + suffix
+    shift = len(prefix) - lo
+    spans = tuple((a + shift, min(b, hi) + shift) for a, b, _ in hits if lo <= a < hi)
+    return snippet, line_no, spans
+
+
+def _body_offset(text: str) -> int:
+    """Offset just past the frontmatter (0 when there is none)."""
+    if not text.startswith("---"):
+        return 0
+    end = re.search(r"\n(?:---|\.\.\.)[ \t]*(?:\n|$)", text)
+    return end.end() if end else 0
+
+
+def _plain_snippet(text: str) -> str:
+    """No term found (e.g. a diacritic-folded match): the first prose line after frontmatter."""
+    lines = text.splitlines()[:200]
+    in_fm = bool(lines) and lines[0].strip() == "---"
+    for i, line in enumerate(lines):
+        if in_fm:
+            if i > 0 and line.strip() in ("---", "..."):
+                in_fm = False
+            continue
+        if line.strip() and not line.startswith("#"):
+            return line.strip()[:SNIPPET_WIDTH]
+    return ""
