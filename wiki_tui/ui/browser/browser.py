@@ -1,0 +1,459 @@
+"""WikiBrowser: the page view with its title bar and side panels, history and live refresh.
+
+The app mounts `WikiBrowser(vault)`, calls `open_page(target_or_path)` for jumps and citations and
+`files_changed(changes)` from the vault watcher, and listens for the messages below. Loading and
+rendering happen in workers; everything here runs on the event loop and stays cheap.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+from pathlib import Path
+from typing import Iterable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container, Vertical
+from textual.message import Message
+from textual.widgets import Static, TabbedContent, TabPane
+
+from wiki_tui.ui.browser.document import LinkRef, PageDocument, load_document
+from wiki_tui.ui.browser.history import History
+from wiki_tui.ui.browser.page_view import PageView
+from wiki_tui.ui.browser.panels import (
+    BacklinksPanel,
+    LocationSelected,
+    OutlinePanel,
+    PageTree,
+)
+
+CSS_FILE = Path(__file__).with_name("browser.tcss")
+NARROW_WIDTH = 90  # below this the side panel is hidden until asked for, then stacked
+MENTIONS_LIMIT = 200
+
+
+class PageLocation(str):
+    """A page path that also carries the line to show (a search hit); still a plain str."""
+
+    line: int | None
+
+    def __new__(cls, path: str, line: int | None = None) -> "PageLocation":
+        value = super().__new__(cls, path)
+        value.line = line
+        return value
+
+
+class WikiBrowser(Container):
+    """The wiki side of the app: one page at a time, browsed like a web page."""
+
+    DEFAULT_CSS = CSS_FILE.read_text(encoding="utf-8")
+    SCOPED_CSS = False  # the selectors in browser.tcss name their widgets explicitly
+
+    BINDINGS = [
+        Binding("alt+left,b", "back", "Back", id="browser.back"),
+        Binding("alt+right,f", "forward", "Forward", id="browser.forward"),
+        Binding("e", "edit", "Edit", id="browser.edit"),
+        Binding("s", "toggle_panel", "Panel", id="browser.toggle_panel"),
+        Binding("l", "show_panel('links')", "Backlinks", show=False, id="browser.backlinks"),
+        Binding("o", "show_panel('outline')", "Outline", show=False, id="browser.outline"),
+        Binding("t", "show_panel('pages')", "Pages", show=False, id="browser.tree"),
+        Binding("escape", "focus_page", "To page", show=False, id="browser.focus_page"),
+    ]
+
+    # -- messages upward ----------------------------------------------------
+    class PageOpened(Message):
+        """A page is shown (after a jump, a followed link, back/forward, a tree pick)."""
+
+        def __init__(self, browser: "WikiBrowser", path: str) -> None:
+            super().__init__()
+            self.browser = browser
+            self.path = path
+
+    class CreatePageRequested(Message):
+        """An unresolved link was followed: the app may offer to create the page (via review)."""
+
+        def __init__(self, browser: "WikiBrowser", target: str, from_path: str | None) -> None:
+            super().__init__()
+            self.browser = browser
+            self.target = target
+            self.from_path = from_path
+
+    class PageEdited(Message):
+        """The page was edited in $EDITOR and re-indexed."""
+
+        def __init__(self, browser: "WikiBrowser", path: str) -> None:
+            super().__init__()
+            self.browser = browser
+            self.path = path
+
+    def __init__(self, vault, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.vault = vault
+        self.history = History()
+        self.current_path: str | None = None
+        self.document: PageDocument | None = None
+        self._panel_open = True
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="page-column"):
+            yield Static("", id="page-title")
+            yield PageView(id="page-view")
+        with TabbedContent(id="side-panel", initial="links"):
+            with TabPane("Backlinks", id="links"):
+                yield BacklinksPanel(id="backlinks")
+            with TabPane("Outline", id="outline"):
+                yield OutlinePanel(id="outline-list")
+            with TabPane("Pages", id="pages"):
+                yield PageTree(id="page-tree")
+
+    def on_mount(self) -> None:
+        self._update_title()
+        self.query_one(PageTree).build(self.vault.pages)
+        if self.current_path is None:
+            start = self._start_page()
+            if start:
+                self._navigate(start)
+
+    def _start_page(self) -> str | None:
+        pages = self.vault.pages
+        for candidate in ("index.md", "README.md"):
+            if candidate in pages:
+                return candidate
+        return min(pages, key=str.casefold) if pages else None
+
+    @property
+    def page_view(self) -> PageView:
+        return self.query_one("#page-view", PageView)
+
+    def focus(self, scroll_visible: bool = True) -> "WikiBrowser":
+        """Focusing the browser focuses the page (the app's focus key lands here)."""
+        self.page_view.focus(scroll_visible)
+        return self
+
+    # -- layout -------------------------------------------------------------
+    def on_resize(self) -> None:
+        self._update_layout()
+
+    def _update_layout(self) -> None:
+        narrow = self.size.width < NARROW_WIDTH
+        self.set_class(narrow, "-narrow")
+        self.set_class(not self._panel_open, "-panel-closed")
+
+    def action_toggle_panel(self) -> None:
+        self._panel_open = not self._panel_open
+        self._update_layout()
+        if not self._panel_open:
+            self.page_view.focus()
+
+    def action_show_panel(self, tab: str) -> None:
+        self._panel_open = True
+        self._update_layout()
+        tabs = self.query_one(TabbedContent)
+        tabs.active = tab
+        widget = {"links": "#backlinks", "outline": "#outline-list", "pages": "#page-tree"}[tab]
+        self.query_one(widget).focus()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "focus_page":
+            # On the page itself Esc belongs to the app (cancel, restore layout, input).
+            return not self.page_view.has_focus
+        return True
+
+    def action_focus_page(self) -> None:
+        if self.has_class("-narrow"):
+            self._panel_open = False
+            self._update_layout()
+        self.page_view.focus()
+
+    # -- opening pages ------------------------------------------------------
+    def open_page(self, target_or_path: str, *, line: int | None = None) -> bool:
+        """Open a vault path, or resolve a link target (`Page`, `[[Page#Heading|x]]`) like a link.
+
+        A `PageLocation` carries its line. Returns False (and tells the reader) when nothing
+        matches; an unresolved target also posts CreatePageRequested.
+        """
+        if line is None:
+            line = getattr(target_or_path, "line", None)
+        target = str(target_or_path).strip()
+        if target.startswith("[[") and target.endswith("]]"):
+            target = target[2:-2]
+        target = target.split("|", 1)[0].strip()
+        path, subpath = self._resolve_target(target)
+        if path is None:
+            name = target.split("#", 1)[0]
+            self.notify(f"No page named “{name}” yet.", severity="warning", timeout=4)
+            self.post_message(self.CreatePageRequested(self, name, self.current_path))
+            return False
+        if not self.vault.is_page(path):
+            self.notify(f"Attachment: {path}", timeout=4)
+            return False
+        self._navigate(path, subpath=subpath, line=line)
+        return True
+
+    def _resolve_target(self, target: str) -> tuple[str | None, str]:
+        vault = self.vault
+        if target in vault.pages or target in getattr(vault, "attachments", ()):
+            return target, ""
+        base, _, sub = target.partition("#")
+        subpath = "#" + sub if sub else ""
+        if base in vault.pages:
+            return base, subpath
+        if not base:
+            return self.current_path, subpath
+        path = vault.resolve(base, self.current_path or "")
+        if path is None:
+            path = vault.resolve_alias(base)
+        return path, subpath
+
+    def _navigate(self, path: str, *, subpath: str = "", line: int | None = None,
+                  scroll_y: float | None = None, record: bool = True) -> None:
+        self._remember_scroll()
+        if record:
+            self.history.visit(path)
+        self.current_path = path
+        self._update_title(loading=True)
+        self._load(path, subpath, line, scroll_y)
+
+    def _remember_scroll(self) -> None:
+        visit = self.history.current
+        if visit is not None and visit.path == self.current_path:
+            visit.scroll_y = self.page_view.scroll_y
+
+    @work(thread=True, exclusive=True, group="page-load", exit_on_error=False)
+    def _load(self, path: str, subpath: str, line: int | None, scroll_y: float | None) -> None:
+        try:
+            doc = load_document(self.vault, path)
+        except Exception as error:  # unreadable, vanished, outside the vault
+            self.app.call_from_thread(self._load_failed, path, error)
+            return
+        if subpath and line is None:
+            line = find_subpath_line(doc, subpath)
+        self.app.call_from_thread(self._show, doc, line, scroll_y)
+
+    def _load_failed(self, path: str, error: Exception) -> None:
+        if path != self.current_path:
+            return
+        self._update_title()
+        self.notify(f"Cannot open {path}: {error}", severity="error", timeout=6)
+
+    def _show(self, doc: PageDocument, line: int | None, scroll_y: float | None) -> None:
+        if doc.path != self.current_path:
+            return  # the reader moved on while it loaded
+        self.document = doc
+        self.page_view.show(self.vault, doc, scroll_y=scroll_y, line=line)
+        self._update_title()
+        self.query_one(OutlinePanel).show(doc.headings)
+        self._refresh_backlinks()
+        self.post_message(self.PageOpened(self, doc.path))
+
+    def _update_title(self, loading: bool = False) -> None:
+        title = self.query_one("#page-title", Static)
+        if self.current_path is None:
+            title.update(Text("No page open — ctrl+o jumps to a page", style="italic"))
+            return
+        doc = self.document if self.document and self.document.path == self.current_path else None
+        name = doc.title if doc else self.current_path.rsplit("/", 1)[-1].removesuffix(".md")
+        text = Text.assemble(
+            ("◀ " if self.history.can_back else "  ", "bold"),
+            ("▶ " if self.history.can_forward else "  ", "bold"),
+            (name, "bold"), "  ", (self.current_path, "dim"),
+        )
+        if loading:
+            text.append("  loading…", "italic")
+        elif doc is not None and doc.size > 256 * 1024:
+            text.append(f"  {doc.size / 1024 / 1024:.1f} MB, code not highlighted", "italic dim")
+        title.update(text)
+
+    # -- history --------------------------------------------------------------
+    def action_back(self) -> None:
+        self._remember_scroll()
+        visit = self.history.back()
+        if visit is None:
+            self.app.bell()
+            return
+        self._navigate(visit.path, scroll_y=visit.scroll_y, record=False)
+
+    def action_forward(self) -> None:
+        self._remember_scroll()
+        visit = self.history.forward()
+        if visit is None:
+            self.app.bell()
+            return
+        self._navigate(visit.path, scroll_y=visit.scroll_y, record=False)
+
+    # -- following links and panel picks ------------------------------------------
+    @on(PageView.LinkActivated)
+    def _follow(self, event: PageView.LinkActivated) -> None:
+        event.stop()
+        self.follow(event.ref)
+
+    def follow(self, ref: LinkRef) -> None:
+        if ref.kind in ("page", "alias") and ref.path:
+            if ref.path == self.current_path and ref.subpath:
+                self._scroll_to_subpath(ref.subpath)
+            else:
+                self._navigate(ref.path, subpath=ref.subpath)
+        elif ref.kind == "anchor":
+            self._scroll_to_subpath(ref.subpath)
+        elif ref.kind == "attachment":
+            self.notify(f"Attachment: {ref.path}", timeout=4)
+        elif ref.kind == "external":
+            self.app.copy_to_clipboard(ref.target)
+            self.notify(f"External link copied to the clipboard: {ref.target}", timeout=5)
+        else:
+            self.notify(f"No page named “{ref.target}” yet.", severity="warning", timeout=4)
+            self.post_message(self.CreatePageRequested(self, ref.target, self.current_path))
+
+    def _scroll_to_subpath(self, subpath: str) -> None:
+        if self.document is None:
+            return
+        line = find_subpath_line(self.document, subpath)
+        if line is None:
+            self.notify(f"{subpath} not found on this page.", severity="warning", timeout=3)
+        else:
+            self.page_view.scroll_to_line(line)
+
+    @on(LocationSelected)
+    def _open_location(self, event: LocationSelected) -> None:
+        event.stop()
+        location = event.location
+        if location.path == self.current_path and location.line:
+            self.page_view.scroll_to_line(location.line)
+        else:
+            self._navigate(location.path, line=location.line)
+        self.page_view.focus()
+
+    @on(OutlinePanel.HeadingSelected)
+    def _open_heading(self, event: OutlinePanel.HeadingSelected) -> None:
+        event.stop()
+        self.page_view.scroll_to_line(event.line)
+
+    # -- backlinks ------------------------------------------------------------
+    def _refresh_backlinks(self) -> None:
+        if self.current_path is not None:
+            self._load_backlinks(self.current_path)
+
+    @work(thread=True, exclusive=True, group="backlinks", exit_on_error=False)
+    def _load_backlinks(self, path: str) -> None:
+        vault = self.vault
+        try:
+            linked = vault.backlinks(path)
+            unlinked = vault.unlinked_mentions(path)[:MENTIONS_LIMIT]
+        except Exception as error:
+            self.app.call_from_thread(self.notify, f"Backlinks: {error}", severity="error")
+            return
+        sources = {entry.source for entry in [*linked, *unlinked]}
+        titles = {s: vault.pages[s].title for s in sources if s in vault.pages}
+        self.app.call_from_thread(self._show_backlinks, path, titles, linked, unlinked)
+
+    def _show_backlinks(self, path: str, titles, linked, unlinked) -> None:
+        if path == self.current_path:
+            self.query_one(BacklinksPanel).show(titles, linked, unlinked)
+            self.query_one("#side-panel", TabbedContent).get_tab("links").label = \
+                f"Backlinks {len(linked)}"
+
+    # -- editing ----------------------------------------------------------------
+    def action_edit(self) -> None:
+        if self.current_path is None:
+            return
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        if not editor:
+            self.notify("No editor set: export EDITOR (for example EDITOR=nano) and try again.",
+                        title="Cannot edit", severity="error", timeout=6)
+            return
+        path = self.current_path
+        command = shlex.split(editor) + [str(Path(self.vault.root) / path)]
+        try:
+            if self.app.is_headless:
+                subprocess.run(command, check=False)  # no terminal to hand over
+            else:
+                with self.app.suspend():
+                    subprocess.run(command, check=False)
+        except FileNotFoundError:
+            self.notify(f"Editor not found: {command[0]}", severity="error", timeout=6)
+            return
+        except Exception as error:  # SuspendNotSupported and friends
+            self.notify(f"Cannot run the editor here: {error}", severity="error", timeout=6)
+            return
+        self.vault.refresh_file(path)
+        self.reload()
+        self.post_message(self.PageEdited(self, path))
+
+    # -- live updates ----------------------------------------------------------------
+    def reload(self) -> None:
+        """Show the open page again from disk, keeping the scroll position."""
+        if self.current_path is None:
+            return
+        if not self.vault.is_page(self.current_path) or self.current_path not in self.vault.pages:
+            self.document = None
+            self._update_title()
+            self.query_one("#page-title", Static).update(
+                Text(f"{self.current_path} was deleted or moved.", style="italic"))
+            return
+        self._load(self.current_path, "", None, self.page_view.scroll_y)
+
+    def files_changed(self, changes: Iterable) -> None:
+        """Vault watcher callback (on the event loop): changes are (change, path) or paths."""
+        paths = set()
+        for item in changes:
+            path = item[1] if isinstance(item, (tuple, list)) else item
+            path = str(path)
+            root = str(self.vault.root)
+            if path.startswith(root):
+                path = Path(path).relative_to(root).as_posix()
+            paths.add(path)
+        if not paths:
+            return
+        tree = self.query_one(PageTree)
+        pages = self.vault.pages
+        if any((p in pages) != (p in tree.paths) for p in paths):
+            tree.build(pages)
+        if self.current_path in paths:
+            self.reload()
+        else:
+            self._refresh_backlinks()
+
+    # -- screens -------------------------------------------------------------------
+    def open_jump(self) -> None:
+        from wiki_tui.ui.browser.screens import PageJumpScreen
+
+        self.app.push_screen(PageJumpScreen(self.vault), callback=self._open_result)
+
+    def open_search(self) -> None:
+        from wiki_tui.ui.browser.screens import SearchScreen
+
+        self.app.push_screen(SearchScreen(self.vault), callback=self._open_result)
+
+    def open_tags(self) -> None:
+        from wiki_tui.ui.browser.screens import TagsScreen
+
+        self.app.push_screen(TagsScreen(self.vault), callback=self._open_result)
+
+    def _open_result(self, result: str | None) -> None:
+        if result:
+            self.open_page(result)
+
+
+_BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)\s*$")
+
+
+def find_subpath_line(doc: PageDocument, subpath: str) -> int | None:
+    """Line of `#Heading` (last part of `#H1#H2`) or `#^block` in the document."""
+    if subpath.startswith("#^"):
+        wanted = subpath[2:].lower()
+        for number, line in enumerate(doc.text.splitlines(), start=1):
+            match = _BLOCK_ID.search(line)
+            if match and match.group(1).lower() == wanted:
+                return number
+        return None
+    wanted = subpath.rsplit("#", 1)[-1].strip().casefold()
+    for heading in doc.headings:
+        if heading.text.strip().casefold() == wanted:
+            return heading.line
+    return None

@@ -1,0 +1,202 @@
+"""Side panels of the browser: backlinks (linked, then unlinked mentions), outline, page tree.
+
+Each panel only displays what it is given and posts a message when the reader picks an entry;
+the WikiBrowser decides what opening means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import OptionList, Tree
+from textual.widgets.option_list import Option
+from textual.widgets.tree import TreeNode
+
+_LIST_BINDINGS = [
+    Binding("j", "cursor_down", "Down", show=False, id="browser.list_down"),
+    Binding("k", "cursor_up", "Up", show=False, id="browser.list_up"),
+    Binding("g", "first", "First", show=False, id="browser.list_first"),
+    Binding("G", "last", "Last", show=False, id="browser.list_last"),
+]
+
+
+@dataclass(frozen=True)
+class Location:
+    path: str
+    line: int | None = None
+
+
+class LocationSelected(Message):
+    """The reader picked a place to open (a backlink, a mention, a tree leaf)."""
+
+    def __init__(self, location: Location) -> None:
+        super().__init__()
+        self.location = location
+
+
+class BacklinksPanel(OptionList):
+    """Linked mentions with their line of context, then unlinked mentions."""
+
+    BINDINGS = _LIST_BINDINGS
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._locations: dict[str, Location] = {}
+
+    def show_loading(self) -> None:
+        self.clear_options()
+        self.add_option(Option(Text("Finding backlinks…", style="italic"), disabled=True))
+
+    def show(self, titles: dict[str, str], linked: Iterable, unlinked: Iterable) -> None:
+        """`linked`: Backlink(source, line, context, link); `unlinked`: Mention(source, line, context, text)."""
+        linked, unlinked = list(linked), list(unlinked)
+        highlighted = self.highlighted
+        self.clear_options()
+        self._locations.clear()
+        options: list[Option] = []
+        for heading, entries in (("Linked mentions", linked), ("Unlinked mentions", unlinked)):
+            options.append(Option(Text(f"{heading} ({len(entries)})", style="bold"), disabled=True))
+            if not entries:
+                options.append(Option(Text("  none", style="italic dim"), disabled=True))
+            for n, entry in enumerate(entries):
+                option_id = f"{heading[0]}{n}"
+                self._locations[option_id] = Location(entry.source, entry.line)
+                title = titles.get(entry.source) or entry.source
+                prompt = Text.assemble((title, "bold"), (f"  :{entry.line}", "dim"), "\n  ",
+                                       (_one_line(entry.context), "italic"))
+                options.append(Option(prompt, id=option_id))
+        self.add_options(options)
+        if highlighted is not None and highlighted < self.option_count:
+            self.highlighted = highlighted
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        location = self._locations.get(event.option.id or "")
+        if location is not None:
+            self.post_message(LocationSelected(location))
+
+
+class OutlinePanel(OptionList):
+    """Headings of the open page; selecting one scrolls the page to it."""
+
+    BINDINGS = _LIST_BINDINGS
+
+    class HeadingSelected(Message):
+        def __init__(self, line: int) -> None:
+            super().__init__()
+            self.line = line
+
+    def show(self, headings: Iterable) -> None:
+        self.clear_options()
+        options = [
+            Option(Text("  " * (max(h.level, 1) - 1) + h.text), id=f"h{h.line}")
+            for h in headings
+        ]
+        if not options:
+            options = [Option(Text("No headings", style="italic dim"), disabled=True)]
+        self.add_options(options)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id:
+            self.post_message(self.HeadingSelected(int(event.option.id[1:])))
+
+
+class PageTree(Tree[str]):
+    """Folders and pages from the vault index (not the disk), expanded lazily."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False, id="browser.tree_down"),
+        Binding("k", "cursor_up", "Up", show=False, id="browser.tree_up"),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("vault", **kwargs)
+        self.show_root = False
+        self.guide_depth = 2
+        self._folders: dict[str, dict] = {}
+        self._paths: frozenset[str] = frozenset()
+
+    @property
+    def paths(self) -> frozenset[str]:
+        return self._paths
+
+    def build(self, paths: Iterable[str]) -> None:
+        """(Re)build from page paths, keeping expanded folders expanded."""
+        expanded = self._expanded_folders()
+        self._paths = frozenset(paths)
+        tree: dict = {}
+        for path in self._paths:
+            node = tree
+            parts = path.split("/")
+            for part in parts[:-1]:
+                node = node.setdefault(part + "/", {})
+            node[parts[-1]] = path
+        self._folders = tree
+        self.clear()
+        self._fill(self.root, tree, "")
+        self.root.expand()
+        for folder in sorted(expanded):
+            node = self._find_folder(folder)
+            if node is not None:
+                node.expand()
+
+    def _fill(self, node: TreeNode[str], folder: dict, prefix: str) -> None:
+        folders = sorted((k for k in folder if k.endswith("/")), key=str.casefold)
+        files = sorted((k for k in folder if not k.endswith("/")), key=str.casefold)
+        for name in folders:
+            child = node.add(name, data=prefix + name)
+            child.allow_expand = True
+        for name in files:
+            label = name[:-3] if name.lower().endswith(".md") else name
+            node.add_leaf(label, data=folder[name])
+        node.allow_expand = bool(folders or files) or node is self.root
+
+    def _expanded_folders(self) -> set[str]:
+        found: set[str] = set()
+        stack = list(self.root.children)
+        while stack:
+            node = stack.pop()
+            if node.data and node.data.endswith("/") and node.is_expanded:
+                found.add(node.data)
+                stack.extend(node.children)
+        return found
+
+    def _find_folder(self, folder: str) -> TreeNode[str] | None:
+        node = self.root
+        prefix = ""
+        for part in folder.rstrip("/").split("/"):
+            prefix += part + "/"
+            self._ensure_children(node)
+            node = next((c for c in node.children if c.data == prefix), None)
+            if node is None:
+                return None
+        self._ensure_children(node)
+        return node
+
+    def _ensure_children(self, node: TreeNode[str]) -> None:
+        if node is self.root or node.children or not (node.data or "").endswith("/"):
+            return
+        folder = self._folders
+        for part in node.data.rstrip("/").split("/"):
+            folder = folder.get(part + "/", {})
+        self._fill(node, folder, node.data)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[str]) -> None:
+        event.stop()
+        self._ensure_children(event.node)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[str]) -> None:
+        event.stop()
+        data = event.node.data
+        if data and not data.endswith("/"):
+            self.post_message(LocationSelected(Location(data)))
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,113 @@
+"""Turn prepared markdown units into styled terminal lines (Rich, off the event loop).
+
+Each unit is one Rich `Markdown` rendered at the view's width. Links are written as
+`[text](wiki:N)`; Rich marks their cells with that URL, and `render_unit` lifts it out into
+`link_spans` so the view can style links (resolved, unresolved, selected) at paint time without
+rendering again. Headings are left-aligned and every colour comes from the view's component styles,
+so the app's theme applies. Code is syntax-highlighted only on pages below the fast-path size.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Callable
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.markdown import CodeBlock, Heading, Markdown
+from rich.padding import Padding
+from rich.segment import Segment
+from rich.style import Style
+from rich.syntax import Syntax
+from rich.text import Text
+from rich.theme import Theme
+
+WIKI_SCHEME = "wiki:"
+# The markdown style names Rich looks up; the view fills them from its component classes.
+MARKDOWN_STYLE_NAMES = (
+    "markdown.paragraph", "markdown.text", "markdown.em", "markdown.emph", "markdown.strong",
+    "markdown.code", "markdown.code_block", "markdown.block_quote", "markdown.list",
+    "markdown.item", "markdown.item.bullet", "markdown.item.number", "markdown.hr",
+    "markdown.h1.border", "markdown.h1", "markdown.h2", "markdown.h3", "markdown.h4",
+    "markdown.h5", "markdown.h6", "markdown.h7", "markdown.link", "markdown.link_url",
+    "markdown.s", "markdown.table.border", "markdown.table.header", "markdown.kbd",
+)
+
+
+class _LeftHeading(Heading):
+    """Every heading level flush left (Rich centres h1 in a box)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text = self.text.copy()
+        text.justify = "left"
+        yield text
+
+
+class _HighlightedCode(CodeBlock):
+    """A code block highlighted with the terminal's own palette (readable in 256 colours)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        code = str(self.text).rstrip()
+        yield Syntax(code, self.lexer_name, theme=self.theme, word_wrap=True, padding=(0, 1),
+                     background_color="default")
+
+
+class _PlainCode(CodeBlock):
+    """The fast path: code as styled text, no lexer (lexing dominates big pages)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        code = str(self.text).rstrip()
+        yield Padding(Text(code, style="markdown.code_block"), (0, 1))
+
+
+class _Markdown(Markdown):
+    elements = {**Markdown.elements, "heading_open": _LeftHeading,
+                "fence": _HighlightedCode, "code_block": _HighlightedCode}
+
+
+class _FastMarkdown(Markdown):
+    elements = {**_Markdown.elements, "fence": _PlainCode, "code_block": _PlainCode}
+
+
+@dataclass
+class RenderedUnit:
+    lines: list[list[Segment]]
+    link_spans: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # row -> (segment, link id)
+
+
+def make_console(width: int, styles: dict[str, Style]) -> Console:
+    return Console(
+        width=max(width, 10), file=io.StringIO(), color_system="truecolor", force_terminal=True,
+        legacy_windows=False, theme=Theme(styles, inherit=True), emoji=False, highlight=False,
+    )
+
+
+def render_unit(
+    console: Console,
+    markdown_text: str | Text,
+    *,
+    highlight_code: bool,
+    dark: bool = True,
+    external_link: Callable[[str], int],
+) -> RenderedUnit:
+    """Render one unit; `external_link(url)` registers a non-wiki URL and returns its link id."""
+    if isinstance(markdown_text, Text):
+        renderable = markdown_text
+    else:
+        cls = _Markdown if highlight_code else _FastMarkdown
+        # ANSI palettes follow the terminal's colours, so code stays readable in 256 colours.
+        renderable = cls(markdown_text, hyperlinks=True,
+                         code_theme="ansi_dark" if dark else "ansi_light")
+    lines = console.render_lines(renderable, console.options, pad=False, new_lines=False)
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for row, line in enumerate(lines):
+        for index, segment in enumerate(line):
+            style = segment.style
+            if style is None or not style._link:
+                continue
+            url = style._link
+            link_id = int(url[len(WIKI_SCHEME):]) if url.startswith(WIKI_SCHEME) else external_link(url)
+            # The view styles links itself; a raw terminal hyperlink would leak `wiki:N`.
+            line[index] = Segment(segment.text, style.update_link(None))
+            spans.setdefault(row, []).append((index, link_id))
+    return RenderedUnit(lines, spans)

@@ -1,0 +1,239 @@
+"""Modal screens of the browser: fuzzy page jump, full-text search, tags.
+
+Each is pushed with the vault and dismisses with what to open (a path; a search hit is a
+`PageLocation`, a str that also carries its line) or None. Esc closes; enter opens.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser
+
+JUMP_LIMIT = 50
+SEARCH_LIMIT = 30
+SEARCH_DELAY = 0.12  # seconds of quiet typing before a full-text search runs
+
+
+class _PickerScreen(ModalScreen[str | None]):
+    """An input over a result list: typing filters, up/down move, enter opens, Esc closes."""
+
+    CSS_PATH = Path(__file__).with_name("screens.tcss")
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="browser.picker_close"),
+        Binding("down", "move(1)", "Next", show=False, id="browser.picker_down"),
+        Binding("up", "move(-1)", "Previous", show=False, id="browser.picker_up"),
+        Binding("pagedown", "move(10)", "Page down", show=False, id="browser.picker_page_down"),
+        Binding("pageup", "move(-10)", "Page up", show=False, id="browser.picker_page_up"),
+    ]
+    TITLE_TEXT = ""
+    PLACEHOLDER = ""
+
+    def __init__(self, vault) -> None:
+        super().__init__()
+        self.vault = vault
+        self._results: dict[str, str] = {}  # option id -> what dismiss returns
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker"):
+            yield Static(self.TITLE_TEXT, id="picker-title")
+            yield Input(placeholder=self.PLACEHOLDER, id="picker-input")
+            yield OptionList(id="picker-results")
+            yield Static("", id="picker-status")
+
+    @property
+    def results(self) -> OptionList:
+        return self.query_one("#picker-results", OptionList)
+
+    def on_mount(self) -> None:
+        self.query_one("#picker-input", Input).focus()
+        self.update_results("")
+
+    def update_results(self, query: str) -> None:
+        raise NotImplementedError
+
+    def show_options(self, options: list[tuple[Text, str]], status: str) -> None:
+        results = self.results
+        self._results = {str(n): value for n, (_, value) in enumerate(options)}
+        results.set_options([Option(prompt, id=str(n)) for n, (prompt, _) in enumerate(options)])
+        if options:
+            results.highlighted = 0
+        self.query_one("#picker-status", Static).update(status)
+
+    @on(Input.Changed, "#picker-input")
+    def _changed(self, event: Input.Changed) -> None:
+        self.update_results(event.value)
+
+    @on(Input.Submitted, "#picker-input")
+    def _submitted(self) -> None:
+        results = self.results
+        if results.highlighted is not None:
+            self._choose(results.get_option_at_index(results.highlighted).id)
+
+    @on(OptionList.OptionSelected, "#picker-results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._choose(event.option.id)
+
+    def _choose(self, option_id: str | None) -> None:
+        value = self._results.get(option_id or "")
+        if value is not None:
+            self.dismiss(value)
+
+    def action_move(self, step: int) -> None:
+        results = self.results
+        if results.option_count:
+            current = results.highlighted or 0
+            results.highlighted = max(0, min(results.option_count - 1, current + step))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PageJumpScreen(_PickerScreen):
+    """Fuzzy jump over titles, aliases and paths (vault.find), updated on every keystroke."""
+
+    TITLE_TEXT = "Jump to page"
+    PLACEHOLDER = "Page title, alias or path…"
+
+    def update_results(self, query: str) -> None:
+        if not query.strip():
+            self.show_options([(_page_prompt(self.vault, p), p) for p in self._recent()],
+                              "Recent pages" if self._recent() else "Type to find a page")
+            return
+        hits = self.vault.find(query, limit=JUMP_LIMIT)
+        options = []
+        for hit in hits:
+            prompt = Text.assemble((hit.title, "bold"), "  ", (hit.path, "dim"))
+            if hit.field == "alias":
+                prompt.append(f"  alias: {hit.matched}", "italic")
+            options.append((prompt, hit.path))
+        self.show_options(options, f"{len(hits)} matches" if hits else "No page matches")
+
+    def _recent(self) -> list[str]:
+        for browser in self.app.query(WikiBrowser):
+            return [p for p in browser.history.recent(JUMP_LIMIT) if p in self.vault.pages]
+        return []
+
+
+class SearchScreen(_PickerScreen):
+    """Full-text search (vault.search) with snippets; enter opens the page at the hit's line."""
+
+    TITLE_TEXT = "Search the wiki"
+    PLACEHOLDER = "Words to search for…"
+
+    def update_results(self, query: str) -> None:
+        if not query.strip():
+            self.show_options([], "Type words to search page text")
+            return
+        self.query_one("#picker-status", Static).update("Searching…")
+        self._search(query)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def _search(self, query: str) -> None:
+        import time
+
+        from textual.worker import get_current_worker
+
+        time.sleep(SEARCH_DELAY)  # let fast typing settle; a newer keystroke cancels us
+        if get_current_worker().is_cancelled:
+            return
+        try:
+            hits = self.vault.search(query, limit=SEARCH_LIMIT)
+        except Exception as error:  # a query the index cannot parse
+            self.app.call_from_thread(self.show_options, [], f"Search failed: {error}")
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_hits, hits)
+
+    def _show_hits(self, hits) -> None:
+        options = []
+        for hit in hits:
+            line = getattr(hit, "line", None)
+            where = f"{hit.path}:{line}" if line else hit.path
+            prompt = Text.assemble((hit.title, "bold"), "  ", (where, "dim"))
+            snippet = " ".join(str(hit.snippet or "").split())
+            if snippet:
+                prompt.append("\n  ")
+                prompt.append(_snippet_text(snippet))
+            options.append((prompt, PageLocation(hit.path, line)))
+        self.show_options(options, f"{len(hits)} results" if hits else "Nothing found")
+
+
+class TagsScreen(_PickerScreen):
+    """Tags with their page counts; enter on a tag lists its pages, enter on a page opens it."""
+
+    TITLE_TEXT = "Tags"
+    PLACEHOLDER = "Filter tags…"
+
+    def __init__(self, vault) -> None:
+        super().__init__(vault)
+        self._tags = vault.tags()
+        self._tag: str | None = None
+
+    def update_results(self, query: str) -> None:
+        self._tag = None
+        wanted = query.strip().lstrip("#").casefold()
+        tags = sorted(self._tags.items(), key=lambda kv: (-len(kv[1]), kv[0].casefold()))
+        options = [
+            (Text.assemble((f"#{tag}", "bold"), (f"  {len(pages)}", "dim")), "#" + tag)
+            for tag, pages in tags if wanted in tag.casefold()
+        ]
+        self.show_options(options, f"{len(options)} tags")
+
+    def _choose(self, option_id: str | None) -> None:
+        value = self._results.get(option_id or "")
+        if value is None:
+            return
+        if self._tag is None and value.startswith("#"):
+            self._show_tag(value[1:])
+        else:
+            self.dismiss(value)
+
+    def _show_tag(self, tag: str) -> None:
+        self._tag = tag
+        pages = sorted(self._tags.get(tag, []), key=lambda p: _title(self.vault, p).casefold())
+        self.show_options([(_page_prompt(self.vault, p), p) for p in pages],
+                          f"#{tag}: {len(pages)} pages — Esc goes back to the tags")
+
+    def action_close(self) -> None:
+        if self._tag is not None:
+            self.update_results(self.query_one("#picker-input", Input).value)
+        else:
+            self.dismiss(None)
+
+
+def _title(vault, path: str) -> str:
+    page = vault.pages.get(path)
+    return page.title if page is not None else path
+
+
+def _page_prompt(vault, path: str) -> Text:
+    return Text.assemble((_title(vault, path), "bold"), "  ", (path, "dim"))
+
+
+def _snippet_text(snippet: str) -> Text:
+    """Snippets may mark matches with [..] or <b>..</b>; show the marks as emphasis."""
+    text = Text()
+    for open_, close in (("<b>", "</b>"), ("[", "]"), ("**", "**")):
+        if open_ in snippet and close in snippet[snippet.index(open_) + len(open_):]:
+            rest = snippet
+            while open_ in rest:
+                before, _, after = rest.partition(open_)
+                match, found, rest = after.partition(close)
+                text.append(before, "italic")
+                text.append(match, "bold reverse" if found else "italic")
+                if not found:
+                    rest = ""
+            text.append(rest, "italic")
+            return text
+    return Text(snippet, "italic")
