@@ -268,94 +268,173 @@ def _inside_fence(text: str, wanted: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# The link scanner (vault-core); skipped until it imports
+# How the links resolve. The same checks run twice: against vault-core's parse_page + Resolver,
+# and against the whole Vault (vault-index). Each is skipped while its module does not import.
 
 
-def test_scanner_finds_no_links_in_code_comments_or_the_schema():
-    links = pytest.importorskip("wiki_tui.vault.links")
-    for path, texts in CODE_TEXTS.items():
-        targets = {link.target for link in links.scan_links((VAULT / path).read_text(encoding="utf-8"))}
-        assert not targets & set(texts), path
-    assert links.scan_links((VAULT / "AGENTS.md").read_text(encoding="utf-8")) == []
+class _Core:
+    """Pages parsed by vault-core and its Obsidian resolver: the part of Vault these checks use."""
+
+    def __init__(self, root: Path):
+        page_mod = pytest.importorskip("wiki_tui.vault.page")
+        resolve_mod = pytest.importorskip("wiki_tui.vault.resolve")
+        files = [
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*")
+            if p.is_file() and not p.relative_to(root).parts[0].startswith(".")
+        ]
+        self.pages = {
+            f: page_mod.parse_page(f, (root / f).read_text(encoding="utf-8"))
+            for f in files
+            if f.endswith(".md") and not f.startswith("raw/")
+        }
+        self._resolver = resolve_mod.Resolver(files)
+
+    def resolve(self, target: str, from_path: str = "") -> str | None:
+        return self._resolver.resolve(target, from_path)
 
 
-# ---------------------------------------------------------------------------
-# The vault API (vault-index); skipped until wiki_tui.vault.Vault imports
-
-
-@pytest.fixture
-def vault(sample_vault):
+def _open_vault(root: Path):
     vault_mod = pytest.importorskip("wiki_tui.vault")
     if not hasattr(vault_mod, "Vault"):
         pytest.skip("wiki_tui.vault.Vault is not written yet")
-    v = vault_mod.Vault.open(sample_vault, use_cache=False)
+    return vault_mod.Vault.open(root, use_cache=False)
+
+
+@pytest.fixture(params=["core", "vault"])
+def linked(request, sample_vault):
+    """Something with .pages (path -> Page) and .resolve(target, from_path)."""
+    if request.param == "core":
+        yield _Core(sample_vault)
+        return
+    v = _open_vault(sample_vault)
     yield v
     v.close()
 
 
-def test_vault_sees_every_page_and_the_attachment(vault):
-    pages = {p for p in vault.pages if p not in SPECIAL_FILES}
-    assert pages == set(page_paths())
+@pytest.fixture
+def vault(sample_vault):
+    v = _open_vault(sample_vault)
+    yield v
+    v.close()
+
+
+def _unresolved(linked) -> set[tuple[str, str]]:
+    return {
+        (path, link.target)
+        for path, page in linked.pages.items()
+        for link in page.links
+        if linked.resolve(link.target, path) is None
+    }
+
+
+def test_pages_parse_without_warnings(linked):
+    assert {p for p in linked.pages if p not in SPECIAL_FILES} == set(page_paths())
+    for path in page_paths():
+        assert linked.pages[path].warnings == [], path
+
+
+def test_only_the_deliberate_and_the_alias_link_are_unresolved(linked):
+    assert _unresolved(linked) == {(UNRESOLVED_FROM, UNRESOLVED), (ALIAS_FROM, ALIAS_LINK)}
+    assert linked.pages[ALIAS_PAGE].aliases[0] == ALIAS_LINK
+
+
+def test_links_in_code_and_comments_do_not_count(linked):
+    for path, texts in CODE_TEXTS.items():
+        targets = {link.target for link in linked.pages[path].links}
+        assert not targets & set(texts), path
+    agents = linked.pages.get("AGENTS.md")  # the Vault may leave the schema out of its pages
+    if agents is not None:
+        assert agents.links == []
+
+
+def test_duplicate_name_resolves_by_obsidian_rules(linked):
+    name = "Board of Longitude"
+    source, entity = "sources/Board of Longitude.md", "entities/Board of Longitude.md"
+    assert linked.resolve(name, "concepts/Longitude problem.md") == source  # shortest path
+    assert linked.resolve(name, "sources/John Harrison and the Sea Clocks.md") == source  # own folder
+    assert linked.resolve(name, "entities/Longitude Act 1714.md") == entity  # own folder
+    assert linked.resolve("entities/Board of Longitude", "concepts/Longitude problem.md") == entity
+
+
+def test_other_link_forms_parse_and_resolve(linked):
+    pages, resolve = linked.pages, linked.resolve
+    synth = "syntheses/Clock versus Moon.md"
+    svg = [link for link in pages[synth].links if link.target == "longitude-error-chart.svg"]
+    assert [(link.embed, resolve(link.target, synth)) for link in svg] == [
+        (True, "attachments/longitude-error-chart.svg")
+    ]
+    section = [link for link in pages[synth].links if link.subpath == "#The calculation"]
+    assert [(link.embed, link.target) for link in section] == [(True, "Lunar distance method")]
+    assert ("", "#Side by side") in {(link.target, link.subpath) for link in pages[synth].links}
+    table = [link for link in pages[synth].links if link.target == "John Harrison"]
+    assert [link.display for link in table] == ["Harrison"]
+
+    block = [link for link in pages[ALIAS_PAGE].links if link.subpath == "#^prize-scale"]
+    assert [resolve(link.target, ALIAS_PAGE) for link in block] == ["entities/Longitude Act 1714.md"]
+    assert "prize-scale" in pages["entities/Longitude Act 1714.md"].block_ids
+
+    heading = [link for link in pages["entities/H4.md"].links if link.subpath == "#Trials at sea"]
+    assert [resolve(link.target, "entities/H4.md") for link in heading] == ["concepts/Marine chronometer.md"]
+    assert "Trials at sea" in [h.text for h in pages["concepts/Marine chronometer.md"].headings]
+
+    shown = [link for link in pages["entities/Nautical Almanac.md"].links if link.target == "Nevil Maskelyne"]
+    assert [link.display for link in shown] == ["the Astronomer Royal"]
+
+    chron = "concepts/Marine chronometer.md"
+    assert ("frontmatter", "Lunar distance method") in {(link.kind, link.target) for link in pages[chron].links}
+
+    for path, expected in (
+        ("concepts/Lunar distance method.md", "entities/Nautical Almanac.md"),
+        ("entities/Nevil Maskelyne.md", "entities/Royal Observatory Greenwich.md"),
+    ):
+        md = [link for link in pages[path].links if link.kind == "markdown"]
+        assert [resolve(link.target, path) for link in md] == [expected]
+
+    assert "horology/instruments" in pages["entities/H4.md"].tags
+    assert "navigation" in pages["concepts/Longitude problem.md"].tags
+
+
+def test_no_page_is_an_orphan(linked):
+    incoming: dict[str, set[str]] = {}
+    for path, page in linked.pages.items():
+        if path in SPECIAL_FILES:
+            continue
+        for link in page.links:
+            target = linked.resolve(link.target, path)
+            if target and target != path:
+                incoming.setdefault(target, set()).add(path)
+    assert [p for p in page_paths() if not incoming.get(p)] == []
+
+
+# ---------------------------------------------------------------------------
+# The Vault's own index (vault-index); skipped until wiki_tui.vault.Vault imports
+
+
+def test_vault_knows_the_attachment_and_schema(vault):
     assert "attachments/longitude-error-chart.svg" in vault.attachments
+    assert vault.schema.required_fields == ["title", "type", "summary"]
+    assert list(vault.schema.types) == ["source", "entity", "concept", "synthesis", "answer"]
 
 
-def test_only_the_deliberate_link_resolves_to_nothing(vault):
+def test_vault_unresolved_links_in_obsidian_shape(vault):
     unresolved = {
-        (source, target)
-        for source, targets in vault.unresolved_links.items()
-        for target in targets
+        (source, target) for source, targets in vault.unresolved_links.items() for target in targets
     }
     assert unresolved == {(UNRESOLVED_FROM, UNRESOLVED), (ALIAS_FROM, ALIAS_LINK)}
     truly = {(s, t) for s, t in unresolved if vault.resolve_alias(t) is None}
     assert truly == {(UNRESOLVED_FROM, UNRESOLVED)}
+    assert "sources/Board of Longitude.md" in vault.resolved_links["concepts/Longitude problem.md"]
 
 
-def test_alias_link_is_resolved_via_alias_only(vault):
+def test_vault_alias_link_is_resolved_via_alias_only(vault):
     assert vault.resolve(ALIAS_LINK, ALIAS_FROM) is None
     assert vault.resolve_alias(ALIAS_LINK) == ALIAS_PAGE
     hits = [(t, via) for link, t, via in vault.outgoing(ALIAS_FROM) if link.target == ALIAS_LINK]
     assert hits == [(ALIAS_PAGE, True)]
 
 
-def test_links_in_code_and_comments_do_not_count(vault):
-    for path, texts in CODE_TEXTS.items():
-        targets = {link.target for link in vault.pages[path].links}
-        assert not targets & set(texts), path
-    everywhere = {t for targets in vault.unresolved_links.values() for t in targets}
-    assert not everywhere & {t for texts in CODE_TEXTS.values() for t in texts}
-
-
-def test_duplicate_name_resolves_by_obsidian_rules(vault):
-    name = "Board of Longitude"
-    assert vault.resolve(name, "concepts/Longitude problem.md") == "sources/Board of Longitude.md"
-    assert vault.resolve(name, "sources/John Harrison and the Sea Clocks.md") == "sources/Board of Longitude.md"
-    assert vault.resolve(name, "entities/Longitude Act 1714.md") == "entities/Board of Longitude.md"
-    assert vault.resolve("entities/Board of Longitude", "") == "entities/Board of Longitude.md"
-    assert "sources/Board of Longitude.md" in vault.resolved_links["concepts/Longitude problem.md"]
-
-
-def test_other_link_forms_resolve(vault):
-    synth = "syntheses/Clock versus Moon.md"
-    assert vault.resolve("longitude-error-chart.svg", synth) == "attachments/longitude-error-chart.svg"
-    assert "prize-scale" in vault.pages["entities/Longitude Act 1714.md"].block_ids
-    headings = [h.text for h in vault.pages["concepts/Marine chronometer.md"].headings]
-    assert "Trials at sea" in headings
-    kinds = {(link.kind, link.target) for link in vault.pages["concepts/Marine chronometer.md"].links}
-    assert ("frontmatter", "Lunar distance method") in kinds
-    md = [link for link in vault.pages["concepts/Lunar distance method.md"].links if link.kind == "markdown"]
-    assert [vault.resolve(link.target, "concepts/Lunar distance method.md") for link in md] == [
-        "entities/Nautical Almanac.md"
-    ]
-    tags = vault.tags()
-    assert "horology/instruments" in {t.casefold() for t in tags}
-
-
-def test_no_page_is_an_orphan(vault):
+def test_vault_backlinks_reach_every_page(vault):
     for path in page_paths():
         sources = {b.source for b in vault.backlinks(path)} - SPECIAL_FILES - {path}
         assert sources, f"{path} has no incoming links"
-
-
-def test_schema_is_read_from_agents_md(vault):
-    assert vault.schema.required_fields == ["title", "type", "summary"]
-    assert list(vault.schema.types) == ["source", "entity", "concept", "synthesis", "answer"]
