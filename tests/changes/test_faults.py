@@ -1,0 +1,179 @@
+"""Fault injection: an apply interrupted between any two steps is all-or-nothing.
+
+Two kinds of fault at every step boundary: an exception raised inside the process (apply rolls
+back at once), and SIGKILL of a subprocess doing the apply (the next start's recover() rolls
+back or, past the commit, finishes). "All" and "nothing" are checked on disk, in git's HEAD,
+index and status, and in log.md.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.changes.journal_support import (disk_state, full_state, git, open_vault, read,
+                                           three_file_changeset)
+from wiki_tui.changes.journal import apply_changeset, recover
+from wiki_tui.changes.transaction import STEPS, journal_path
+
+ROOT = Path(__file__).resolve().parents[2]
+BOUNDARIES = [*STEPS, "end"]  # on_step(name) runs before each step, and "end" after the last
+PAST_COMMIT = {"cleanup", "end"}
+
+
+class Boom(Exception):
+    pass
+
+
+def _assert_applied(root: Path, before_head: str | None, *, has_git: bool = True) -> None:
+    assert (root / "concepts/Gnomon.md").exists()
+    assert not (root / "entities/Scilly naval disaster of 1707.md").exists()
+    assert read(root, "concepts/Dead reckoning.md").endswith("A new closing line.\n")
+    assert read(root, "log.md").count("ingest | Test change") == 1
+    assert "[[concepts/Gnomon|Gnomon]]" in read(root, "index.md")
+    assert not journal_path(root).exists()
+    if has_git:
+        assert git(root, "rev-parse", "HEAD^").strip() == before_head
+        assert git(root, "log", "-1", "--format=%s").strip() == "ingest: Test change"
+        assert git(root, "status", "--porcelain", "-uall") == ""
+
+
+@pytest.mark.parametrize("step", BOUNDARIES)
+def test_exception_between_steps_is_all_or_nothing(git_vault: Path, step: str):
+    vault = open_vault(git_vault)
+    before = full_state(git_vault)
+
+    def fault(name: str) -> None:
+        if name == step:
+            raise Boom(name)
+
+    cs = three_file_changeset(git_vault)
+    if step in PAST_COMMIT:  # the commit landed: the change is whole, apply reports success
+        result = apply_changeset(vault, cs, on_step=fault)
+        assert result.commit
+        _assert_applied(git_vault, before[1])
+    else:
+        with pytest.raises(Boom):
+            apply_changeset(vault, cs, on_step=fault)
+        assert full_state(git_vault) == before
+    assert not journal_path(git_vault).exists()
+    assert recover(git_vault) is None
+
+
+@pytest.mark.parametrize("step", [s for s in BOUNDARIES if s not in ("stage", "commit")])
+def test_exception_between_steps_without_git(sample_vault: Path, step: str):
+    vault = open_vault(sample_vault)
+    before = disk_state(sample_vault)
+
+    def fault(name: str) -> None:
+        if name == step:
+            raise Boom(name)
+
+    cs = three_file_changeset(sample_vault)
+    if step in PAST_COMMIT:
+        apply_changeset(vault, cs, on_step=fault)
+        _assert_applied(sample_vault, None, has_git=False)
+    else:
+        with pytest.raises(Boom):
+            apply_changeset(vault, cs, on_step=fault)
+        assert disk_state(sample_vault) == before
+
+
+_CHILD = textwrap.dedent("""
+    import os, signal, sys
+    from pathlib import Path
+    from tests.changes.journal_support import open_vault, three_file_changeset
+    from wiki_tui.changes.journal import apply_changeset
+    root, step = Path(sys.argv[1]), sys.argv[2]
+    def fault(name):
+        if name == step:
+            os.kill(os.getpid(), signal.SIGKILL)
+    vault = open_vault(root)
+    apply_changeset(vault, three_file_changeset(root), on_step=fault)
+    print("finished")
+""")
+
+
+def _killed_apply(root: Path, step: str) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(root), step], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == -9, proc.stderr
+
+
+@pytest.mark.parametrize("step", BOUNDARIES)
+def test_killed_between_steps_then_recovered(git_vault: Path, step: str):
+    before = full_state(git_vault)
+    _killed_apply(git_vault, step)
+    if step == "end":  # died after everything, journal already gone: nothing to recover
+        assert recover(git_vault) is None
+        _assert_applied(git_vault, before[1])
+        return
+    if step != "journal":
+        assert journal_path(git_vault).exists()
+    message = recover(git_vault)
+    if step == "journal":
+        assert message is None  # died before anything was planned on disk
+        assert full_state(git_vault) == before
+    elif step in PAST_COMMIT:
+        assert "completed" in message and "nothing was lost" in message
+        _assert_applied(git_vault, before[1])
+    else:
+        assert "rolled back" in message and "Test change" in message
+        assert full_state(git_vault) == before
+    assert not journal_path(git_vault).exists()
+    assert recover(git_vault) is None
+
+
+@pytest.mark.parametrize("step", ["log", "cleanup"])
+def test_killed_without_git_then_recovered(sample_vault: Path, step: str):
+    before = disk_state(sample_vault)
+    _killed_apply(sample_vault, step)
+    message = recover(sample_vault)
+    if step == "cleanup":
+        assert "completed" in message
+        _assert_applied(sample_vault, None, has_git=False)
+    else:
+        assert "rolled back" in message
+        assert disk_state(sample_vault) == before
+
+
+def test_recovery_never_overwrites_a_file_changed_after_the_crash(git_vault: Path):
+    _killed_apply(git_vault, "commit")
+    dead = git_vault / "concepts/Dead reckoning.md"
+    dead.write_text("The person rewrote this after the crash.\n", encoding="utf-8")
+    message = recover(git_vault)
+    assert "concepts/Dead reckoning.md" in message and "changed since" in message
+    assert dead.read_text(encoding="utf-8") == "The person rewrote this after the crash.\n"
+    # Everything else is back as it was; the backups are kept aside for the person.
+    assert not (git_vault / "concepts/Gnomon.md").exists()
+    assert (git_vault / "entities/Scilly naval disaster of 1707.md").exists()
+    assert "Test change" not in read(git_vault, "log.md")
+    assert not journal_path(git_vault).exists()
+    assert list((git_vault / ".wiki-tui").glob("apply-journal.*.json"))
+
+
+def test_torn_log_append_is_cut_back(git_vault: Path):
+    """A kill in the middle of the log append leaves a partial entry: recovery removes it."""
+    before = full_state(git_vault)
+    _killed_apply(git_vault, "index")
+    log = git_vault / "log.md"
+    data = log.read_bytes()
+    entry_at = data.rindex(b"## [")
+    log.write_bytes(data[: entry_at + 10])  # as if the append had been cut short
+    assert "rolled back" in recover(git_vault)
+    assert full_state(git_vault) == before
+
+
+def test_apply_recovers_a_pending_journal_first(git_vault: Path):
+    cs = three_file_changeset(git_vault)
+    _killed_apply(git_vault, "index")
+    vault = open_vault(git_vault)
+    result = apply_changeset(vault, cs)
+    assert "rolled back" in result.notice
+    assert read(git_vault, "log.md").count("ingest | Test change") == 1
