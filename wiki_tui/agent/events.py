@@ -70,6 +70,31 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class LintItem:
+    """One lint finding shown to the person (structural from the vault, or model-checked)."""
+
+    id: str  # stable across runs: what .wiki-tui/dismissed.json records
+    code: str  # "broken-link", "orphan", ... | "contradiction", "superseded", "missing-page", ...
+    path: str
+    message: str
+    line: int = 0
+    evidence: str = ""  # the quoted text the finding rests on
+    suggestion: str | None = None
+    source: str = "structural"  # "structural" | "model"
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        text = f"{where}: [{self.code}] {self.message}"
+        return text + (f' — "{self.evidence}"' if self.evidence else "")
+
+
+@dataclass(frozen=True)
+class Findings:
+    items: tuple[LintItem, ...]  # what lint found (dismissed findings already left out)
+    dismissed: int = 0  # how many were hidden because the person dismissed them
+
+
+@dataclass(frozen=True)
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -80,6 +105,7 @@ class Usage:
 class Done:
     usage: Usage = field(default_factory=Usage)
     reply: str = ""  # the whole reply text
+    notice: str = ""  # something the person should know (reply cut short, no changes, ...)
 
 
 @dataclass(frozen=True)
@@ -91,7 +117,7 @@ class Failed:
 
 Event = Union[
     Started, Token, ToolActivity, Retry, FileProposed, FileProgress, FileReady,
-    ChangesetReady, Answer, Done, Failed,
+    ChangesetReady, Answer, Findings, Done, Failed,
 ]
 
 
@@ -106,7 +132,11 @@ def event_to_json(event: Any) -> dict:
         cs = event.changeset
         return {"event": name, "operation": cs.operation, "title": cs.title,
                 "files": [{"path": f.path, "kind": f.kind} for f in cs.files],
-                "findings": [str(f) for f in cs.findings]}
+                "findings": [str(f) for f in cs.findings],
+                "errors": list(cs.errors)}
+    if isinstance(event, Findings):
+        return {"event": name, "dismissed": event.dismissed,
+                "items": [vars(item) | {"text": str(item)} for item in event.items]}
     data = {"event": name}
     for key, value in vars(event).items():
         data[key] = vars(value) if isinstance(value, Usage) else value

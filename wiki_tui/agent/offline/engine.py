@@ -1,9 +1,374 @@
-"""The offline engine's answers (placeholder until the vault and protocol layers land)."""
+"""The offline engine's replies: deterministic text in the edit protocol, built from the vault.
+
+It is no language model and says so in every reply. What it can do honestly:
+- ingest: a source summary page from the source's title, headings and lead sentences; links to
+  the existing pages whose titles or aliases the source mentions; the source added to those
+  pages' `sources` frontmatter;
+- query: the best-matching passages (BM25, the vault's search) quoted with [[Page]] citations;
+- save: the answer filed as a page;
+- lint: mechanical fixes for structural findings (a broken link -> the suggested target);
+- instruct: "rename PAGE to NAME" and "merge PAGE into PAGE" (backlinks follow).
+"""
 
 from __future__ import annotations
 
+import datetime as _dt
+import re
 from typing import Any
+
+from wiki_tui.agent.backlinks import blocks_as_text, link_name, rewrite_blocks
+from wiki_tui.agent.config import OFFLINE_LABEL
+from wiki_tui.changes.protocol import DELETE, EDIT, RENAME, WRITE, Block
+
+NOTE = f"_({OFFLINE_LABEL}.)_"
+_MAX_UPDATES = 25  # pages whose `sources` an ingest extends
+_MAX_NAME_WORDS = 6
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_BAD_NAME = re.compile(r'[\\/#|^\[\]:*?"<>]')
 
 
 def respond(task: Any, messages: list) -> str:
-    return "offline engine — not a language model\n"
+    if task is None:
+        return (f"{OFFLINE_LABEL}: it answers wiki-tui's own operations only, and this call "
+                "carried no task.\n")
+    handler = {"ingest": _ingest, "query": _query, "save": _save, "lint": _lint,
+               "instruct": _instruct}.get(task.operation)
+    if handler is None:
+        return f"{OFFLINE_LABEL}: nothing to do for {task.operation!r}.\n"
+    return handler(task.vault, task.args)
+
+
+# -- ingest -----------------------------------------------------------------------------------
+def _ingest(vault: Any, args: dict) -> str:
+    from wiki_tui.agent.operations import source_title
+
+    source = args["source"]
+    text = vault.read_text(source)
+    if args.get("part_number", 1) > 1:  # the whole source was handled with part 1
+        return f"{NOTE} Part {args['part_number']} was covered with the first part.\n"
+    title = source_title(text, source)
+    page_path = _existing_source_page(vault, source) or _source_page_path(vault, title)
+    mentioned = mentioned_pages(vault, text, exclude={page_path})
+    page = _source_page(vault, source, title, text, mentioned, page_path)
+    blocks = [Block(WRITE, page_path, content=page)]
+    cite = f"[[{link_name_new(vault, page_path)}]]"
+    updated = []
+    for path in mentioned[:_MAX_UPDATES]:
+        edit = _add_source_edit(vault, path, cite)
+        if edit is not None:
+            blocks.append(edit)
+            updated.append(path)
+    prose = (f"{NOTE} Wrote a source summary page for `{source}` from its title, headings and "
+             f"lead sentences; it links {len(mentioned)} existing page(s) the source mentions, "
+             f"and adds the source to the `sources` of {len(updated)} of them. It does not "
+             "read for meaning: check the summary, and flag contradictions yourself.\n\n")
+    return prose + blocks_as_text(blocks)
+
+
+def _existing_source_page(vault: Any, source: str) -> str | None:
+    for path, page in vault.pages.items():
+        if page.type == "source" and source in (page.sources or []):
+            return path
+    return None
+
+
+def _source_page_path(vault: Any, title: str) -> str:
+    folder = vault.schema.types.get("source", "sources")
+    name = _BAD_NAME.sub(" ", title).strip(" .")
+    name = re.sub(r"\s+", " ", name)[:120].strip(" .") or "Source"
+    path = f"{folder}/{name}.md"
+    n = 2
+    while path in vault.pages or (vault.root / path).exists():
+        path = f"{folder}/{name} ({n}).md"
+        n += 1
+    return path
+
+
+def link_name_new(vault: Any, path: str) -> str:
+    return link_name(vault, path)
+
+
+def _sections(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """(lead paragraph text, [(heading, section text)]) of a markdown or plain-text source."""
+    body = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+    lead: list[str] = []
+    sections: list[tuple[str, list[str]]] = []
+    for line in body.splitlines():
+        m = re.match(r"^(#{1,6})\s+(.+?)\s*#*\s*$", line)
+        if m:
+            if len(m.group(1)) > 1:
+                sections.append((m.group(2), []))
+            continue
+        (sections[-1][1] if sections else lead).append(line)
+    return "\n".join(lead), [(h, "\n".join(lines)) for h, lines in sections]
+
+
+def _paragraphs(text: str) -> list[str]:
+    out = []
+    for para in re.split(r"\n\s*\n", text):
+        para = " ".join(line.strip() for line in para.splitlines()).strip()
+        if not para or para.startswith(("|", "```", "<", "![", "- ", "* ")):
+            continue
+        if re.fullmatch(r"[*_].*[*_]", para):  # an italic line: a byline or a note
+            continue
+        out.append(para)
+    return out
+
+
+def lead_sentences(text: str, count: int = 2) -> str:
+    for para in _paragraphs(text):
+        sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])", para)
+        return " ".join(sentences[:count]).strip()
+    return ""
+
+
+def _yaml_str(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list[str],
+                 page_path: str) -> str:
+    lead, sections = _sections(text)
+    summary = lead_sentences(lead or text, 1) or title
+    summary = re.sub(r"\s+", " ", summary)[:240]
+    fields = {"title": _yaml_str(title), "type": "source", "summary": _yaml_str(summary),
+              "aliases": "[]", "tags": "[source]", "sources": f"[{source}]",
+              "ingested": _dt.date.today().isoformat()}
+    for name in vault.schema.required_fields:
+        fields.setdefault(name, '""')
+    front = "\n".join(f"{k}: {v}" for k, v in fields.items())
+    lines = [f"---\n{front}\n---", f"# {title}", "",
+             f"Source file: `{source}`.", "", NOTE, "", "## Summary", "",
+             lead_sentences(lead or text, 3) or "(the source has no lead paragraph)"]
+    if sections:
+        lines += ["", "## Key points", ""]
+        for heading, body in sections:
+            sentence = lead_sentences(body, 1)
+            lines.append(f"- **{heading}**" + (f": {sentence}" if sentence else ""))
+    if mentioned:
+        lines += ["", "## Pages this source mentions", ""]
+        lines += [f"- [[{link_name(vault, p)}]]" for p in mentioned]
+    return "\n".join(lines) + "\n"
+
+
+def mentioned_pages(vault: Any, text: str, exclude: set[str] = frozenset()) -> list[str]:
+    """Existing pages whose title, file name or an alias occurs in `text`, most mentioned first.
+
+    Word n-grams of the text are looked up in a name table: linear in the text, whatever the
+    number of pages."""
+    names: dict[str, set[str]] = {}
+    longest = 1
+    for path, page in vault.pages.items():
+        if path in exclude or page.type == "source":
+            continue
+        for name in {page.name, page.title, *map(str, page.aliases or [])}:
+            key = " ".join(w.casefold() for w in _WORD.findall(name or ""))
+            if len(key) < 3:
+                continue
+            words = key.count(" ") + 1
+            if words > _MAX_NAME_WORDS:
+                continue
+            longest = max(longest, words)
+            names.setdefault(key, set()).add(path)
+    words = [w.casefold() for w in _WORD.findall(text)]
+    counts: dict[str, int] = {}
+    for i in range(len(words)):
+        for n in range(1, longest + 1):
+            if i + n > len(words):
+                break
+            key = " ".join(words[i:i + n])
+            paths = names.get(key)
+            if paths and len(paths) == 1:  # an ambiguous name links nothing
+                path = next(iter(paths))
+                counts[path] = counts.get(path, 0) + 1
+    return sorted(counts, key=lambda p: (-counts[p], p))
+
+
+def _add_source_edit(vault: Any, path: str, cite: str) -> Block | None:
+    """An EDIT adding `cite` to the page's `sources` frontmatter (None: already there/no YAML)."""
+    text = vault.read_text(path)
+    if not text.startswith("---"):
+        return None
+    end = text.find("\n---", 3)
+    if end < 0:
+        return None
+    front = text[:end + 1].splitlines(keepends=True)
+    if cite in "".join(front):
+        return None
+    quoted = _yaml_str(cite)
+    for i, line in enumerate(front):
+        m = re.match(r"^sources:\s*(.*?)\s*$", line)
+        if not m:
+            continue
+        value = m.group(1)
+        if value in ("", "null", "~") and i + 1 < len(front) and front[i + 1].lstrip().startswith("- "):
+            j = i + 1
+            while j + 1 < len(front) and front[j + 1].lstrip().startswith("- "):
+                j += 1
+            indent = front[j][:len(front[j]) - len(front[j].lstrip())]
+            return Block(EDIT, path, edits=[(front[j], front[j] + f"{indent}- {quoted}\n")])
+        if value in ("", "[]", "null", "~"):
+            return Block(EDIT, path, edits=[(line, f"sources: [{quoted}]\n")])
+        if value.startswith("[") and value.endswith("]"):
+            inner = value[1:-1].strip()
+            new = f"sources: [{inner}, {quoted}]\n" if inner else f"sources: [{quoted}]\n"
+            return Block(EDIT, path, edits=[(line, new)])
+        return None  # a form we do not rewrite mechanically
+    last = front[-1]
+    return Block(EDIT, path, edits=[(last, last + f"sources: [{quoted}]\n")])
+
+
+# -- query and save ---------------------------------------------------------------------------
+def _query(vault: Any, args: dict) -> str:
+    from wiki_tui.agent.prompts import search_terms
+
+    question = args["question"]
+    terms = search_terms(question, limit=12)
+    hits = vault.search(terms, limit=5) if terms else []
+    if not hits:
+        return (f"The wiki does not hold an answer to this question: no page matches its words. "
+                f"{NOTE}\n")
+    out = [f"{NOTE} These are the passages that best match the question (BM25 search); read "
+           "them for the answer:", ""]
+    for hit in hits:
+        passage = _passage(vault, hit.path, hit.line) or hit.snippet
+        quote = "\n".join(f"> {line}" for line in passage.splitlines())
+        out += [quote, f"> — [[{link_name(vault, hit.path)}]]", ""]
+    return "\n".join(out)
+
+
+def _passage(vault: Any, path: str, line: int) -> str:
+    try:
+        lines = vault.read_text(path).splitlines()
+    except Exception:
+        return ""
+    if not 1 <= line <= len(lines):
+        return ""
+    start = end = line - 1
+    while start > 0 and lines[start - 1].strip() and not lines[start - 1].startswith(("#", "---")):
+        start -= 1
+    while end + 1 < len(lines) and lines[end + 1].strip():
+        end += 1
+    return "\n".join(lines[start:end + 1][:8]).strip()
+
+
+def _save(vault: Any, args: dict) -> str:
+    question, answer = args["question"].strip(), args["answer"].strip()
+    folder = vault.schema.types.get("answer", "answers")
+    name = _BAD_NAME.sub(" ", question).strip(" .?!")
+    name = re.sub(r"\s+", " ", name)[:100].strip(" .") or "Answer"
+    path = f"{folder}/{name}.md"
+    n = 2
+    while path in vault.pages:
+        path = f"{folder}/{name} ({n}).md"
+        n += 1
+    from wiki_tui.agent.operations import citations
+
+    cited = [p for p in citations(vault, answer) if p in vault.pages]
+    sources = ", ".join(_yaml_str(f"[[{link_name(vault, p)}]]") for p in cited)
+    page = (f"---\ntitle: {_yaml_str(name)}\ntype: answer\nsummary: "
+            f"{_yaml_str('Answer to: ' + question[:200])}\naliases: []\ntags: [answer]\n"
+            f"sources: [{sources}]\n---\n# {name}\n\n**Question:** {question}\n\n{answer}\n")
+    return f"{NOTE} Filed the answer as `{path}`.\n\n" + blocks_as_text(
+        [Block(WRITE, path, content=page)])
+
+
+# -- lint -------------------------------------------------------------------------------------
+def _lint(vault: Any, args: dict) -> str:
+    if not args.get("fix", True):
+        return f"{NOTE} Only structural checks; no model-checked findings.\n"
+    fixes: dict[str, dict[int, list[tuple[str, str]]]] = {}
+    for item in args.get("findings", []):
+        if not item.suggestion or item.path not in vault.pages or not item.line:
+            continue
+        page = vault.pages[item.path]
+        for link in page.links:
+            if link.line != item.line or not link.target or vault.resolve(link.target, item.path):
+                continue
+            if link.target not in item.message and link.raw not in item.message:
+                continue
+            target = str(item.suggestion)
+            target = target[:-3] if target.endswith(".md") else target
+            display = link.display or link.target
+            new = f"[[{target}|{display}]]" if link.raw.startswith("[[") else None
+            if new:
+                fixes.setdefault(item.path, {}).setdefault(link.line, []).append((link.raw, new))
+    blocks = []
+    for path, lines in sorted(fixes.items()):
+        text_lines = vault.read_text(path).splitlines(keepends=True)
+        edits = []
+        for number, pairs in sorted(lines.items()):
+            old = text_lines[number - 1]
+            new = old
+            for a, b in pairs:
+                new = new.replace(a, b, 1)
+            if new != old:
+                edits.append((old, new))
+        if edits:
+            blocks.append(Block(EDIT, path, edits=edits))
+    prose = (f"{NOTE} Structural checks only; {len(blocks)} page(s) get mechanical fixes "
+             "(broken links pointed at the suggested page). Contradictions and superseded "
+             "claims need a language model.\n\n")
+    return prose + blocks_as_text(blocks)
+
+
+# -- instruct ---------------------------------------------------------------------------------
+_RENAME = re.compile(r"^\s*(?:rename|move)\s+(.+?)\s+(?:to|->|as)\s+(.+?)\s*\.?\s*$", re.I)
+_MERGE = re.compile(r"^\s*merge\s+(.+?)\s+into\s+(.+?)\s*\.?\s*$", re.I)
+
+
+def _strip_name(text: str) -> str:
+    return text.strip().strip("\"'`").removeprefix("[[").removesuffix("]]").strip()
+
+
+def _instruct(vault: Any, args: dict) -> str:
+    instruction = args["instruction"]
+    m = _RENAME.match(instruction)
+    if m:
+        return _rename(vault, _strip_name(m.group(1)), _strip_name(m.group(2)))
+    m = _MERGE.match(instruction)
+    if m:
+        return _merge(vault, _strip_name(m.group(1)), _strip_name(m.group(2)))
+    return (f"{NOTE} It understands only \"rename PAGE to NAME\" and \"merge PAGE into PAGE\"; "
+            "configure a model (--model or WIKI_TUI_MODEL) for other instructions.\n")
+
+
+def _rename(vault: Any, old: str, new: str) -> str:
+    page = vault.page(old)
+    if page is None:
+        return f"{NOTE} There is no page {old!r} to rename.\n"
+    new_path = new if new.endswith(".md") else new + ".md"
+    if "/" not in new_path:
+        folder = page.path.rsplit("/", 1)[0] if "/" in page.path else ""
+        new_path = f"{folder}/{new_path}" if folder else new_path
+    name = new_path.rsplit("/", 1)[-1][:-3]
+    blocks = [Block(RENAME, page.path, new_path=new_path)]
+    text = vault.read_text(page.path)
+    if page.title == page.name:  # the title followed the file name: keep it so
+        new_text = re.sub(r"(?m)^title:.*$", f"title: {_yaml_str(name)}", text, count=1)
+        new_text = re.sub(rf"(?m)^# {re.escape(page.title)}\s*$", f"# {name}", new_text, count=1)
+        changed = [(a, b) for a, b in zip(text.splitlines(keepends=True),
+                                          new_text.splitlines(keepends=True)) if a != b]
+        if changed:
+            blocks.append(Block(EDIT, new_path, edits=changed))
+    # backlinks follow: written here so the reply shows them (operations adds any it misses)
+    blocks += rewrite_blocks(vault, {page.path: new_path})
+    return (f"{NOTE} Renamed `{page.path}` to `{new_path}` and pointed its backlinks at the new "
+            "name.\n\n" + blocks_as_text(blocks))
+
+
+def _merge(vault: Any, source: str, target: str) -> str:
+    src, dst = vault.page(source), vault.page(target)
+    if src is None or dst is None:
+        missing = source if src is None else target
+        return f"{NOTE} There is no page {missing!r}.\n"
+    src_text = vault.read_text(src.path)
+    body = src_text[src.body_start:] if getattr(src, "body_start", 0) else src_text
+    body = re.sub(rf"(?m)\A\s*# {re.escape(src.title)}\s*\n", "", body).strip()
+    dst_text = vault.read_text(dst.path)
+    merged = f"{dst_text.rstrip()}\n\n## From {src.title}\n\n{body}\n"
+    blocks = [Block(WRITE, dst.path, content=merged), Block(DELETE, src.path)]
+    blocks += rewrite_blocks(vault, {src.path: dst.path}, skip={dst.path}, keep_text=True)
+    return (f"{NOTE} Merged `{src.path}` into `{dst.path}` (its text appended under a heading), "
+            "deleted it, and pointed its backlinks at the merged page.\n\n"
+            + blocks_as_text(blocks))

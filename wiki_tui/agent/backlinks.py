@@ -1,0 +1,92 @@
+"""Rewrite the links that point at a moved page, as edit blocks in the same changeset.
+
+A rename or a merge that leaves links behind breaks them; so every backlink is rewritten in the
+changeset that moves the page (the person reviews those edits like any other).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wiki_tui.changes.protocol import EDIT, Block
+
+
+def link_name(vault: Any, path: str) -> str:
+    """How to link to `path`: its file name, or its folder path when the name is ambiguous."""
+    stem = path[:-3] if path.endswith(".md") else path
+    name = stem.rsplit("/", 1)[-1]
+    clash = any(p != path and p.rsplit("/", 1)[-1] == name + ".md" for p in vault.pages)
+    return stem if clash else name
+
+
+def _new_raw(link: Any, new_name: str) -> str:
+    sub = link.subpath or ""
+    display = f"|{link.display}" if link.display else ""
+    bang = "!" if link.embed else ""
+    return f"{bang}[[{new_name}{sub}{display}]]"
+
+
+def rewrite_blocks(vault: Any, moves: dict[str, str], skip: set[str] = frozenset(),
+                   keep_text: bool = False) -> list[Block]:
+    """EDIT blocks pointing every wiki link at a moved page (old path -> new path) to its new
+    place. Pages in `skip` (the model edits them itself) and the moved pages are left alone.
+    `keep_text` keeps the old wording as display text (for merges: [[New|Old]])."""
+    per_page: dict[str, dict[int, list[tuple[str, str]]]] = {}
+    for old, new in moves.items():
+        new_name = link_name(vault, new)
+        sources = {b.source for b in vault.backlinks(old)}
+        for source in sorted(sources):
+            if source in skip or source in moves or source == new:
+                continue
+            page = vault.pages.get(source)
+            if page is None:
+                continue
+            for link in page.links:
+                if link.kind not in ("wiki", "frontmatter") or not link.raw.lstrip("!").startswith("[["):
+                    continue
+                if vault.resolve(link.target, source) != old:
+                    continue
+                raw = _new_raw(link, new_name)
+                if keep_text and not link.display:
+                    raw = raw[:-2] + f"|{link.target}]]"
+                per_page.setdefault(source, {}).setdefault(link.line, []).append((link.raw, raw))
+    blocks: list[Block] = []
+    for source, lines in sorted(per_page.items()):
+        text = vault.read_text(source)
+        file_lines = text.splitlines(keepends=True)
+        edits: list[tuple[str, str]] = []
+        for number in sorted(lines):
+            if not 1 <= number <= len(file_lines):
+                continue
+            old_line = file_lines[number - 1]
+            new_line = old_line
+            for old_raw, new_raw in lines[number]:
+                new_line = new_line.replace(old_raw, new_raw)
+            if new_line != old_line:
+                edits.append((old_line if old_line.endswith("\n") else old_line + "\n",
+                              new_line if new_line.endswith("\n") else new_line + "\n"))
+        if edits:
+            blocks.append(Block(EDIT, source, edits=edits))
+    return blocks
+
+
+def blocks_as_text(blocks: list[Block]) -> str:
+    """Blocks written in the edit protocol (how the offline engine writes its reply)."""
+    out: list[str] = []
+    for b in blocks:
+        if b.kind == EDIT:
+            out.append(f"@@@ EDIT {b.path}\n")
+            for search, replace in b.edits:
+                out.append("@@@ SEARCH\n" + _nl(search) + "@@@ REPLACE\n" + _nl(replace))
+            out.append("@@@ END\n")
+        elif b.kind == "write":
+            out.append(f"@@@ WRITE {b.path}\n{_nl(b.content or '')}@@@ END\n")
+        elif b.kind == "delete":
+            out.append(f"@@@ DELETE {b.path}\n")
+        elif b.kind == "rename":
+            out.append(f"@@@ RENAME {b.path} -> {b.new_path}\n")
+    return "".join(out)
+
+
+def _nl(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"

@@ -1,0 +1,52 @@
+"""Lint findings the person dismissed: recorded in <vault>/.wiki-tui/dismissed.json, never
+shown again (contradiction lint is noisy; a dismissal must stick)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+FILE = Path(".wiki-tui") / "dismissed.json"
+
+
+def finding_id(code: str, path: str, message: str, evidence: str = "") -> str:
+    """Stable id of a finding: the same problem on the same page gets the same id next run."""
+    key = "\x1f".join((code, path, message, evidence))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def load_dismissed(vault_root: Path | str) -> dict[str, dict]:
+    path = Path(vault_root) / FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError):  # unreadable: treat as empty rather than lose the run
+        return {}
+    items = data.get("dismissed", {}) if isinstance(data, dict) else {}
+    return items if isinstance(items, dict) else {}
+
+
+def dismiss(vault_root: Path | str, item) -> None:
+    """Record `item` (a LintItem) as dismissed; atomic write."""
+    root = Path(vault_root)
+    items = load_dismissed(root)
+    items[item.id] = {"code": item.code, "path": item.path, "message": item.message,
+                      "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    target = root / FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".dismissed.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"dismissed": items}, fh, ensure_ascii=False, indent=2)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,415 @@
+"""The operations: ingest, query, save_answer, lint, instruct. Each is an async generator of
+events (see agent/events.py) and never writes to disk: edits become one Changeset for review.
+
+    Started -> Token... ToolActivity... FileProposed/FileProgress... -> FileReady... ->
+    ChangesetReady -> Done | Failed
+
+Cancelling: set the `cancel` event (-> Failed(kind="cancelled", partial_reply=...)), or cancel
+the consuming task / aclose() the generator (the model stream is closed; nothing is applied).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from wiki_tui.agent import prompts, tools
+from wiki_tui.agent.backlinks import rewrite_blocks
+from wiki_tui.agent.config import AgentSettings
+from wiki_tui.agent.dismissed import finding_id, load_dismissed
+from wiki_tui.agent.events import (
+    Answer, ChangesetReady, Done, Event, Failed, FileProgress, FileProposed, FileReady, Findings,
+    LintItem, Retry, Started, Token, ToolActivity, Usage,
+)
+from wiki_tui.agent.llm import ChatResult, LLMError, stream_chat
+from wiki_tui.agent.offline.provider import Task, register_task, release_task
+
+_PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
+_TOOL_ROUNDS = 8  # tool calls the model may make in one turn before it must answer
+_FINDING = re.compile(r"^\s*[-*]?\s*FINDING:\s*(.+)$", re.MULTILINE)
+
+
+# -- public operations ----------------------------------------------------------------------
+async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
+                 cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
+    """Ingest a raw source: summary page, touched pages updated, one changeset."""
+    path = source_path.strip().lstrip("./") if source_path.startswith("./") else source_path.strip()
+    try:
+        text = _read_source(vault, path)
+    except ValueError as exc:
+        yield Failed(str(exc), kind="input")
+        return
+    title = source_title(text, path)
+    budget = settings.context_tokens
+    parts = prompts.split_source(text, max(1000, budget // 2), settings.model)
+    run = _Run(vault, settings, "ingest", title, Task("ingest", vault, {"source": path}),
+               cancel=cancel)
+    yield run.started()
+    for number, part in enumerate(parts, 1):
+        label = f"`{path}`" + (f" (part {number} of {len(parts)})" if len(parts) > 1 else "")
+        task_text = f"# Source {label}\n\n{part}"
+        if number > 1 and run.touched:
+            task_text += ("\n\nEarlier parts of this source already changed these pages "
+                          "(edit them as they are shown): " + ", ".join(sorted(run.touched)))
+        prompt = prompts.build_prompt(vault, "ingest", task_text, model=settings.model,
+                                      budget=budget, search_query=part,
+                                      extra_paths=sorted(run.touched))
+        run.task.args.update(part=part, part_number=number, parts=len(parts))
+        async for event in run.edit_conversation(prompt.messages):
+            yield event
+        if run.failed:
+            return
+    async for event in run.finish():
+        yield event
+
+
+async def query(vault: Any, question: str, settings: AgentSettings, history: list | None = None,
+                *, cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
+    """Answer from the wiki with [[Page]] citations; says so when the wiki lacks the answer."""
+    run = _Run(vault, settings, "query", question, Task("query", vault, {"question": question}),
+               cancel=cancel)
+    yield run.started()
+    prompt = prompts.build_prompt(vault, "query", f"# Question\n\n{question}",
+                                  model=settings.model, budget=settings.context_tokens,
+                                  search_query=question)
+    messages = prompt.messages
+    if history:  # earlier turns of the conversation, between the rules and the question
+        messages = [messages[0], *history, messages[1]]
+    result = None
+    async for item in run.turn(messages):
+        if isinstance(item, ChatResult):
+            result = item
+        else:
+            yield item
+    if run.failed:
+        return
+    answer = (result.text if result else "").strip()
+    yield Answer(answer, tuple(citations(vault, answer)))
+    yield Done(run.usage, run.reply, notice=run.notice)
+
+
+async def save_answer(vault: Any, question: str, answer: str, settings: AgentSettings, *,
+                      cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
+    """File an answer back into the wiki as a page (a changeset like any other)."""
+    run = _Run(vault, settings, "save", question,
+               Task("save", vault, {"question": question, "answer": answer}), cancel=cancel)
+    yield run.started()
+    task_text = f"# Question\n\n{question}\n\n# Answer to file\n\n{answer}"
+    prompt = prompts.build_prompt(vault, "save", task_text, model=settings.model,
+                                  budget=settings.context_tokens, search_query=question,
+                                  extra_paths=citations(vault, answer))
+    async for event in run.edit_conversation(prompt.messages):
+        yield event
+    if not run.failed:
+        async for event in run.finish():
+            yield event
+
+
+async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
+               cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
+    """Structural findings plus model-checked ones; fixes as one changeset (when `fix`)."""
+    dismissed = load_dismissed(vault.root)
+    structural = [structural_item(f) for f in vault.lint()]
+    shown = [i for i in structural if i.id not in dismissed]
+    run = _Run(vault, settings, "lint", "lint",
+               Task("lint", vault, {"findings": shown, "fix": fix}), cancel=cancel)
+    yield run.started()
+    listing = "\n".join(f"- {item}" for item in shown) or "(none)"
+    task_text = f"# Structural findings (found by the program)\n\n{listing}"
+    if not fix:
+        task_text += "\n\nList findings only; do not write edit blocks."
+    paths = list(dict.fromkeys(i.path for i in shown if i.path in vault.pages))[:20]
+    prompt = prompts.build_prompt(vault, "lint", task_text, model=settings.model,
+                                  budget=settings.context_tokens, extra_paths=paths)
+    async for event in run.edit_conversation(prompt.messages, apply_blocks=fix):
+        yield event
+    if run.failed:
+        return
+    checked = [i for i in model_findings(run.reply) if i.id not in dismissed]
+    items = tuple(shown + checked)
+    hidden = (len(structural) - len(shown)) + (len(model_findings(run.reply)) - len(checked))
+    yield Findings(items, hidden)
+    async for event in run.finish():
+        yield event
+
+
+async def instruct(vault: Any, instruction: str, settings: AgentSettings, *,
+                   cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
+    """A free-form request as a changeset; renames and merges rewrite every backlink."""
+    run = _Run(vault, settings, "instruct", instruction,
+               Task("instruct", vault, {"instruction": instruction}), cancel=cancel)
+    yield run.started()
+    named = pages_named_in(vault, instruction)
+    sections = []
+    if named:
+        rows = []
+        for path in named:
+            sources = sorted({b.source for b in vault.backlinks(path)})
+            rows.append(f"- {path} is linked from: " + (", ".join(sources) or "no page"))
+        sections.append("# Backlinks of the pages named\n\n" + "\n".join(rows))
+    prompt = prompts.build_prompt(vault, "instruct", f"# Instruction\n\n{instruction}",
+                                  model=settings.model, budget=settings.context_tokens,
+                                  search_query=instruction, extra_paths=named,
+                                  extra_sections=sections)
+    async for event in run.edit_conversation(prompt.messages, follow_renames=True):
+        yield event
+    if not run.failed:
+        async for event in run.finish():
+            yield event
+
+
+# -- helpers used by several operations --------------------------------------------------------
+def _read_source(vault: Any, path: str) -> str:
+    if not path.startswith("raw/"):
+        raise ValueError(f"{path}: sources are ingested from raw/ (e.g. raw/article.md)")
+    if not (vault.root / path).is_file():
+        raise ValueError(f"{path}: no such file in the vault")
+    if not path.lower().endswith((".md", ".markdown", ".txt", ".text")):
+        raise ValueError(f"{path}: only markdown and plain-text sources can be ingested for now")
+    try:
+        return vault.read_text(path)
+    except Exception as exc:
+        raise ValueError(f"{path}: cannot be read: {exc}") from exc
+
+
+def source_title(text: str, path: str) -> str:
+    """The source's title: frontmatter title, else its first heading, else the file name."""
+    m = re.search(r"(?m)^title:\s*[\"']?(.+?)[\"']?\s*$", text[:2000]) if text.startswith("---") \
+        else None
+    if m:
+        return m.group(1).strip()
+    m = re.search(r"(?m)^#\s+(.+?)\s*#*\s*$", text)
+    if m:
+        return m.group(1).strip()
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return re.sub(r"[-_]+", " ", stem).strip().capitalize() or stem
+
+
+def citations(vault: Any, text: str) -> list[str]:
+    """Vault paths the text links to ([[Page]] links that resolve, and raw/ files named)."""
+    from wiki_tui.vault.links import scan_links
+
+    found: list[str] = []
+    for link in scan_links(text):
+        if link.kind in ("wiki", "markdown") and link.target:
+            target = vault.resolve(link.target)
+            if target and target not in found:
+                found.append(target)
+    for raw in re.findall(r"\braw/[^\s`'\")\]]+", text):
+        raw = raw.rstrip(".,;:")
+        if (vault.root / raw).is_file() and raw not in found:
+            found.append(raw)
+    return found
+
+
+def pages_named_in(vault: Any, text: str) -> list[str]:
+    """Pages whose path, title or alias appears in `text` (an instruction)."""
+    low = text.casefold()
+    named = []
+    for path, page in vault.pages.items():
+        names = [page.name, page.title, *map(str, page.aliases or [])]
+        if any(n and len(n) > 2 and n.casefold() in low for n in names):
+            named.append(path)
+    return named[:20]
+
+
+def structural_item(finding: Any) -> LintItem:
+    code, path = str(finding.code), str(finding.path)
+    message = str(finding.message)
+    return LintItem(finding_id(code, path, message), code, path, message,
+                    line=int(getattr(finding, "line", 0) or 0),
+                    suggestion=getattr(finding, "suggestion", None))
+
+
+def model_findings(reply: str) -> list[LintItem]:
+    items = []
+    for m in _FINDING.finditer(reply):
+        fields = [f.strip() for f in m.group(1).split("|")]
+        if len(fields) < 3:
+            continue
+        code, path, message = fields[0].strip("` "), fields[1].strip("` "), fields[2]
+        evidence = fields[3].strip().strip('"') if len(fields) > 3 else ""
+        items.append(LintItem(finding_id(code, path, message, evidence), code, path, message,
+                              evidence=evidence, source="model"))
+    return items
+
+
+# -- one operation's run: model turns, streaming parse, edit rounds ------------------------------
+@dataclass
+class _Run:
+    vault: Any
+    settings: AgentSettings
+    operation: str
+    title: str
+    task: Task
+    cancel: asyncio.Event | None = None
+    usage: Usage = field(default_factory=Usage)
+    replies: list[str] = field(default_factory=list)
+    blocks: list = field(default_factory=list)  # good blocks kept across rounds and parts
+    errors: list = field(default_factory=list)  # EditErrors of the last build
+    notice: str = ""
+    failed: bool = False
+
+    @property
+    def reply(self) -> str:
+        return "\n\n".join(r for r in self.replies if r)
+
+    @property
+    def touched(self) -> set[str]:
+        paths = set()
+        for b in self.blocks:
+            paths.add(b.new_path or b.path)
+        return paths
+
+    def started(self) -> Started:
+        return Started(self.operation, self.title, self.settings.model, self.settings.offline)
+
+    # a model turn, with read-only tool calls answered in between
+    async def turn(self, messages: list[dict], parser=None) -> AsyncIterator[Any]:
+        offered = None if self.settings.offline else tools.TOOLS
+        task_id = register_task(self.task)
+        last_progress: dict[str, float] = {}
+        text_parts: list[str] = []
+        try:
+            for _ in range(_TOOL_ROUNDS + 1):
+                result = None
+                async for item in stream_chat(self.settings, messages, tools=offered,
+                                              metadata={"wiki_tui_task": task_id},
+                                              cancel=self.cancel):
+                    if isinstance(item, Token):
+                        text_parts.append(item.text)
+                        yield item
+                        if parser is not None:
+                            for event in self._parse_events(parser.feed(item.text),
+                                                            last_progress):
+                                yield event
+                    elif isinstance(item, ChatResult):
+                        result = item
+                    else:
+                        yield item
+                self._add_usage(result.usage)
+                if not result.tool_calls:
+                    self._note_finish(result)
+                    if parser is not None:
+                        for event in self._parse_events(parser.close(), last_progress):
+                            yield event
+                    yield result
+                    return
+                messages.append(result.message)
+                for call in result.tool_calls:
+                    args = tools.parse_arguments(call["arguments"])
+                    yield ToolActivity(call["name"], tools.describe(call["name"], args))
+                    output = await asyncio.to_thread(tools.run_tool, self.vault, call["name"],
+                                                     args)
+                    messages.append({"role": "tool", "tool_call_id": call["id"],
+                                     "content": output})
+                if _ == _TOOL_ROUNDS - 1:
+                    offered = None  # enough looking around: answer now
+            yield ChatResult("".join(text_parts))
+        except LLMError as exc:
+            self.failed = True
+            self.replies.append("".join(text_parts))
+            yield Failed(exc.reason, exc.partial_reply or "".join(text_parts), exc.kind)
+        finally:
+            release_task(task_id)
+
+    def _parse_events(self, parse_events: list, last_progress: dict[str, float]):
+        from wiki_tui.changes.protocol import BlockComplete, BlockProgress, BlockStarted
+
+        now = time.monotonic()
+        for pe in parse_events:
+            if isinstance(pe, BlockStarted):
+                yield FileProposed(pe.path, pe.kind)
+                last_progress[pe.path] = 0.0
+            elif isinstance(pe, BlockProgress):
+                if now - last_progress.get(pe.path, 0.0) >= _PROGRESS_EVERY:
+                    last_progress[pe.path] = now
+                    yield FileProgress(pe.path, pe.text_so_far)
+            elif isinstance(pe, BlockComplete) and pe.block.content is not None:
+                yield FileProgress(pe.block.path, pe.block.content)
+
+    def _add_usage(self, usage: Usage) -> None:
+        cost = None
+        if usage.cost_usd is not None or self.usage.cost_usd is not None:
+            cost = (usage.cost_usd or 0.0) + (self.usage.cost_usd or 0.0)
+        if self.usage.prompt_tokens == 0 and self.usage.completion_tokens == 0:
+            cost = usage.cost_usd
+        self.usage = Usage(self.usage.prompt_tokens + usage.prompt_tokens,
+                           self.usage.completion_tokens + usage.completion_tokens, cost)
+
+    def _note_finish(self, result: ChatResult) -> None:
+        if result.finish_reason == "length":
+            limit = f" (max_tokens={self.settings.max_tokens})" if self.settings.max_tokens else ""
+            self.notice = ("The reply was cut off by the length limit" + limit + "; an "
+                           "unfinished edit block at the end was not applied.")
+
+    async def edit_conversation(self, messages: list[dict], *, apply_blocks: bool = True,
+                                follow_renames: bool = False) -> AsyncIterator[Event]:
+        """Model turns until its edits build cleanly (at most settings.edit_rounds rounds)."""
+        from wiki_tui.changes.build import build_changeset
+        from wiki_tui.changes.protocol import RENAME, ParsedReply, StreamParser
+
+        rounds = max(1, self.settings.edit_rounds)
+        for round_no in range(1, rounds + 1):
+            parser = StreamParser()
+            result = None
+            async for item in self.turn(messages, parser if apply_blocks else None):
+                if isinstance(item, ChatResult):
+                    result = item
+                else:
+                    yield item
+            if self.failed:
+                return
+            self.replies.append(result.text)
+            if not apply_blocks:
+                return
+            parsed = parser.result()
+            new_blocks = list(parsed.blocks)
+            if follow_renames:
+                moves = {b.path: b.new_path for b in new_blocks if b.kind == RENAME}
+                if moves:
+                    edited = {b.path for b in [*self.blocks, *new_blocks]}
+                    new_blocks += rewrite_blocks(self.vault, moves, skip=edited)
+            candidate = [*self.blocks, *new_blocks]
+            _changeset, errors = build_changeset(
+                self.vault, ParsedReply(candidate + parsed.incomplete, parsed.errors,
+                                        parsed.prose), operation=self.operation,
+                title=self.title, model=self.settings.model)
+            retry = [e for e in errors if e.retry and e.kind != "incomplete"]
+            failed_paths = {e.path for e in retry}
+            self.blocks = [b for b in candidate
+                           if b.path not in failed_paths and b.new_path not in failed_paths]
+            self.errors = errors
+            if not retry or round_no == rounds:
+                return
+            yield Retry(f"{len(retry)} edit(s) could not be used; sending the errors back to "
+                        f"the model (round {round_no + 1} of {rounds})", round_no)
+            messages.append({"role": "assistant", "content": result.text})
+            messages.append({"role": "user", "content": retry_message(retry)})
+
+    async def finish(self) -> AsyncIterator[Event]:
+        from wiki_tui.changes.build import build_changeset
+
+        changeset, errors = build_changeset(self.vault, self.blocks, operation=self.operation,
+                                            title=self.title, model=self.settings.model)
+        leftover = [str(e) for e in self.errors if e.retry]
+        changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))
+        for change in changeset.files:
+            yield FileReady(change)
+        if changeset.files:
+            yield ChangesetReady(changeset)
+        elif not self.notice:
+            self.notice = "No changes were proposed." + (
+                " Unusable edits: " + " ".join(leftover) if leftover else "")
+        yield Done(self.usage, self.reply, notice=self.notice)
+
+
+def retry_message(errors: list) -> str:
+    lines = "\n".join(f"- {e}" for e in errors)
+    return ("Some of your edit blocks could not be used:\n\n" + lines + "\n\nYour other edits "
+            "were kept. Send corrected blocks for these pages only, copying SEARCH lines "
+            "exactly from the page as it is now.")
