@@ -14,7 +14,8 @@ from typing import Any, Iterable
 
 from wiki_tui.changes import guards
 from wiki_tui.changes.guards import GuardError
-from wiki_tui.changes.match import MatchError, apply_edits_report, newline_style
+from wiki_tui.changes.lines import newline_style
+from wiki_tui.changes.match import MatchError, apply_edits_report
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange
 from wiki_tui.changes.protocol import DELETE as B_DELETE
 from wiki_tui.changes.protocol import EDIT as B_EDIT

@@ -17,6 +17,9 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from wiki_tui.changes.lines import line_body as _body
+from wiki_tui.changes.lines import newline_style, split_lines
+
 BOM = "\ufeff"
 _WS = re.compile(r"\s+")
 _MAX_SHOWN = 3  # candidate places shown in an ambiguity error
@@ -40,35 +43,6 @@ class EditReport:
     text: str  # the page after every edit
     already_applied: list[int] = field(default_factory=list)  # indexes of skipped edits
     tiers: list[str] = field(default_factory=list)  # how each edit matched (for diagnostics)
-
-
-# -- lines -------------------------------------------------------------------------------------
-
-def split_lines(text: str) -> list[str]:
-    """Lines with their endings, split at '\\n' only (unlike str.splitlines, which also splits
-    at form feeds, U+2028 and lone CR that markdown pages may legitimately contain)."""
-    if not text:
-        return []
-    lines = text.split("\n")
-    last = lines.pop()
-    out = [ln + "\n" for ln in lines]
-    if last:
-        out.append(last)
-    return out
-
-
-def _body(line: str) -> str:
-    if line.endswith("\n"):
-        line = line[:-1]
-    if line.endswith("\r"):
-        line = line[:-1]
-    return line
-
-
-def newline_style(text: str) -> str:
-    """'\\r\\n' when most line endings are CRLF, else '\\n'."""
-    crlf = text.count("\r\n")
-    return "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
 
 
 _NORMALISERS = (

@@ -7,11 +7,12 @@ accepted hunks applied. This module is pure data and diffing: no disk, no git, n
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
+
+from wiki_tui.changes.lines import diff_opcodes, line_body, split_lines
 
 PENDING, ACCEPTED, REJECTED, CONFLICT = "pending", "accepted", "rejected", "conflict"
 CREATE, MODIFY, DELETE, RENAME = "create", "modify", "delete", "rename"
@@ -36,30 +37,68 @@ class Hunk:
     old_lines: list[str]  # with line endings, as in the base
     new_lines: list[str]  # with line endings
     status: str = PENDING
+    new_start: int = -1  # 0-based line index into the proposed text (-1: unknown)
 
     @property
     def header(self) -> str:
-        new_start = self.base_start  # approximate; renderers recompute against the result
-        return (f"@@ -{self.base_start + 1},{len(self.old_lines)} "
-                f"+{new_start + 1},{len(self.new_lines)} @@")
+        """Unified-diff style header; line numbers are 1-based (0 for an empty side)."""
+        new_start = self.new_start if self.new_start >= 0 else self.base_start
+        old_no = self.base_start + 1 if self.old_lines else self.base_start
+        new_no = new_start + 1 if self.new_lines else new_start
+        return f"@@ -{old_no},{len(self.old_lines)} +{new_no},{len(self.new_lines)} @@"
+
+    @property
+    def added(self) -> int:
+        return len(self.new_lines)
+
+    @property
+    def removed(self) -> int:
+        return len(self.old_lines)
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """One rendered line of a hunk with its context, for the review."""
+
+    tag: str  # " " context, "-" removed (base), "+" added (proposed)
+    old_no: int | None  # 1-based line number in the base
+    new_no: int | None  # 1-based line number in the proposed text
+    text: str  # without its line ending
 
 
 def compute_hunks(base: str, proposed: str) -> list[Hunk]:
-    """Hunks that turn `base` into `proposed`, line-based, no context merged in."""
-    a = base.splitlines(keepends=True)
-    b = proposed.splitlines(keepends=True)
-    hunks: list[Hunk] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        hunks.append(Hunk(len(hunks), i1, i2, a[i1:i2], b[j1:j2]))
-    return hunks
+    """Hunks that turn `base` into `proposed`, line-based, no context merged in.
+
+    Patience diff with a bounded difflib fallback (see lines.py): a 100 KB page diffs in
+    milliseconds even when it is full of repeated lines.
+    """
+    a = split_lines(base)
+    b = split_lines(proposed)
+    return [Hunk(k, i1, i2, a[i1:i2], b[j1:j2], new_start=j1)
+            for k, (_tag, i1, i2, j1, j2) in enumerate(diff_opcodes(a, b))]
+
+
+def hunk_lines(base: str, hunk: Hunk, context: int = 3) -> list[DiffLine]:
+    """A hunk with `context` unchanged base lines either side, numbered, for display."""
+    lines = split_lines(base)
+    new_start = hunk.new_start if hunk.new_start >= 0 else hunk.base_start
+    shift = new_start - hunk.base_start  # proposed line = base line + shift, around this hunk
+    out: list[DiffLine] = []
+    for i in range(max(0, hunk.base_start - context), hunk.base_start):
+        out.append(DiffLine(" ", i + 1, i + 1 + shift, line_body(lines[i])))
+    for k, line in enumerate(hunk.old_lines):
+        out.append(DiffLine("-", hunk.base_start + k + 1, None, line_body(line)))
+    for k, line in enumerate(hunk.new_lines):
+        out.append(DiffLine("+", None, new_start + k + 1, line_body(line)))
+    after_shift = shift + len(hunk.new_lines) - len(hunk.old_lines)
+    for i in range(hunk.base_end, min(len(lines), hunk.base_end + context)):
+        out.append(DiffLine(" ", i + 1, i + 1 + after_shift, line_body(lines[i])))
+    return out
 
 
 def apply_hunks(base: str, hunks: list[Hunk], accepted_only: bool = True) -> str:
     """The base text with the (accepted) hunks applied."""
-    lines = base.splitlines(keepends=True)
+    lines = split_lines(base)
     out: list[str] = []
     pos = 0
     for hunk in hunks:
@@ -107,10 +146,12 @@ class FileChange:
 
     def toggle_hunk(self, index: int) -> None:
         hunk = self.hunks[index]
-        hunk.status = REJECTED if hunk.status == ACCEPTED else ACCEPTED
-        self._status_from_hunks()
+        self.set_hunk(index, REJECTED if hunk.status == ACCEPTED else ACCEPTED)
 
     def set_hunk(self, index: int, status: str) -> None:
+        if self.kind == DELETE:  # half a deletion is not a deletion: the file goes or stays
+            {ACCEPTED: self.accept, REJECTED: self.reject}.get(status, lambda: None)()
+            return
         self.hunks[index].status = status
         self._status_from_hunks()
 
@@ -128,12 +169,16 @@ class FileChange:
         self.proposed_text = text
         self.edited_by_hand = True
         self.status = PENDING
+        if self.kind == DELETE:  # the person kept the page, with this text
+            self.kind = MODIFY
         self.rediff()
 
     def result_text(self) -> str | None:
         """What will be written: base plus accepted hunks (None: delete the file)."""
         if self.kind == DELETE:
             return None if self.status == ACCEPTED else self.base_text
+        if self.status == REJECTED:
+            return self.base_text
         if self.kind == CREATE and not self.base_text:
             return apply_hunks("", self.hunks)
         return apply_hunks(self.base_text or "", self.hunks)
@@ -142,13 +187,58 @@ class FileChange:
     def will_write(self) -> bool:
         return self.status == ACCEPTED
 
+    def hunk_lines(self, index: int, context: int = 3) -> list[DiffLine]:
+        """Hunk `index` with numbered context lines, for the review."""
+        return hunk_lines(self.base_text or "", self.hunks[index], context)
+
+    @property
+    def stats(self) -> tuple[int, int]:
+        """(lines added, lines removed) over all hunks."""
+        return (sum(h.added for h in self.hunks), sum(h.removed for h in self.hunks))
+
     def unified_diff(self, context: int = 3) -> str:
-        a = (self.base_text or "").splitlines(keepends=True)
-        b = (self.proposed_text or "").splitlines(keepends=True)
+        """The proposed change as a unified diff (from the hunks: no second diff pass)."""
         src = self.old_path or self.path
-        return "".join(difflib.unified_diff(
-            a, b, f"a/{src}" if self.base_text is not None else "/dev/null",
-            f"b/{self.path}" if self.proposed_text is not None else "/dev/null", n=context))
+        head = [f"--- {'a/' + src if self.base_text is not None else '/dev/null'}\n",
+                f"+++ {'b/' + self.path if self.proposed_text is not None else '/dev/null'}\n"]
+        if not self.hunks:
+            return "".join(head) if self.old_path and self.old_path != self.path else ""
+        base = split_lines(self.base_text or "")
+        out = head
+        for group in _context_groups(self.hunks, len(base), context):
+            first, last = group[0], group[-1]
+            lo = max(0, first.base_start - context)
+            hi = min(len(base), last.base_end + context)
+            shift = (first.new_start if first.new_start >= 0 else first.base_start) - first.base_start
+            new_len = (hi - lo) + sum(len(h.new_lines) - len(h.old_lines) for h in group)
+            old_no = lo + 1 if hi > lo else lo
+            new_no = lo + shift + 1 if new_len else lo + shift
+            out.append(f"@@ -{old_no},{hi - lo} +{new_no},{new_len} @@\n")
+            pos = lo
+            for h in group:
+                out.extend(_diff_line(" ", x) for x in base[pos:h.base_start])
+                out.extend(_diff_line("-", x) for x in h.old_lines)
+                out.extend(_diff_line("+", x) for x in h.new_lines)
+                pos = h.base_end
+            out.extend(_diff_line(" ", x) for x in base[pos:hi])
+        return "".join(out)
+
+
+def _diff_line(tag: str, line: str) -> str:
+    if line.endswith("\n"):
+        return tag + line
+    return f"{tag}{line}\n\\ No newline at end of file\n"
+
+
+def _context_groups(hunks: list[Hunk], n_lines: int, context: int) -> list[list[Hunk]]:
+    """Hunks whose context windows touch, grouped (as `diff -u` prints them)."""
+    groups: list[list[Hunk]] = []
+    for h in hunks:
+        if groups and h.base_start - groups[-1][-1].base_end <= 2 * context:
+            groups[-1].append(h)
+        else:
+            groups.append([h])
+    return groups
 
 
 @dataclass
