@@ -151,9 +151,12 @@ def _closest(bodies: list[str], search: list[str]) -> tuple[int, int] | None:
 
 
 def _show(bodies: list[str], start: int, length: int, context: int = 1) -> str:
+    """Page lines start..start+length (plus context) in a fence, ready to copy into a SEARCH."""
     lo, hi = max(0, start - context), min(len(bodies), start + length + context)
-    width = len(str(hi))
-    return "\n".join(f"{i + 1:>{width}} | {bodies[i]}" for i in range(lo, hi))
+    shown = bodies[lo:hi]
+    longest = max((len(run) for line in shown for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"lines {lo + 1}-{hi}:\n{fence}\n" + "".join(x + "\n" for x in shown) + fence
 
 
 def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
@@ -198,7 +201,7 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
             new[-1] = replace[-1]
         return lines[:start] + new + lines[end:], tier
     if hits:
-        shown = "\n".join(f"- at line {h + 1}:\n{_show(bodies, h, m, 0)}" for h in hits[:_MAX_SHOWN])
+        shown = "\n".join(_show(bodies, h, m, 1) for h in hits[:_MAX_SHOWN])
         more = f"\n(and {len(hits) - _MAX_SHOWN} more)" if len(hits) > _MAX_SHOWN else ""
         raise MatchError(path, f"the SEARCH text matches {len(hits)} places (lines "
                          f"{', '.join(str(h + 1) for h in hits)}); it must match exactly one. "
@@ -216,7 +219,7 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
     if near is None:
         hint = "No line of the page resembles it."
     else:
-        hint = (f"The closest lines in {path} are:\n{_show(bodies, near[0], near[1])}")
+        hint = f"The closest lines in {path} are {_show(bodies, near[0], near[1])}"
     first = next((s for s in search if s.strip()), "")
     raise MatchError(path, f"the SEARCH text was not found (its first line: {first.strip()!r}). "
                      "SEARCH must repeat lines of the page as it is now, exactly, in order. "

@@ -1,0 +1,158 @@
+"""Applying SEARCH/REPLACE edits: exact, whitespace drift, CRLF, ambiguity, absence, repeats."""
+
+from __future__ import annotations
+
+import pytest
+
+from wiki_tui.changes.match import MatchError, apply_edits, apply_edits_report
+
+PAGE = """---
+title: John Harrison
+type: entity
+---
+# John Harrison
+
+Harrison built H4 in 1759.
+It was tested at sea.
+
+## See also
+- [[H4]]
+- [[Marine chronometer]]
+"""
+
+
+def test_exact_edit():
+    out = apply_edits(PAGE, [("Harrison built H4 in 1759.\n", "Harrison finished H4 in 1759.\n")],
+                      "e/JH.md")
+    assert "Harrison finished H4 in 1759.\nIt was tested" in out
+    assert out.count("\n") == PAGE.count("\n")
+
+
+def test_several_edits_apply_in_order():
+    out = apply_edits(PAGE, [("- [[H4]]\n", "- [[H4]]\n- [[Larcum Kendall]]\n"),
+                             ("- [[Larcum Kendall]]\n", "- [[K1]]\n")], "p.md")
+    assert "- [[H4]]\n- [[K1]]\n- [[Marine chronometer]]\n" in out
+
+
+def test_all_or_nothing():
+    with pytest.raises(MatchError) as exc:
+        apply_edits(PAGE, [("# John Harrison\n", "# J. Harrison\n"), ("nope\n", "x\n")], "p.md")
+    assert exc.value.edit_index == 1 and "edit 2 of 2" in str(exc.value)
+
+
+def test_trailing_whitespace_drift():
+    page = "alpha   \nbeta\t\ngamma\n"
+    out = apply_edits(page, [("alpha\nbeta\n", "ALPHA\nBETA\n")], "p.md")
+    assert out == "ALPHA\nBETA\ngamma\n"
+
+
+def test_indentation_drift_reindents_replacement():
+    page = "- list\n    - nested one\n    - nested two\n"
+    out = apply_edits(page, [("  - nested one\n  - nested two\n",
+                              "  - nested one\n  - nested 2\n    - deeper\n")], "p.md")
+    assert out == "- list\n    - nested one\n    - nested 2\n      - deeper\n"
+
+
+def test_inner_whitespace_drift():
+    out = apply_edits("a  b   c\nnext\n", [("a b c\n", "abc\n")], "p.md")
+    assert out == "abc\nnext\n"
+
+
+def test_crlf_page_stays_crlf():
+    page = PAGE.replace("\n", "\r\n")
+    out = apply_edits(page, [("It was tested at sea.\n", "It was tested at sea\nin 1761.\n")],
+                      "p.md")
+    assert "It was tested at sea\r\nin 1761.\r\n" in out
+    assert "\n" not in out.replace("\r\n", "")
+    # a CRLF search against an LF page works too
+    out = apply_edits(PAGE, [("# John Harrison\r\n", "# JH\r\n")], "p.md")
+    assert "# JH\n" in out and "\r" not in out
+
+
+def test_missing_final_newline_is_preserved():
+    out = apply_edits("one\ntwo", [("two\n", "TWO\n")], "p.md")
+    assert out == "one\nTWO"
+    assert apply_edits("one\ntwo\n", [("two", "TWO")], "p.md") == "one\nTWO\n"
+
+
+def test_bom_is_kept_and_ignored_for_matching():
+    out = apply_edits("\ufeff---\ntitle: x\n---\n", [("---\ntitle: x\n", "---\ntitle: y\n")],
+                      "p.md")
+    assert out == "\ufeff---\ntitle: y\n---\n"
+
+
+def test_blank_lines_around_search_are_noise():
+    out = apply_edits(PAGE, [("\n\nIt was tested at sea.\n\n", "\n\nIt sailed.\n\n")], "p.md")
+    assert "in 1759.\nIt sailed.\n\n## See also" in out
+
+
+def test_fragment_of_one_line():
+    out = apply_edits(PAGE, [("built H4", "completed H4")], "p.md")
+    assert "Harrison completed H4 in 1759.\n" in out
+
+
+def test_ambiguous_names_candidates():
+    page = "x\n- item\ny\n- item\nz\n"
+    with pytest.raises(MatchError) as exc:
+        apply_edits(page, [("- item\n", "- thing\n")], "lists/Items.md")
+    err = exc.value
+    assert err.kind == "ambiguous" and err.candidates == [2, 4]
+    msg = str(err)
+    assert msg.startswith("lists/Items.md: the edit: the SEARCH text matches 2 places (lines 2, 4)")
+    assert "Add neighbouring lines" in msg
+    assert "lines 1-3:\n```\nx\n- item\ny\n```" in msg and "lines 3-5:\n```\ny\n- item\nz\n```" in msg
+
+
+def test_absent_shows_closest_lines():
+    with pytest.raises(MatchError) as exc:
+        apply_edits(PAGE, [("Harrison built H4 in 1760.\nIt was tested on land.\n", "x\n")],
+                    "entities/John Harrison.md")
+    msg = str(exc.value)
+    assert exc.value.kind == "not_found"
+    assert msg.startswith("entities/John Harrison.md: the edit: the SEARCH text was not found")
+    assert ("The closest lines in entities/John Harrison.md are lines 6-9:\n```\n\n"
+            "Harrison built H4 in 1759.\nIt was tested at sea.\n\n```") in msg
+    assert "@@@ WRITE" in msg
+
+
+def test_absent_with_nothing_similar():
+    with pytest.raises(MatchError) as exc:
+        apply_edits(PAGE, [("zzzz qqqq\n", "x\n")], "p.md")
+    assert "No line of the page resembles it." in str(exc.value)
+
+
+def test_never_matches_on_first_and_last_lines_alone():
+    search = "# John Harrison\n\nSOMETHING ELSE ENTIRELY\nIt was tested at sea.\n"
+    with pytest.raises(MatchError):
+        apply_edits(PAGE, [(search, "x\n")], "p.md")
+
+
+def test_blank_search_is_invalid():
+    with pytest.raises(MatchError) as exc:
+        apply_edits(PAGE, [("\n  \n", "x\n")], "p.md")
+    assert exc.value.kind == "invalid"
+
+
+def test_already_applied_replacement_is_not_doubled():
+    edit = ("- [[H4]]\n", "- [[H4]]\n- [[Larcum Kendall]]\n")
+    once = apply_edits(PAGE, [edit], "p.md")
+    report = apply_edits_report(once, [edit], "p.md")
+    assert report.text == once and report.already_applied == [0]
+
+
+def test_already_applied_when_search_is_gone():
+    edit = ("Harrison built H4 in 1759.\n", "Harrison finished H4 in 1759.\n")
+    once = apply_edits(PAGE, [edit], "p.md")
+    report = apply_edits_report(once, [edit], "p.md")
+    assert report.text == once and report.already_applied == [0]
+
+
+def test_deleting_lines_with_empty_replace():
+    out = apply_edits(PAGE, [("It was tested at sea.\n", "")], "p.md")
+    assert "It was tested" not in out and "in 1759.\n\n## See also" in out
+
+
+def test_unicode_and_form_feed_lines():
+    page = "Ünïcode ✓\nform\x0cfeed\nsep\u2028inside\nend\n"
+    out = apply_edits(page, [("sep\u2028inside\n", "replaced\n")], "p.md")
+    assert out == "Ünïcode ✓\nform\x0cfeed\nreplaced\nend\n"
