@@ -196,7 +196,10 @@ class GitRepo:
         gone = [self.to_repo(p) for p in paths if p not in before]
         if gone:
             self._run("update-index", "--force-remove", "--", *gone)
-        back = [f"--cacheinfo={before[p].replace(' ', ',')},{self.to_repo(p)}" for p in paths if p in before]
+        back: list[str] = []
+        for p in paths:
+            if p in before:
+                back += ["--cacheinfo", f"{before[p].replace(' ', ',')},{self.to_repo(p)}"]
         if back:
             self._run("update-index", "--add", *back)
 
