@@ -1,0 +1,252 @@
+"""`wiki-tui ingest`, `query`, `ask` and `lint --fix` (run_lint_fix): the agent, headless.
+
+Each streams the model's reply to the terminal, shows the changeset's diffs, and applies it after
+a y/N confirmation (stdin a terminal) or with --yes. `--json` prints one JSON event per line.
+Importing this module imports no litellm (the CLI's start-up stays fast).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any, AsyncIterator
+
+from wiki_tui.cli.common import CliError, console, console_err, vault_root
+
+
+def register(subparsers) -> None:
+    ingest = subparsers.add_parser(
+        "ingest", help="ingest a raw source into the wiki (one changeset to review)",
+        description="Ingest raw/FILE: a source summary page and updates to the pages it touches.")
+    ingest.add_argument("source", metavar="raw/FILE")
+    _common(ingest, apply=True)
+    ingest.set_defaults(func=run_ingest)
+
+    query = subparsers.add_parser(
+        "query", help="ask the wiki a question (answer with [[Page]] citations)",
+        description="Answer QUESTION from the wiki's pages, citing them.")
+    query.add_argument("question", metavar="QUESTION")
+    query.add_argument("--save", action="store_true",
+                       help="file the answer back into the wiki as a page (a changeset)")
+    _common(query, apply=True)
+    query.set_defaults(func=run_query)
+
+    ask = subparsers.add_parser(
+        "ask", help="give the wiki's model an instruction (rename, merge, split ...)",
+        description="Carry out INSTRUCTION as one changeset; renames and merges rewrite "
+                    "every backlink.")
+    ask.add_argument("instruction", metavar="INSTRUCTION")
+    _common(ask, apply=True)
+    ask.set_defaults(func=run_ask)
+
+
+def _common(parser: argparse.ArgumentParser, apply: bool) -> None:
+    parser.add_argument("--model", default=None,
+                        help="litellm model string, e.g. openai/gpt-4o-mini "
+                             "(default: WIKI_TUI_MODEL, config, else the offline engine)")
+    parser.add_argument("--json", action="store_true", help="print events as JSON lines")
+    if apply:
+        parser.add_argument("--yes", "-y", action="store_true",
+                            help="apply the changeset without asking")
+
+
+# -- commands ---------------------------------------------------------------------------------
+def run_ingest(args) -> int:
+    vault, settings = _open(args)
+    from wiki_tui.agent.operations import ingest
+
+    source = args.source.replace("\\", "/")
+    if source.startswith("./"):
+        source = source[2:]
+    if not source.startswith("raw/") and (vault.root / "raw" / source).is_file():
+        source = f"raw/{source}"
+    return _run(args, vault, ingest(vault, source, settings))
+
+
+def run_query(args) -> int:
+    vault, settings = _open(args)
+    from wiki_tui.agent.operations import query, save_answer
+
+    answer: list[str] = []
+    code = _run(args, vault, query(vault, args.question, settings), answers=answer)
+    if code or not args.save:
+        return code
+    if not answer or not answer[0].strip():
+        raise CliError("there is no answer to save", 1)
+    return _run(args, vault, save_answer(vault, args.question, answer[0], settings))
+
+
+def run_ask(args) -> int:
+    vault, settings = _open(args)
+    from wiki_tui.agent.operations import instruct
+
+    return _run(args, vault, instruct(vault, args.instruction, settings))
+
+
+def run_lint_fix(args) -> int:
+    """`wiki-tui lint --fix`: structural + model-checked findings, fixes as one changeset."""
+    vault, settings = _open(args)
+    from wiki_tui.agent.operations import lint
+
+    return _run(args, vault, lint(vault, settings, fix=True))
+
+
+# -- shared machinery -------------------------------------------------------------------------
+def _open(args) -> tuple[Any, Any]:
+    from wiki_tui.agent.config import ConfigError, resolve_settings
+    from wiki_tui.vault import Vault, VaultError
+
+    root = vault_root(args)
+    try:
+        settings = resolve_settings(root, getattr(args, "model", None))
+    except ConfigError as exc:
+        raise CliError(str(exc), 2) from None
+    try:
+        vault = Vault.open(root)
+    except VaultError as exc:
+        raise CliError(str(exc), 2) from None
+    return vault, settings
+
+
+def _run(args, vault, events: AsyncIterator, answers: list | None = None) -> int:
+    outcome = asyncio.run(_consume(args, events))
+    if answers is not None and outcome.get("answer") is not None:
+        answers.append(outcome["answer"])
+    if outcome.get("failed"):
+        return 1
+    changeset = outcome.get("changeset")
+    if changeset is None:
+        return 0
+    return _review_and_apply(args, vault, changeset)
+
+
+async def _consume(args, events: AsyncIterator) -> dict:
+    from rich.markup import escape
+
+    from wiki_tui.agent.events import (
+        Answer, ChangesetReady, Done, Failed, Findings, Retry, Started, Token, ToolActivity,
+        event_to_json,
+    )
+
+    as_json = getattr(args, "json", False)
+    outcome: dict = {}
+    streamed = False
+    try:
+        async for event in events:
+            if as_json:
+                sys.stdout.write(json.dumps(event_to_json(event), ensure_ascii=False,
+                                            default=str) + "\n")
+                sys.stdout.flush()
+            if isinstance(event, Started):
+                if not as_json:
+                    who = "offline engine — not a language model" if event.offline else event.model
+                    console_err.print(f"[bold]{event.operation}[/]: {escape(event.title)}  "
+                                      f"[dim]({who})[/]")
+            elif isinstance(event, Token):
+                if not as_json:
+                    sys.stdout.write(event.text)
+                    sys.stdout.flush()
+                    streamed = True
+            elif isinstance(event, ToolActivity) and not as_json:
+                console_err.print(f"[dim]· {escape(event.detail)}[/]")
+            elif isinstance(event, Retry) and not as_json:
+                console_err.print(f"[yellow]retry {event.attempt}:[/] {escape(event.reason)}")
+            elif isinstance(event, Findings):
+                outcome["findings"] = event.items
+                if not as_json:
+                    _print_findings(event)
+            elif isinstance(event, Answer):
+                outcome["answer"] = event.text
+            elif isinstance(event, ChangesetReady):
+                outcome["changeset"] = event.changeset
+            elif isinstance(event, Done):
+                if not as_json:
+                    if streamed:
+                        sys.stdout.write("\n")
+                    if event.notice:
+                        console_err.print(f"[yellow]note:[/] {escape(event.notice)}")
+                    console_err.print(f"[dim]{_usage_line(event.usage)}[/]")
+            elif isinstance(event, Failed):
+                outcome["failed"] = event
+                if not as_json:
+                    if streamed:
+                        sys.stdout.write("\n")
+                    console_err.print(f"[bold red]failed:[/] {escape(event.reason)}")
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        outcome["failed"] = True
+        console_err.print("cancelled; nothing was applied")
+    return outcome
+
+
+def _usage_line(usage) -> str:
+    cost = "cost unknown" if usage.cost_usd is None else f"${usage.cost_usd:.4f}"
+    return f"tokens in {usage.prompt_tokens}, out {usage.completion_tokens}, {cost}"
+
+
+def _print_findings(event) -> None:
+    if not event.items:
+        console_err.print("no findings" + (f" ({event.dismissed} dismissed)" if event.dismissed
+                                           else ""))
+        return
+    for item in event.items:
+        console.print(f"- {item}", markup=False)
+    if event.dismissed:
+        console_err.print(f"[dim]{event.dismissed} dismissed finding(s) not shown[/]")
+
+
+def _review_and_apply(args, vault, changeset) -> int:
+    as_json = getattr(args, "json", False)
+    if not as_json:
+        _show_changeset(changeset)
+    if getattr(args, "yes", False):
+        approved = True
+    elif sys.stdin.isatty() and not as_json:
+        answer = console.input("Apply these changes? [y/N] ").strip().lower()
+        approved = answer in ("y", "yes")
+    else:
+        console_err.print("not applied: pass --yes to apply without a terminal to confirm on")
+        return 3
+    if not approved:
+        console_err.print("not applied")
+        return 3
+    from wiki_tui.changes.journal import ApplyError, apply_changeset
+
+    changeset.accept_all()
+    try:
+        result = apply_changeset(vault, changeset)
+    except ApplyError as exc:
+        raise CliError(f"not applied: {exc}", 1) from None
+    if as_json:
+        sys.stdout.write(json.dumps({"event": "Applied", "written": result.written,
+                                     "deleted": result.deleted, "renamed": result.renamed,
+                                     "commit": result.commit, "conflicts": result.conflicts,
+                                     "notice": result.notice}, default=str) + "\n")
+    else:
+        summary = f"applied {len(result.written) + len(result.deleted)} file(s)"
+        if result.commit:
+            summary += f", commit {result.commit[:10]}"
+        console_err.print(f"[green]{summary}[/]")
+        for path in result.conflicts:
+            console_err.print(f"[red]conflict:[/] {path} changed on disk; not written")
+        if result.notice:
+            console_err.print(f"[yellow]note:[/] {result.notice}")
+    return 1 if result.conflicts else 0
+
+
+def _show_changeset(changeset) -> None:
+    from rich.markup import escape
+    from rich.syntax import Syntax
+
+    console.rule(f"{changeset.operation}: {changeset.title} — {len(changeset.files)} file(s)")
+    for change in changeset.files:
+        diff = change.unified_diff()
+        console.print(f"[bold]{change.kind}[/] {escape(change.path)}"
+                      + (f" (from {escape(change.old_path)})" if change.old_path else ""))
+        if diff:
+            console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
+    for finding in changeset.findings:
+        console.print(f"[yellow]lint:[/] {escape(str(finding))}")
+    for error in changeset.errors:
+        console.print(f"[red]not used:[/] {escape(str(error))}")
