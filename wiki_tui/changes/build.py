@@ -207,10 +207,12 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
             local.append(EditError(group[0].path, str(exc), kind="unreadable", retry=False))
             ok = False
         if not ok:
-            others = sorted({b.path for b in group} | {b.new_path for b in group if b.new_path})
-            if len(others) > 1:
-                local.append(EditError(others[0], "These blocks were not used either, because "
-                                       f"they belong with the failed one: {', '.join(others)}",
+            failed = {e.path for e in local}
+            others = sorted({p for b in group for p in (b.path, b.new_path) if p} - failed)
+            if len(group) > 1 and others:
+                local.append(EditError(others[0], f"The blocks for {', '.join(others)} were not "
+                                       "used either: they go together with the failed one "
+                                       "(a rename links them). Send them again with the fix",
                                        kind="match"))
             errors.extend(local)
             continue
