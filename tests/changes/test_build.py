@@ -1,0 +1,255 @@
+"""Building a changeset from a reply against real files in a copy of the sample vault."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from wiki_tui.changes.build import EditError, build_changeset, lint_input, read_base_text
+from wiki_tui.changes.model import ACCEPTED, CREATE, DELETE, MODIFY, RENAME
+from wiki_tui.changes.protocol import parse_reply
+
+
+def open_vault(root: Path):
+    try:
+        from wiki_tui.vault import Vault
+    except ImportError:  # the real Vault is used as soon as it exists
+        return SimpleNamespace(root=root)
+    return Vault.open(root, use_cache=False)
+
+
+def build(vault_root: Path, reply: str):
+    return build_changeset(open_vault(vault_root), parse_reply(reply), operation="instruct",
+                           title="test", model="test-model")
+
+
+H4 = "entities/H4.md"
+
+
+def test_create_and_modify(sample_vault):
+    reply = f"""I add a page and fix another.
+@@@ WRITE concepts/Escapement.md
+---
+title: Escapement
+type: concept
+summary: The part of a clock that releases its power in equal steps.
+---
+# Escapement
+
+Used in [[H4]].
+```text
+tick
+```
+@@@ END
+@@@ EDIT {H4}
+@@@ SEARCH
+# H4
+@@@ REPLACE
+# H4
+
+Harrison's sea watch.
+@@@ END
+"""
+    cs, errors = build(sample_vault, reply)
+    assert errors == []
+    assert (cs.operation, cs.title, cs.model) == ("instruct", "test", "test-model")
+    assert [(f.kind, f.path) for f in cs.files] == [(CREATE, "concepts/Escapement.md"),
+                                                   (MODIFY, H4)]
+    new, mod = cs.files
+    assert new.base_text is None and new.proposed_text.startswith("---\ntitle: Escapement")
+    assert "```text\ntick\n```\n" in new.proposed_text
+    disk = (sample_vault / H4).read_text()
+    assert mod.base_text == disk and mod.base_hash
+    assert mod.proposed_text == disk.replace("# H4\n", "# H4\n\nHarrison's sea watch.\n", 1)
+    assert len(mod.hunks) == 1 and mod.hunks[0].old_lines == []
+    assert sorted(mod.hunks[0].new_lines) == ["\n", "Harrison's sea watch.\n"]
+    mod.accept()
+    assert mod.result_text() == mod.proposed_text
+    # nothing was written by building
+    assert not (sample_vault / "concepts/Escapement.md").exists()
+    assert (sample_vault / H4).read_text() == disk
+
+
+def test_a_files_blocks_apply_together_or_not_at_all(sample_vault):
+    reply = f"""@@@ EDIT {H4}
+@@@ SEARCH
+# H4
+@@@ REPLACE
+# The H4
+@@@ END
+@@@ WRITE concepts/Fine.md
+fine
+@@@ END
+@@@ EDIT {H4}
+@@@ SEARCH
+this line is not in the page
+@@@ REPLACE
+x
+@@@ END
+"""
+    cs, errors = build(sample_vault, reply)
+    assert [f.path for f in cs.files] == ["concepts/Fine.md"]
+    [err] = errors
+    assert isinstance(err, EditError) and err.path == H4 and err.kind == "match" and err.retry
+    assert str(err).startswith(f"{H4}: the edit: the SEARCH text was not found")
+    assert cs.errors == [str(err)]
+
+
+def test_delete_and_rename(sample_vault):
+    old = "entities/Larcum Kendall.md"
+    reply = f"@@@ DELETE concepts/Dead reckoning.md\n@@@ RENAME {old} -> people/Larcum Kendall.md\n"
+    cs, errors = build(sample_vault, reply)
+    assert errors == []
+    dele, ren = cs.files
+    assert (dele.kind, dele.path, dele.proposed_text) == (DELETE, "concepts/Dead reckoning.md", None)
+    assert (ren.kind, ren.path, ren.old_path) == (RENAME, "people/Larcum Kendall.md", old)
+    base = (sample_vault / old).read_text()
+    assert ren.base_text == base and ren.proposed_text == base and ren.hunks == []
+    ren.accept()
+    assert ren.will_write and ren.result_text() == base
+    assert lint_input(cs.files) == {"concepts/Dead reckoning.md": None, old: None,
+                                    "people/Larcum Kendall.md": base}
+
+
+def test_rename_then_edit_the_new_path_and_chained_renames(sample_vault):
+    reply = f"""@@@ RENAME {H4} -> entities/H4 watch.md
+@@@ EDIT entities/H4 watch.md
+@@@ SEARCH
+# H4
+@@@ REPLACE
+# H4 (the sea watch)
+@@@ END
+@@@ RENAME entities/H4 watch.md -> instruments/H4.md
+"""
+    cs, errors = build(sample_vault, reply)
+    assert errors == []
+    [ren] = cs.files
+    assert (ren.kind, ren.old_path, ren.path) == (RENAME, H4, "instruments/H4.md")
+    assert len(ren.hunks) == 1 and ren.hunks[0].new_lines == ["# H4 (the sea watch)\n"]
+
+
+def test_rename_group_fails_together(sample_vault):
+    reply = f"""@@@ RENAME {H4} -> entities/H4 watch.md
+@@@ EDIT entities/H4 watch.md
+@@@ SEARCH
+no such line
+@@@ REPLACE
+x
+@@@ END
+"""
+    cs, errors = build(sample_vault, reply)
+    assert cs.files == []
+    assert "SEARCH text was not found" in str(errors[0])
+    assert "go together with the failed one" in str(errors[1]) and H4 in str(errors[1])
+
+
+def test_incomplete_block_is_never_applied(sample_vault):
+    cs, errors = build(sample_vault, "@@@ WRITE concepts/Cut.md\n---\ntitle: Cut\n")
+    assert cs.files == []
+    [err] = errors
+    assert err.kind == "incomplete" and "ended in the middle" in str(err)
+
+
+def test_protocol_errors_are_carried(sample_vault):
+    cs, errors = build(sample_vault, "@@@ REPLACE\n@@@ WRITE concepts/Ok.md\nok\n@@@ END\n")
+    assert [f.path for f in cs.files] == ["concepts/Ok.md"]
+    assert errors[0].kind == "protocol" and str(errors[0]).startswith("reply line 1:")
+
+
+def test_already_applied_is_a_notice_and_no_change(sample_vault):
+    disk = (sample_vault / H4).read_text()
+    first = disk.splitlines()[8]
+    reply = f"@@@ EDIT {H4}\n@@@ SEARCH\nnot there any more\n@@@ REPLACE\n{first}\n@@@ END\n"
+    cs, errors = build(sample_vault, reply)
+    assert cs.files == []
+    [note] = errors
+    assert note.kind == "notice" and not note.retry and "already in the page" in str(note)
+    assert cs.errors == []
+
+
+def test_write_identical_to_disk_is_no_change(sample_vault):
+    disk = (sample_vault / H4).read_text()
+    cs, errors = build(sample_vault, f"@@@ WRITE {H4}\n{disk}@@@ END\n")
+    assert cs.files == [] and errors == []
+
+
+def test_crlf_page_keeps_crlf_on_write_and_edit(sample_vault):
+    page = sample_vault / "concepts" / "Crlf.md"
+    page.write_bytes(b"---\r\ntitle: Crlf\r\n---\r\nline one\r\nline two\r\n")
+    cs, errors = build(sample_vault, "@@@ WRITE concepts/Crlf.md\n---\ntitle: Crlf\n---\n"
+                                     "line one\nline 2\n@@@ END\n")
+    assert errors == []
+    [fc] = cs.files
+    assert fc.proposed_text == "---\r\ntitle: Crlf\r\n---\r\nline one\r\nline 2\r\n"
+    assert len(fc.hunks) == 1
+    cs, _ = build(sample_vault, "@@@ EDIT concepts/Crlf.md\n@@@ SEARCH\nline two\n@@@ REPLACE\n"
+                                "line 2\nline 3\n@@@ END\n")
+    assert cs.files[0].proposed_text.endswith("line one\r\nline 2\r\nline 3\r\n")
+
+
+def test_non_utf8_page_is_refused_not_mangled(sample_vault):
+    (sample_vault / "concepts" / "Latin1.md").write_bytes("caf\xe9\n".encode("latin-1"))
+    cs, errors = build(sample_vault, "@@@ EDIT concepts/Latin1.md\n@@@ SEARCH\ncaf\n@@@ REPLACE\n"
+                                     "x\n@@@ END\n")
+    assert cs.files == []
+    assert errors[0].kind == "unreadable" and "not valid UTF-8 (byte 0xe9 at offset 3)" in str(
+        errors[0])
+    with pytest.raises(Exception, match="binary"):
+        (sample_vault / "b.md").write_bytes(b"\x00\x01")
+        read_base_text(sample_vault, "b.md")
+
+
+def test_edit_of_a_missing_page_suggests_write(sample_vault):
+    cs, errors = build(sample_vault, "@@@ EDIT concepts/Nope.md\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n"
+                                     "@@@ END\n")
+    assert cs.files == [] and "create it with '@@@ WRITE concepts/Nope.md'" in str(errors[0])
+
+
+def test_write_then_edit_same_new_page(sample_vault):
+    reply = ("@@@ WRITE concepts/Two step.md\nalpha\nbeta\n@@@ END\n"
+             "@@@ EDIT concepts/Two step.md\n@@@ SEARCH\nbeta\n@@@ REPLACE\ngamma\n@@@ END\n")
+    cs, errors = build(sample_vault, reply)
+    assert errors == [] and cs.files[0].kind == CREATE
+    assert cs.files[0].proposed_text == "alpha\ngamma\n"
+
+
+def test_paths_are_normalised(sample_vault):
+    cs, errors = build(sample_vault, "@@@ WRITE ./concepts/Cafe\u0301.md\nx\n@@@ END\n")
+    assert errors == [] and cs.files[0].path == "concepts/Caf\u00e9.md"
+
+
+def test_accepting_some_hunks(sample_vault):
+    disk = (sample_vault / H4).read_text()
+    lines = disk.splitlines(keepends=True)
+    proposed = "".join(["# The H4\n" if x == "# H4\n" else x for x in lines]) + "More.\n"
+    cs, _ = build(sample_vault, f"@@@ WRITE {H4}\n{proposed}@@@ END\n")
+    [fc] = cs.files
+    assert len(fc.hunks) == 2
+    fc.toggle_hunk(1)
+    assert fc.status == ACCEPTED and fc.result_text() == disk + "More.\n"
+
+
+def test_lint_findings_travel_with_the_changeset(sample_vault):
+    vault = open_vault(sample_vault)
+    if not hasattr(vault, "lint_changes") or not vault.lint_changes({"x.md": "[[Nowhere 1]]\n"}):
+        pytest.skip("the real Vault's lint_changes is not available yet")
+    reply = ("@@@ WRITE concepts/Linky.md\n---\ntitle: Linky\ntype: concept\nsummary: s\n---\n"
+             "See [[Page That Does Not Exist Anywhere]].\n@@@ END\n")
+    cs, errors = build_changeset(vault, parse_reply(reply), operation="ingest", title="t")
+    assert errors == []
+    assert any("Page That Does Not Exist Anywhere" in str(f) for f in cs.findings), cs.findings
+
+
+def test_lint_failure_does_not_lose_the_changeset(sample_vault):
+    class Broken:
+        root = sample_vault
+
+        def lint_changes(self, files):
+            raise RuntimeError("boom")
+
+    cs, errors = build_changeset(Broken(), parse_reply("@@@ WRITE a.md\nx\n@@@ END\n"),
+                                 operation="ingest", title="t")
+    assert [f.path for f in cs.files] == ["a.md"] and cs.findings == []
+    assert any("could not be linted" in e for e in cs.errors)
