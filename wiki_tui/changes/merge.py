@@ -8,8 +8,9 @@ person sees both versions and resolves them by hand.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
+
+from wiki_tui.changes.lines import matching_runs, split_lines
 
 MARK_THEIRS = "<<<<<<< on disk"
 MARK_SEP = "======="
@@ -27,7 +28,14 @@ class MergeResult:
 
 
 def _matches(a: list[str], b: list[str]) -> list[tuple[int, int, int]]:
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks()
+    """Runs of equal lines (i, j, n), in order, ending with a (len(a), len(b), 0) sentinel.
+
+    The same patience diff the review uses, so merged hunks line up with displayed ones.
+    """
+    ids: dict[str, int] = {}
+    a_ids = [ids.setdefault(x, len(ids)) for x in a]
+    b_ids = [ids.setdefault(x, len(ids)) for x in b]
+    return [*matching_runs(a_ids, b_ids), (len(a), len(b), 0)]
 
 
 def _sync_regions(base: list[str], theirs: list[str], mine: list[str]):
@@ -52,7 +60,7 @@ def _sync_regions(base: list[str], theirs: list[str], mine: list[str]):
 
 
 def _ensure_newline(lines: list[str]) -> list[str]:
-    if lines and not lines[-1].endswith(("\n", "\r")):
+    if lines and not lines[-1].endswith("\n"):
         return [*lines[:-1], lines[-1] + "\n"]
     return lines
 
@@ -63,9 +71,7 @@ def merge3(base: str, theirs: str, mine: str) -> MergeResult:
         return MergeResult(mine, 0)
     if mine == base:
         return MergeResult(theirs, 0)
-    b = base.splitlines(keepends=True)
-    t = theirs.splitlines(keepends=True)
-    m = mine.splitlines(keepends=True)
+    b, t, m = split_lines(base), split_lines(theirs), split_lines(mine)
     out: list[str] = []
     conflicts = 0
     bi = ti = mi = 0
