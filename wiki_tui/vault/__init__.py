@@ -1,0 +1,16 @@
+"""The knowledge base on disk: layout, pages, links, backlinks, tags, fuzzy and full-text
+search, structural lint, watching for outside edits. No UI, no model."""
+
+from .fuzzy import FindHit
+from .layout import VaultError, init_vault
+from .links import Link
+from .lint import Finding
+from .model import Backlink, Mention, Vault
+from .page import Page
+from .schema import Schema
+from .search import SearchHit
+
+__all__ = [
+    "Backlink", "FindHit", "Finding", "Link", "Mention", "Page", "Schema", "SearchHit", "Vault",
+    "VaultError", "init_vault",
+]

@@ -6,10 +6,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-try:  # libyaml is ~10x faster; the pure-Python loader is the fallback.
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from .frontmatter import split_frontmatter, yaml_load
 
 SCHEMA_FILE = "AGENTS.md"
 
@@ -35,35 +32,16 @@ class Schema:
         return self.types.get(page_type) if page_type else None
 
 
-def split_frontmatter(text: str) -> tuple[str | None, str]:
-    """(YAML text or None, body). Frontmatter is `---` on the first line up to the next `---`."""
-    if not text.startswith("---"):
-        return None, text
-    first_nl = text.find("\n")
-    if first_nl < 0 or text[:first_nl].strip() != "---":
-        return None, text
-    pos = first_nl + 1
-    while pos <= len(text):
-        nl = text.find("\n", pos)
-        line = text[pos:] if nl < 0 else text[pos:nl]
-        if line.rstrip() in ("---", "..."):
-            return text[first_nl + 1 : pos], ("" if nl < 0 else text[nl + 1 :])
-        if nl < 0:
-            break
-        pos = nl + 1
-    return None, text
-
-
 def parse_schema(text: str) -> Schema:
     """Read the schema from AGENTS.md; anything malformed falls back to defaults with a warning."""
     schema = Schema(text=text, found=True)
-    yaml_text, _ = split_frontmatter(text)
+    yaml_text = split_frontmatter(text)[0]
     if yaml_text is None:
         schema.warnings.append("AGENTS.md has no frontmatter; using the default schema")
         return schema
     try:
-        data = yaml.load(yaml_text, Loader=_Loader) or {}
-    except yaml.YAMLError as exc:
+        data = yaml_load(yaml_text) or {}
+    except (yaml.YAMLError, ValueError) as exc:
         schema.warnings.append(f"AGENTS.md frontmatter is not valid YAML ({_first_line(exc)}); using defaults")
         return schema
     if not isinstance(data, dict):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 TITLE_WEIGHT = 10.0
 BODY_WEIGHT = 1.0
 SNIPPET_WIDTH = 160
@@ -129,7 +129,7 @@ class SearchIndex:
                     DROP TABLE IF EXISTS docs;
                     DROP TABLE IF EXISTS files;
                     CREATE TABLE files(path TEXT PRIMARY KEY, id INTEGER UNIQUE NOT NULL,
-                                       mtime REAL NOT NULL, size INTEGER NOT NULL);
+                                       mtime INTEGER NOT NULL, size INTEGER NOT NULL);
                     CREATE VIRTUAL TABLE docs USING fts5(title, body,
                         tokenize = 'unicode61 remove_diacritics 2');
                     """
@@ -238,6 +238,20 @@ class SearchIndex:
             self._conn.execute("DELETE FROM files WHERE id=?", (row[0],))
 
     # -- queries -----------------------------------------------------------------------------
+    def paths_matching(self, fts: str, limit: int = 10000) -> list[str]:
+        """Paths of the pages matching a raw FTS5 expression (callers build it safely)."""
+        with self._lock:
+            try:
+                return [
+                    row[0] for row in self._conn.execute(
+                        "SELECT path FROM files WHERE id IN "
+                        "(SELECT rowid FROM docs WHERE docs MATCH ? LIMIT ?)",
+                        (fts, limit),
+                    )
+                ]
+            except sqlite3.OperationalError:
+                return []
+
     def search(self, query: str, limit: int = 20) -> list[SearchHit]:
         parsed = parse_query(query)
         if parsed is None or limit <= 0:
@@ -308,7 +322,8 @@ def cut_snippet(text: str, terms: Iterable[str], prefix_last: bool = False) -> t
     for hit in found:
         per_line.setdefault(text.rfind("\n", 0, hit[0]) + 1, []).append(hit)
     start = max(
-        per_line, key=lambda ls: (ls >= body_start, len({h[2] for h in per_line[ls]}), -ls)
+        per_line,
+        key=lambda ls: (ls >= body_start, len({h[2] for h in per_line[ls]}), text[ls] != "#", -ls),
     )
     end = text.find("\n", start)
     end = len(text) if end < 0 else end

@@ -1,0 +1,140 @@
+"""The link graph of a vault: resolved and unresolved links per page, and the reverse maps.
+
+Shapes follow Obsidian's metadata cache: `resolved[source] = {target path: count}` and
+`unresolved[source] = {linkpath as written: count}`. Same-page links (`[[#Heading]]`) are not
+counted (a page does not back-link itself). Aliases are not link targets (Obsidian-exact);
+`unresolved_by_key` lets the vault offer "resolved via alias" separately.
+
+Incremental upkeep: when a file appears or disappears, only the pages holding a link whose
+last path segment names that file can change meaning (own folder beats shortest path, a new
+file can resolve a dangling link), so `by_name` maps that segment to those pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .cache import L_KIND, L_TARGET, Record, R_LINKS
+from .resolve import Resolver, link_key
+
+
+def name_key(target: str) -> str:
+    """The last path segment of a linkpath or file path, lowercase, without `.md`."""
+    key = link_key(target).rstrip("/")
+    key = key[key.rfind("/") + 1 :]
+    return key[:-3] if key.endswith(".md") else key
+
+
+class LinkIndex:
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.targets: dict[str, list[str | None]] = {}  # source -> resolved path per link (aligned)
+        self.resolved: dict[str, dict[str, int]] = {}
+        self.unresolved: dict[str, dict[str, int]] = {}
+        self.back: dict[str, dict[str, int]] = {}  # target path -> {source: count}
+        self.unresolved_by_key: dict[str, dict[str, int]] = {}  # lower linkpath -> {source: count}
+        self.by_name: dict[str, dict[str, int]] = {}  # name_key -> {source: links}
+        self.names_of: dict[str, list[str]] = {}  # source -> its name_keys
+
+    # -- state for the cache -----------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        return {
+            "targets": self.targets,
+            "resolved": self.resolved,
+            "unresolved": self.unresolved,
+            "back": self.back,
+            "unresolved_by_key": self.unresolved_by_key,
+            "by_name": self.by_name,
+            "names_of": self.names_of,
+        }
+
+    @classmethod
+    def from_state(cls, resolver: Resolver, state: dict[str, Any]) -> "LinkIndex":
+        index = cls(resolver)
+        for name, value in state.items():
+            setattr(index, name, value)
+        return index
+
+    # -- upkeep ------------------------------------------------------------------------------
+    def set_links(self, source: str, links: list[tuple]) -> None:
+        """(Re)index one page's links (record rows)."""
+        self.remove_source(source)
+        resolve = self.resolver.resolve
+        targets: list[str | None] = []
+        resolved: dict[str, int] = {}
+        unresolved: dict[str, int] = {}
+        names = self.by_name
+        keys: list[str] = []
+        for row in links:
+            linkpath = row[L_TARGET]
+            if row[L_KIND] == "external":
+                targets.append(None)
+                continue
+            if not linkpath:  # same page
+                targets.append(source)
+                continue
+            target = resolve(linkpath, source)
+            targets.append(target)
+            if target is None:
+                unresolved[linkpath] = unresolved.get(linkpath, 0) + 1
+            else:
+                resolved[target] = resolved.get(target, 0) + 1
+            key = name_key(linkpath)
+            bucket = names.setdefault(key, {})
+            if source not in bucket:
+                keys.append(key)
+            bucket[source] = bucket.get(source, 0) + 1
+        self.names_of[source] = keys
+        self.targets[source] = targets
+        self.resolved[source] = resolved
+        self.unresolved[source] = unresolved
+        for target, count in resolved.items():
+            self.back.setdefault(target, {})[source] = count
+        for linkpath, count in unresolved.items():
+            bucket = self.unresolved_by_key.setdefault(link_key(linkpath), {})
+            bucket[source] = bucket.get(source, 0) + count
+
+    def remove_source(self, source: str) -> None:
+        if source not in self.targets:
+            return
+        del self.targets[source]
+        for target in self.resolved.pop(source, {}):
+            _drop(self.back, target, source)
+        for linkpath, count in self.unresolved.pop(source, {}).items():
+            key = link_key(linkpath)
+            bucket = self.unresolved_by_key.get(key)
+            if bucket is not None and source in bucket:
+                bucket[source] -= count
+                if bucket[source] <= 0:
+                    _drop(self.unresolved_by_key, key, source)
+        for key in self.names_of.pop(source, ()):
+            _drop(self.by_name, key, source)
+
+    def affected_by_file(self, path: str) -> list[str]:
+        """Pages whose links could change meaning when `path` appears or disappears."""
+        return list(self.by_name.get(name_key(path), ()))
+
+    def build(self, records: dict[str, Record]) -> None:
+        for source, record in records.items():
+            self.set_links(source, record[R_LINKS])
+
+    # -- queries -----------------------------------------------------------------------------
+    def sources_linking(self, path: str) -> dict[str, int]:
+        return self.back.get(path, {})
+
+    def unresolved_sources(self, linkpath: str) -> dict[str, int]:
+        return self.unresolved_by_key.get(link_key(linkpath), {})
+
+
+def _drop(mapping: dict[str, dict[str, int]], key: str, source: str) -> None:
+    bucket = mapping.get(key)
+    if bucket is not None:
+        bucket.pop(source, None)
+        if not bucket:
+            del mapping[key]
+
+
+def iter_link_rows(records: dict[str, Record]) -> Iterable[tuple[str, tuple]]:
+    for source, record in records.items():
+        for row in record[R_LINKS]:
+            yield source, row

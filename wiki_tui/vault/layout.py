@@ -1,0 +1,234 @@
+"""The vault on disk: which files are pages, sources and attachments; safe paths; a new vault.
+
+- `raw/` holds read-only sources (link targets, never pages).
+- Pages are every `.md` file outside `raw/` and outside hidden folders (`.git/`, `.obsidian/`,
+  `.wiki-tui/`, any name starting with a dot).
+- Every other file is an attachment (a link target).
+- Symlinks are followed only when they point inside the vault (a directory once: no cycles);
+  a file that vanishes between listing and stat is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .resolve import normalize_path
+
+RAW_DIR = "raw"
+STATE_DIR = ".wiki-tui"
+SPECIAL_PAGES = ("index.md", "log.md", "AGENTS.md")
+
+
+class VaultError(Exception):
+    """Missing folder, a path outside the vault, an unknown page, a vault that cannot be made."""
+
+
+@dataclass
+class Tree:
+    pages: dict[str, tuple[int, int]] = field(default_factory=dict)  # path -> (mtime_ns, size)
+    files: dict[str, tuple[int, int]] = field(default_factory=dict)  # non-page files (raw/, attachments)
+
+
+def is_hidden(path: str) -> bool:
+    return any(part.startswith(".") for part in path.split("/"))
+
+
+def is_raw_path(path: str) -> bool:
+    return path == RAW_DIR or path.startswith(RAW_DIR + "/")
+
+
+def is_page_path(path: str) -> bool:
+    return path[-3:].lower() == ".md" and not is_raw_path(path) and not is_hidden(path)
+
+
+def scan_tree(root: Path) -> Tree:
+    """List the vault's files with (mtime_ns, size), one stat per file."""
+    tree = Tree()
+    real_root = os.path.realpath(root)
+    seen_dirs = {real_root}
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        abs_dir, rel_dir = stack.pop()
+        try:
+            entries = list(os.scandir(abs_dir))
+        except OSError:  # vanished or unreadable folder: skip it
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            rel = normalize_path(f"{rel_dir}{name}")
+            try:
+                if entry.is_symlink():
+                    real = os.path.realpath(entry.path)
+                    if not _inside(real, real_root):
+                        continue  # never follow a link out of the vault
+                    if os.path.isdir(real):
+                        if real in seen_dirs:
+                            continue
+                        seen_dirs.add(real)
+                        stack.append((entry.path, rel + "/"))
+                        continue
+                    st = os.stat(real)
+                elif entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, rel + "/"))
+                    continue
+                else:
+                    st = entry.stat(follow_symlinks=False)
+            except OSError:  # vanished mid-scan
+                continue
+            stamp = (st.st_mtime_ns, st.st_size)
+            if is_page_path(rel):
+                tree.pages[rel] = stamp
+            else:
+                tree.files[rel] = stamp
+    return tree
+
+
+def _inside(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def stat_file(root: Path, rel: str) -> tuple[int, int] | None:
+    """(mtime_ns, size) of a vault file, None if missing or a symlink leading outside."""
+    abs_path = root / rel
+    try:
+        if abs_path.is_symlink() and not _inside(os.path.realpath(abs_path), os.path.realpath(root)):
+            return None
+        st = abs_path.stat()
+    except OSError:
+        return None
+    if not abs_path.is_file():
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def clean_path(root: Path, path: str | os.PathLike[str]) -> str:
+    """A vault-relative POSIX NFC path; VaultError for anything outside the vault."""
+    raw = os.fspath(path)
+    if not raw:
+        raise VaultError("empty path")
+    p = Path(raw)
+    if p.is_absolute():
+        try:
+            p = p.resolve().relative_to(Path(root).resolve())
+        except ValueError:
+            raise VaultError(f"{raw} is outside the vault") from None
+    rel = p.as_posix()
+    parts = []
+    for part in rel.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                raise VaultError(f"{raw} is outside the vault")
+            parts.pop()
+            continue
+        parts.append(part)
+    if not parts:
+        raise VaultError(f"{raw} is the vault folder itself, not a file")
+    rel = normalize_path("/".join(parts))
+    real = os.path.realpath(Path(root) / rel)
+    if not _inside(real, os.path.realpath(root)):
+        raise VaultError(f"{raw} leads outside the vault (symlink)")
+    return rel
+
+
+# -- a new vault ----------------------------------------------------------------------------
+
+AGENTS_TEMPLATE = """---
+required_fields: [title, type, summary]
+types:            # page type -> folder (order = order of sections in index.md)
+  source: sources
+  entity: entities
+  concept: concepts
+  synthesis: syntheses
+  answer: answers
+---
+# Vault schema
+
+This vault is a wiki kept by a language model and reviewed by a person. The frontmatter above
+is read by the program: the fields every page must have, and the folder for each page type.
+
+## Layout
+
+- `raw/` holds source documents. Never edit, rename or delete anything in `raw/`.
+- `sources/` one summary page per ingested source (type `source`).
+- `entities/` people, organisations, places, things (type `entity`).
+- `concepts/` ideas and methods (type `concept`).
+- `syntheses/` pages that compare or combine several sources (type `synthesis`).
+- `answers/` answers worth keeping (type `answer`).
+- `index.md` is generated by the program from page frontmatter. Never write it.
+- `log.md` is append-only and written by the program. Never edit earlier entries.
+
+## Pages
+
+Every page starts with YAML frontmatter:
+
+    ---
+    title: Page Title
+    type: concept
+    summary: One line saying what the page is about.
+    aliases: [Other Name]
+    tags: [topic]
+    sources: ["[[raw/some-source.md]]"]
+    ---
+
+## Links
+
+- Link pages with wikilinks: `[[Page Title]]`, `[[folder/Page|shown text]]`, `[[Page#Heading]]`.
+- Before creating a page, check whether one already exists under another name or alias.
+- Cite the raw source a claim comes from.
+- When sources disagree, say so on the page and link both.
+"""
+
+INDEX_TEMPLATE = "# Index\n\n_Generated by wiki-tui from page frontmatter. Edits here are overwritten._\n"
+LOG_TEMPLATE = "# Log\n"
+GITIGNORE_LINE = f"{STATE_DIR}/"
+
+
+def looks_like_vault(root: Path) -> bool:
+    return any((root / name).exists() for name in ("AGENTS.md", "index.md", "log.md", RAW_DIR, STATE_DIR))
+
+
+def init_vault(root: Path):
+    """Create a new vault at `root` (layout, schema, index, log, .gitignore, git repo + commit)."""
+    from .model import Vault
+
+    root = Path(root)
+    if root.exists() and not root.is_dir():
+        raise VaultError(f"{root} exists and is not a folder")
+    if root.exists() and any(root.iterdir()):
+        if looks_like_vault(root):
+            raise VaultError(f"{root} already holds a vault (AGENTS.md, index.md, log.md or raw/ exist); nothing was changed")
+        raise VaultError(f"{root} is not empty; make a vault in a new or empty folder")
+    root.mkdir(parents=True, exist_ok=True)
+    (root / RAW_DIR).mkdir()
+    (root / RAW_DIR / ".gitkeep").write_text("", encoding="utf-8")
+    (root / "AGENTS.md").write_text(AGENTS_TEMPLATE, encoding="utf-8")
+    (root / "index.md").write_text(INDEX_TEMPLATE, encoding="utf-8")
+    (root / "log.md").write_text(LOG_TEMPLATE, encoding="utf-8")
+    (root / ".gitignore").write_text(GITIGNORE_LINE + "\n", encoding="utf-8")
+    _git_init(root)
+    return Vault.open(root)
+
+
+def _git_init(root: Path) -> None:
+    def git(*args: str) -> None:
+        result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise VaultError(f"git {' '.join(a for a in args if not a.startswith('-'))[:40]} failed in {root}: {result.stderr.strip() or result.stdout.strip()}")
+
+    try:
+        git("init", "-q", "-b", "main")
+    except FileNotFoundError:
+        raise VaultError("git is not installed; the vault was created without a repository") from None
+    git("add", "--", "AGENTS.md", "index.md", "log.md", ".gitignore", f"{RAW_DIR}/.gitkeep")
+    identity = ["-c", "commit.gpgsign=false"]
+    check = subprocess.run(["git", "config", "user.email"], cwd=root, capture_output=True, text=True)
+    if not check.stdout.strip():  # no identity configured: commit as wiki-tui rather than fail
+        identity += ["-c", "user.name=wiki-tui", "-c", "user.email=wiki-tui@localhost"]
+    git(*identity, "commit", "-q", "-m", "New wiki-tui vault")
