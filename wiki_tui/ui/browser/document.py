@@ -160,12 +160,10 @@ def build_header(vault: "Vault", doc: PageDocument, page) -> Text | None:
         if first:
             first.append("  ")
         first.append(f"#{tag}", "wiki.tag")
-    if page.aliases:
-        if first:
-            first.append("  ·  ")
-        first.append("aka " + ", ".join(str(a) for a in page.aliases))
     if first:
         lines.append(first)
+    if page.aliases:
+        lines.append(Text("aka " + ", ".join(str(a) for a in page.aliases), "wiki.meta"))
     if page.summary:
         lines.append(Text(str(page.summary), "wiki.summary"))
     link_fields = [("sources", page.sources)]

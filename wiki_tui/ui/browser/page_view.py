@@ -290,6 +290,8 @@ class PageView(ScrollView, can_focus=True):
         if reachable or done:
             self._pending_scroll = None
             self.scroll_to(y=target, animate=False, immediate=True)
+            # A layout pass for the new virtual size may clamp first; scroll again after it.
+            self.call_after_refresh(self.scroll_to, y=target, animate=False, immediate=True)
 
     def on_resize(self) -> None:
         width = self.scrollable_content_region.width

@@ -1,0 +1,110 @@
+"""Fixtures for UI tests: a host app around one widget, a real vault, waiting helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.message import Message
+from textual.widgets import Footer
+
+
+class BrowserHost(App[None]):
+    """A bare app that mounts a WikiBrowser (no conversation, no model) and records its messages."""
+
+    def __init__(self, vault) -> None:
+        super().__init__()
+        self.vault = vault
+        self.messages: list[Message] = []
+
+    def compose(self) -> ComposeResult:
+        from wiki_tui.ui.browser import WikiBrowser
+
+        yield WikiBrowser(self.vault, id="browser")
+        yield Footer()
+
+    @property
+    def browser(self):
+        return self.query_one("#browser")
+
+    def on_wiki_browser_page_opened(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def on_wiki_browser_create_page_requested(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def on_wiki_browser_page_edited(self, message: Message) -> None:
+        self.messages.append(message)
+
+
+@pytest.fixture
+def open_vault() -> Callable[[Path], object]:
+    """Open a real Vault on a folder (no cache, no watcher); closed after the test."""
+    opened = []
+
+    def _open(root: Path):
+        try:
+            from wiki_tui.vault import Vault
+        except ImportError:
+            pytest.skip("wiki_tui.vault.Vault is not available yet")
+        vault = Vault.open(Path(root), use_cache=False)
+        opened.append(vault)
+        return vault
+
+    yield _open
+    for vault in opened:
+        close = getattr(vault, "close", None)
+        if close is not None:
+            close()
+
+
+@pytest.fixture
+def browser_app(open_vault) -> Callable[[Path], BrowserHost]:
+    """Factory: `browser_app(vault_root)` -> a BrowserHost on a real vault of that folder."""
+
+    def _make(root: Path) -> BrowserHost:
+        return BrowserHost(open_vault(root))
+
+    return _make
+
+
+@pytest.fixture
+def tiny_vault(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
+    """Factory: write {path: text} files into a fresh folder and return it."""
+
+    def _make(files: dict[str, str]) -> Path:
+        root = tmp_path / "tiny"
+        for rel, text in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return root
+
+    return _make
+
+
+async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Let the app run until `condition()` holds (fails the test after `timeout`)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the UI")
+        await pilot.pause(0.01)
+
+
+async def wait_page(pilot, browser, path: str | None = None, timeout: float = 5.0) -> None:
+    """Wait until `path` (or any page) is loaded and fully rendered in the browser."""
+
+    def ready() -> bool:
+        doc = browser.document
+        if doc is None or (path is not None and doc.path != path):
+            return False
+        view = browser.page_view
+        return view.document is doc and not view.rendering
+
+    await wait_for(pilot, ready, timeout)
+    await pilot.pause()
