@@ -87,8 +87,21 @@ def load_litellm() -> Any:
 
 
 def warm_up() -> None:
-    """Pre-import litellm (call from a worker thread after the first paint)."""
-    load_litellm()
+    """Pre-import litellm and what its first call imports lazily (seconds on a slow machine):
+    call from a worker thread after the first paint. No network."""
+    litellm = load_litellm()
+    try:  # the OpenAI SDK's resources load on first use of a client
+        from openai import AsyncOpenAI
+
+        AsyncOpenAI(api_key="warm-up", base_url="http://127.0.0.1:9/v1").chat.completions
+    except Exception:
+        pass
+    try:  # one offline-engine call warms litellm's generic streaming path
+        for _chunk in litellm.completion(model="wiki-offline/engine", stream=True,
+                                         messages=[{"role": "user", "content": "warm up"}]):
+            pass
+    except Exception:
+        pass
 
 
 # -- token counting -----------------------------------------------------------------------------
