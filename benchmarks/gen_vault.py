@@ -53,7 +53,7 @@ types:
 # Conventions
 
 Every page has a title, a type and a one-line summary in its frontmatter.
-Link pages with [[wikilinks]]; cite sources from raw/.
+Link pages with `[[wikilinks]]`; cite sources from raw/.
 """
 
 

@@ -1,7 +1,48 @@
-"""Structural lint (placeholder while being written)."""
+"""Structural lint: what can be checked without a model.
+
+Codes (each Finding names a file and a 1-based line):
+  broken-link       a link no file answers to (suggests a close page name when there is one)
+  alias-link        a link that only matches a page's alias: Obsidian shows it unresolved
+  ambiguous-link    a bare name several files share; Obsidian silently picks one
+  orphan            a page no other page links to. Links from index.md, log.md and AGENTS.md
+                    do not count: index.md lists every page by construction and log.md records
+                    history, so neither says that a page is woven into the wiki.
+  missing-field     a required frontmatter field (AGENTS.md `required_fields`) is absent/empty
+  index-missing     a page index.md does not list
+  index-stale       an index.md entry whose page does not exist
+  duplicate-name    two pages share a title or alias (case-insensitive)
+  page-warning      a file the scanner had to warn about (bad UTF-8, binary, broken YAML)
+  schema-warning    AGENTS.md frontmatter problems
+`lint_changes` checks proposed file texts against the vault and reports only what the change
+introduces: new broken links (also in untouched pages whose target it deletes or renames),
+pages it orphans, and missing required fields.
+"""
+
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_FM, R_LINKS, R_TITLE, R_WARNINGS
+from .index import name_key
+from .layout import SPECIAL_PAGES, is_page_path
+from .page import parse_page
+from .resolve import Resolver, link_key
+
+if TYPE_CHECKING:
+    from .model import Vault
+
+INDEX_FILE = "index.md"
+L_DISPLAY = L["display"]
+NOT_LINKING = frozenset(SPECIAL_PAGES)  # their links do not rescue an orphan
+NOT_LISTED = frozenset(SPECIAL_PAGES)  # pages index.md does not list
+# index.md is regenerated and log.md is history: a deletion does not "break" their links.
+REGENERATED = frozenset({"index.md", "log.md"})
+SUGGEST_MIN = 70  # similarity (0-100) a suggested target needs
 
 
 @dataclass(frozen=True)
@@ -11,17 +52,298 @@ class Finding:
     line: int
     message: str
     suggestion: str | None = None
-    severity: str = "warning"
+    severity: str = "warning"  # "error" | "warning" | "info"
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        text = f"{where}: {self.severity}: {self.message} [{self.code}]"
-        return f"{text} (did you mean {self.suggestion}?)" if self.suggestion else text
+        text = f"{self.path}:{self.line}: {self.severity}: {self.message} [{self.code}]"
+        return f"{text} (suggestion: {self.suggestion})" if self.suggestion else text
+
+    def to_dict(self) -> dict:
+        return {
+            "code": self.code, "path": self.path, "line": self.line, "message": self.message,
+            "suggestion": self.suggestion, "severity": self.severity,
+        }
 
 
-def lint_vault(vault):
-    return []
+def lint_vault(vault: "Vault") -> list[Finding]:
+    records = vault.pages.records()
+    index = vault._index
+    out: list[Finding] = []
+    duplicate_names = _duplicate_file_names(vault)
+    for source in sorted(records):
+        record = records[source]
+        for row, target in zip(record[R_LINKS], index.targets.get(source, ())):
+            if row[L_KIND] == "external" or not row[L_TARGET]:
+                continue
+            if target is None:
+                finding = _unresolved(vault, source, row)
+                if source == "log.md" and finding.code == "broken-link":  # history of deleted pages
+                    finding = Finding(finding.code, source, finding.line, finding.message + " (log history)", None, "info")
+                out.append(finding)
+            elif name_key(row[L_TARGET]) in duplicate_names and "/" not in row[L_TARGET].strip("/"):
+                found = vault._resolver.candidates(row[L_TARGET], source)
+                if len(found) > 1:
+                    out.append(Finding(
+                        "ambiguous-link", source, row[L_LINE],
+                        f"{row[L_RAW]} could mean {', '.join(found)}; Obsidian opens {target}",
+                        _path_link(target, row), "info",
+                    ))
+        out.extend(_field_findings(vault, source, record[R_FM]))
+        for warning in record[R_WARNINGS]:
+            out.append(Finding("page-warning", source, _warning_line(warning), warning))
+    out.extend(_orphans(vault))
+    out.extend(_index_findings(vault))
+    out.extend(_duplicates(vault))
+    for warning in vault.schema.warnings:
+        out.append(Finding("schema-warning", "AGENTS.md", 1, warning))
+    return sorted(out, key=lambda f: (f.path, f.line, f.code, f.message))
 
 
-def lint_changes(vault, files):
-    return []
+# -- links ------------------------------------------------------------------------------------
+
+def _unresolved(vault: "Vault", source: str, row: tuple) -> Finding:
+    linkpath = row[L_TARGET]
+    via_alias = vault.resolve_alias(linkpath)
+    if via_alias:
+        return Finding(
+            "alias-link", source, row[L_LINE],
+            f"{row[L_RAW]} matches an alias of {via_alias} but Obsidian shows it unresolved",
+            _path_link(via_alias, row, display=linkpath), "info",
+        )
+    suggestion = suggest_target(vault, linkpath)
+    return Finding(
+        "broken-link", source, row[L_LINE], f"{row[L_RAW]}: no page or file named {linkpath!r}",
+        suggestion, "error",
+    )
+
+
+def suggest_target(vault: "Vault", linkpath: str) -> str | None:
+    """A close existing page for a dangling link, as a wikilink, or None."""
+    name = linkpath.rsplit("/", 1)[-1]
+    if name.lower().endswith(".md"):
+        name = name[:-3]
+    best, best_score = None, SUGGEST_MIN
+    for hit in vault.find(name, limit=10):
+        score = max(fuzz.ratio(name.casefold(), hit.matched.casefold()),
+                    fuzz.ratio(name.casefold(), hit.title.casefold()))
+        if score > best_score:
+            best, best_score = hit, score
+    if best is None:
+        return None
+    stem = best.path[:-3] if best.path.endswith(".md") else best.path
+    unique = vault._resolver.resolve(stem.rsplit("/", 1)[-1], "") == best.path
+    return f"[[{stem.rsplit('/', 1)[-1] if unique else stem}]]"
+
+
+def _path_link(target: str, row: tuple, display: str | None = None) -> str:
+    """The link rewritten to name `target` by its path, keeping heading and display text."""
+    stem = target[:-3] if target.endswith(".md") else target
+    subpath = row[L_SUBPATH] if row else ""
+    display = display or (row[L_DISPLAY] if row else None)
+    return f"[[{stem}{subpath}|{display}]]" if display else f"[[{stem}{subpath}]]"
+
+
+def _duplicate_file_names(vault: "Vault") -> set[str]:
+    counts = Counter(name_key(p) for p in (*vault.pages.records(), *vault.attachments))
+    return {k for k, n in counts.items() if n > 1}
+
+
+# -- pages ------------------------------------------------------------------------------------
+
+def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Finding]:
+    if path in SPECIAL_PAGES:
+        return []
+    missing = [f for f in vault.schema.required_fields if _empty(frontmatter.get(f))]
+    if not missing:
+        return []
+    plural = "s" if len(missing) > 1 else ""
+    return [Finding(
+        "missing-field", path, 1,
+        f"frontmatter lacks required field{plural} {', '.join(missing)} (see AGENTS.md)",
+    )]
+
+
+def _empty(value) -> bool:
+    return value is None or (isinstance(value, (str, list, dict)) and not (value.strip() if isinstance(value, str) else value))
+
+
+def _orphans(vault: "Vault") -> list[Finding]:
+    index = vault._index
+    out = []
+    alias_linked = _alias_linked(vault)
+    for path in sorted(vault.pages.records()):
+        if path in SPECIAL_PAGES:
+            continue
+        sources = [s for s in index.sources_linking(path) if s != path and s not in NOT_LINKING]
+        if not sources and path not in alias_linked:
+            out.append(Finding("orphan", path, 1, "no other page links here (index.md and log.md do not count)"))
+    return out
+
+
+def _alias_linked(vault: "Vault") -> set[str]:
+    """Pages reached only through an alias link (those are reported as alias-link instead)."""
+    out = set()
+    for key, sources in vault._index.unresolved_by_key.items():
+        if any(s not in NOT_LINKING for s in sources):
+            found = vault.resolve_alias(key)
+            if found:
+                out.add(found)
+    return out
+
+
+def _index_findings(vault: "Vault") -> list[Finding]:
+    record = vault.pages.record(INDEX_FILE)
+    if record is None:
+        return []
+    listed = set()
+    out = []
+    for row, target in zip(record[R_LINKS], vault._index.targets.get(INDEX_FILE, ())):
+        if row[L_KIND] == "external" or not row[L_TARGET]:
+            continue
+        if target is None:
+            out.append(Finding("index-stale", INDEX_FILE, row[L_LINE], f"{row[L_RAW]} lists a page that does not exist"))
+        else:
+            listed.add(target)
+    for path in sorted(vault.pages.records()):
+        if path not in listed and path not in NOT_LISTED:
+            out.append(Finding("index-missing", path, 1, "not listed in index.md", severity="info"))
+    return out
+
+
+def _duplicates(vault: "Vault") -> list[Finding]:
+    owners: dict[str, list[tuple[str, str, str]]] = {}  # key -> [(path, field, text)]
+    for path, record in vault.pages.records().items():
+        if path in SPECIAL_PAGES:
+            continue
+        seen = set()
+        for field_name, text in [("title", record[R_TITLE]), *(("alias", a) for a in record[R_ALIASES])]:
+            key = link_key(text.strip())
+            if key and key not in seen:
+                seen.add(key)
+                owners.setdefault(key, []).append((path, field_name, text))
+    out = []
+    for key, found in sorted(owners.items()):
+        paths = sorted({p for p, _, _ in found})
+        if len(paths) < 2:
+            continue
+        for path, field_name, text in found:
+            others = ", ".join(p for p in paths if p != path)
+            out.append(Finding(
+                "duplicate-name", path, _frontmatter_line(vault, path, "aliases" if field_name == "alias" else "title"),
+                f"{field_name} {text!r} is also a title or alias of {others}",
+            ))
+    return out
+
+
+def _frontmatter_line(vault: "Vault", path: str, key: str) -> int:
+    try:
+        lines = vault.read_text(path).split("\n", 200)[:200]
+    except Exception:  # noqa: BLE001 - only a line number
+        return 1
+    for i, line in enumerate(lines[1:], start=2):
+        if line.startswith(key + ":"):
+            return i
+        if line.strip() == "---":
+            break
+    return 1
+
+
+def _warning_line(warning: str) -> int:
+    m = re.search(r"\bline (\d+)", warning)
+    return int(m.group(1)) if m else 1
+
+
+# -- a proposed change ------------------------------------------------------------------------
+
+def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
+    """Findings the proposed texts (path -> text, None = delete) would introduce."""
+    from .layout import clean_path
+
+    changes = {clean_path(vault.root, p): text for p, text in files.items()}
+    all_paths = set(vault.pages.records()) | set(vault.attachments)
+    after = (all_paths - {p for p, t in changes.items() if t is None}) | {p for p, t in changes.items() if t is not None}
+    resolver = Resolver(after)
+    index = vault._index
+    records = vault.pages.records()
+    out: list[Finding] = []
+    new_targets: dict[str, set[str]] = {}  # changed page -> what it links to after the change
+    for path, text in sorted(changes.items(), key=lambda kv: kv[0]):
+        if text is None or not is_page_path(path):
+            continue
+        page = parse_page(path, text)
+        old = records.get(path)
+        old_broken = Counter(row[L_TARGET] for row, t in zip(old[R_LINKS], index.targets.get(path, ())) if t is None) if old else Counter()
+        targets = set()
+        for link in page.links:
+            if link.kind == "external" or not link.target:
+                continue
+            target = resolver.resolve(link.target, path)
+            if target is not None:
+                targets.add(target)
+                continue
+            if old_broken[link.target] > 0:
+                old_broken[link.target] -= 1  # was already broken before this change
+                continue
+            out.append(_unresolved_after(vault, path, link.line, link.raw, link.target, after=after))
+        new_targets[path] = targets
+        if path not in SPECIAL_PAGES:
+            missing = [f for f in vault.schema.required_fields if _empty(page.frontmatter.get(f))]
+            was_missing = {f for f in vault.schema.required_fields if old is not None and _empty(old[R_FM].get(f))}
+            introduced = [f for f in missing if f not in was_missing]
+            if introduced:
+                out.append(Finding("missing-field", path, 1, f"frontmatter lacks required field(s) {', '.join(introduced)}"))
+    # Untouched pages whose links the change breaks (their target deleted or renamed away).
+    for path, text in changes.items():
+        if path in after:
+            continue
+        for source in sorted(index.sources_linking(path)):
+            if source in changes or source in REGENERATED:
+                continue
+            record = records[source]
+            for row, target in zip(record[R_LINKS], index.targets.get(source, ())):
+                if target == path and row[L_TARGET] and resolver.resolve(row[L_TARGET], source) is None:
+                    out.append(_unresolved_after(vault, source, row[L_LINE], row[L_RAW], row[L_TARGET], gone=path, after=after))
+    # Pages the change orphans: they had a linking page, and after it none.
+    lost: set[str] = set()
+    for path in changes:
+        if path in records:
+            lost |= set(index.resolved.get(path, {})) - new_targets.get(path, set())
+    for target in sorted(lost):
+        if target not in after or target in SPECIAL_PAGES or not is_page_path(target):
+            continue
+        before = [s for s in index.sources_linking(target) if s != target and s not in NOT_LINKING]
+        if not before:
+            continue  # already an orphan: not introduced here
+        still = [s for s in before if s not in changes]
+        still += [s for s, ts in new_targets.items() if target in ts and s != target and s not in NOT_LINKING]
+        if not still:
+            out.append(Finding("orphan", target, 1, "this change removes the last link to this page"))
+    # New pages nothing links to.
+    for path, text in sorted(changes.items()):
+        if text is None or path in records or path in SPECIAL_PAGES or not is_page_path(path):
+            continue
+        if any(path in ts for s, ts in new_targets.items() if s != path and s not in NOT_LINKING):
+            continue
+        if any(
+            resolver.resolve(row[L_TARGET], source) == path
+            for source in index.affected_by_file(path) if source not in changes and source not in NOT_LINKING
+            for row in records[source][R_LINKS] if row[L_TARGET]
+        ):
+            continue
+        out.append(Finding("orphan", path, 1, "new page that no other page links to"))
+    return out
+
+
+def _unresolved_after(
+    vault: "Vault", path: str, line: int, raw: str, linkpath: str, *, after: set[str], gone: str | None = None
+) -> Finding:
+    via_alias = vault.resolve_alias(linkpath)
+    if via_alias and via_alias in after:
+        return Finding("alias-link", path, line, f"{raw} matches an alias of {via_alias} but Obsidian shows it unresolved",
+                       _path_link(via_alias, (), display=linkpath), "info")
+    why = f"{gone} is deleted or renamed by this change" if gone else f"no page or file named {linkpath!r}"
+    suggestion = None if gone else suggest_target(vault, linkpath)
+    return Finding("broken-link", path, line, f"{raw}: {why}", suggestion, "error")
+
+
+__all__ = ["Finding", "lint_vault", "lint_changes", "suggest_target"]

@@ -66,6 +66,7 @@ class Vault:
         self._resolver = Resolver()
         self._index = LinkIndex(self._resolver)
         self._fuzzy: FuzzyIndex | None = None
+        self._aliases: dict[str, str] | None = None  # lower title/alias -> page, built on demand
         self._search: SearchIndex | None = None
         self._search_synced = False
         self._lock = threading.RLock()
@@ -214,6 +215,7 @@ class Vault:
                 self._drop_page(path)
             return
         is_new = path not in self._stamps
+        self._aliases = None
         self.pages.put(page)
         self._stamps[path] = stamp
         if is_new:
@@ -226,6 +228,7 @@ class Vault:
             self._search.sync_one(path, stamp, (page.title, self._search_text(path)))
 
     def _drop_page(self, path: str) -> None:
+        self._aliases = None
         self.pages.remove(path)
         self._stamps.pop(path, None)
         self._index.remove_source(path)
@@ -314,11 +317,15 @@ class Vault:
         if not key:
             return None
         with self._lock:
-            found = [
-                path for path, rec in self.pages.records().items()
-                if any(link_key(a) == key for a in rec[R_ALIASES]) or link_key(rec[R_TITLE]) == key
-            ]
-        return min(found, key=lambda p: (len(p), p)) if found else None
+            if self._aliases is None:
+                names: dict[str, str] = {}
+                for path, rec in self.pages.records().items():
+                    for text in (rec[R_TITLE], *rec[R_ALIASES]):
+                        k = link_key(text.strip())
+                        if k and (k not in names or (len(path), path) < (len(names[k]), names[k])):
+                            names[k] = path
+                self._aliases = names
+            return self._aliases.get(key)
 
     def outgoing(self, path: str) -> list[tuple[Link, str | None, bool]]:
         """(link, target path or None, resolved via alias) for each link on the page."""
@@ -517,12 +524,16 @@ class Vault:
             return lint_changes(self, files)
 
     # -- watching ----------------------------------------------------------------------------
-    def start_watching(self, callback: Callable[[list[tuple[str, str]]], None] | None) -> None:
+    def start_watching(
+        self, callback: Callable[[list[tuple[str, str]]], None] | None = None, *, wait: bool = False
+    ) -> None:
+        """Feed outside changes into the index from a thread; `callback([(change, path)])` runs
+        on that thread after the index is updated. `wait`: return once it is observing."""
         from .watch import VaultWatcher
 
         self.stop_watching()
         self._watcher = VaultWatcher(self, callback)
-        self._watcher.start()
+        self._watcher.start(wait=wait)
 
     def stop_watching(self) -> None:
         if self._watcher is not None:
