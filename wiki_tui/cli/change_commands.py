@@ -1,0 +1,215 @@
+"""`wiki-tui apply REPLY_FILE` and `wiki-tui undo`: changesets from the command line.
+
+`apply` takes a model reply written in the edit protocol (docs/edit-protocol.md) from a file or
+stdin (`-`), shows each file's diff with the lint findings and anything that could not be used,
+and applies it only when asked:
+
+- `--dry-run`: show and exit (0, or 1 if some blocks could not be used). Nothing is written.
+- `--yes`: apply every file, print what was written and the commit.
+- neither: when stdin and stdout are terminals (the reply came from a file), ask y/N; otherwise
+  (e.g. the reply is piped in on stdin) only show, and say to re-run with --yes.
+
+A reply with protocol or matching errors is never applied in part: the vault stays untouched and
+the exit code is 1. Any apply first finishes or rolls back an apply interrupted by a crash.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+
+from wiki_tui.cli.common import CliError, console, console_err, vault_root
+
+APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
+EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
+
+
+def register(subparsers) -> None:
+    apply = subparsers.add_parser(
+        "apply", help="review and apply a model reply's edits (a changeset) from a file or stdin",
+        description="Show the changes a reply written in wiki-tui's edit protocol would make, "
+                    "and apply them with --yes: files written atomically, one log.md entry, "
+                    "index.md regenerated, one git commit.")
+    apply.add_argument("reply", metavar="REPLY_FILE", help="the reply text, or - for stdin")
+    mode = apply.add_mutually_exclusive_group()
+    mode.add_argument("--yes", "-y", action="store_true", help="apply without asking")
+    mode.add_argument("--dry-run", action="store_true", help="show the diffs, write nothing")
+    apply.add_argument("--title", default=None, help="title for log.md and the commit")
+    apply.add_argument("--operation", default="apply", choices=APPLY_OPERATIONS,
+                       help="operation word for log.md and the commit (default: apply)")
+    apply.add_argument("--model", default="external",
+                       help="who wrote the reply, for the commit's Model: trailer")
+    apply.set_defaults(func=run_apply)
+
+    undo = subparsers.add_parser(
+        "undo", help="revert the last change wiki-tui committed (a new commit + log entry)",
+        description="Revert the last changeset wiki-tui committed, with a new commit and a "
+                    "log.md entry. Refused if its files changed since or the last commit is "
+                    "not wiki-tui's.")
+    undo.set_defaults(func=run_undo)
+
+
+# -- shared ------------------------------------------------------------------------------------
+def _open_vault(args: Any):
+    from wiki_tui.changes.journal import recover
+    from wiki_tui.vault import Vault, VaultError
+
+    root = vault_root(args)
+    try:
+        vault = Vault.open(root)
+    except VaultError as exc:
+        raise CliError(str(exc), 2) from None
+    message = recover(vault)
+    if message:
+        console_err.print(f"[yellow]recovered:[/] {escape(message)}")
+    return vault
+
+
+def _read_reply(name: str) -> tuple[str, str]:
+    """(reply text, default title)."""
+    if name == "-":
+        data = sys.stdin.buffer.read()
+        where, title = "stdin", "changes from stdin"
+    else:
+        path = Path(name)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise CliError(f"cannot read {name}: no such file", 2) from None
+        except IsADirectoryError:
+            raise CliError(f"cannot read {name}: it is a folder", 2) from None
+        except OSError as exc:
+            raise CliError(f"cannot read {name}: {exc.strerror}", 2) from None
+        where, title = name, f"changes from {path.name}"
+    try:
+        return data.decode("utf-8-sig"), title
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{where} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+                       f"{exc.start})", 2) from None
+
+
+def _diff_text(diff: str):
+    from rich.text import Text
+
+    out = Text()
+    for line in diff.splitlines():
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("@@"):
+            style = "cyan"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        else:
+            style = ""
+        out.append(line + "\n", style=style)
+    return out
+
+
+def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
+    """Every file's diff (coloured), then lint findings and the blocks that were not used."""
+    console.rule(f"{escape(changeset.operation)}: {escape(changeset.title)} — "
+                 f"{len(changeset.files)} file(s)")
+    for change in changeset.files:
+        source = f" (from {escape(change.old_path)})" if change.old_path else ""
+        console.print(f"[bold]{change.kind}[/] {escape(change.path)}{source}")
+        diff = change.unified_diff()
+        if diff:
+            console.print(_diff_text(diff), end="")
+    for finding in changeset.findings:
+        console.print(f"[yellow]lint:[/] {escape(str(finding))}")
+    for error in errors:
+        label = "[red]error:[/]" if getattr(error, "retry", True) else "[dim]note:[/]"
+        console.print(f"{label} {escape(str(error))}")
+
+
+def _print_result(result: Any) -> None:
+    for path in result.created:
+        console.print(f"created  {path}", markup=False)
+    for path in result.updated:
+        console.print(f"updated  {path}", markup=False)
+    for path in result.deleted:
+        console.print(f"deleted  {path}", markup=False)
+    for old, new in result.renamed:
+        console.print(f"renamed  {old} → {new}", markup=False)
+    for path in result.conflicts:
+        console_err.print(f"[red]conflict:[/] {escape(path)} changed on disk; not written")
+    if result.commit:
+        console.print(f"commit   {result.commit}", markup=False)
+    if result.notice:
+        console_err.print(f"[yellow]note:[/] {escape(result.notice)}")
+
+
+# -- commands ----------------------------------------------------------------------------------
+def run_apply(args: Any) -> int:
+    from wiki_tui.changes.protocol import parse_reply
+
+    text, default_title = _read_reply(args.reply)
+    parsed = parse_reply(text)
+    if not (parsed.blocks or parsed.incomplete or parsed.errors):
+        raise CliError("the reply contains no edit blocks (see docs/edit-protocol.md for the "
+                       "format); nothing to apply", 1)
+    vault = _open_vault(args)
+    try:
+        return _review_and_apply(args, vault, parsed, default_title)
+    finally:
+        vault.close()
+
+
+def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
+    from wiki_tui.changes.build import build_changeset
+    from wiki_tui.changes.journal import ApplyError, apply_changeset
+
+    changeset, errors = build_changeset(vault, parsed, operation=args.operation,
+                                        title=args.title or default_title, model=args.model)
+    show_changeset(changeset, errors)
+    blocking = [e for e in errors if getattr(e, "retry", True)]
+    if blocking:
+        raise CliError(f"not applied: {len(blocking)} problem(s) in the reply (listed above); "
+                       "the vault is untouched", 1)
+    if not changeset.files:
+        console_err.print("nothing to change: the reply's edits are already in the vault")
+        return 0
+    if args.dry_run:
+        console_err.print("dry run: nothing written")
+        return 0
+    if not args.yes:
+        if args.reply == "-" or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            console_err.print("shown only: re-run with --yes to apply these changes")
+            return 0
+        answer = console.input(f"Apply {len(changeset.files)} file(s)? [y/N] ").strip().lower()
+        if answer not in ("y", "yes"):
+            console_err.print("not applied")
+            return EXIT_NOT_APPLIED
+    changeset.accept_all()
+    try:
+        result = apply_changeset(vault, changeset)
+    except ApplyError as exc:
+        raise CliError(f"not applied: {exc}", 1) from None
+    _print_result(result)
+    return 1 if result.conflicts else 0
+
+
+def run_undo(args: Any) -> int:
+    from wiki_tui.changes.journal import UndoError, undo_last
+
+    vault = _open_vault(args)
+    try:
+        result = undo_last(vault)
+    except UndoError as exc:
+        raise CliError(f"undo refused: {exc.reason}", 1) from None
+    finally:
+        vault.close()
+    console.print(f"undid “{result.title}” ({result.reverted[:10]})", markup=False)
+    for path in result.restored:
+        console.print(f"restored {path}", markup=False)
+    for path in result.removed:
+        console.print(f"removed  {path}", markup=False)
+    console.print(f"commit   {result.commit}", markup=False)
+    if result.notice:
+        console_err.print(f"[yellow]note:[/] {escape(result.notice)}")
+    return 0
