@@ -19,6 +19,14 @@ def link_name(vault: Any, path: str) -> str:
     return stem if clash else name
 
 
+def _editable(path: str) -> bool:
+    """Pages a model edit may touch: not the generated index.md, the append-only log.md (its
+    old entries keep their old links: history), raw/ or hidden folders."""
+    if path in ("index.md", "log.md") or path.startswith("raw/"):
+        return False
+    return not any(part.startswith(".") for part in path.split("/"))
+
+
 def _new_raw(link: Any, new_name: str) -> str:
     sub = link.subpath or ""
     display = f"|{link.display}" if link.display else ""
@@ -36,7 +44,7 @@ def rewrite_blocks(vault: Any, moves: dict[str, str], skip: set[str] = frozenset
         new_name = link_name(vault, new)
         sources = {b.source for b in vault.backlinks(old)}
         for source in sorted(sources):
-            if source in skip or source in moves or source == new:
+            if source in skip or source in moves or source == new or not _editable(source):
                 continue
             page = vault.pages.get(source)
             if page is None:

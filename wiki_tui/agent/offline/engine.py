@@ -163,8 +163,8 @@ def mentioned_pages(vault: Any, text: str, exclude: set[str] = frozenset()) -> l
             continue
         for name in {page.name, page.title, *map(str, page.aliases or [])}:
             key = " ".join(w.casefold() for w in _WORD.findall(name or ""))
-            if len(key) < 3:
-                continue
+            if len(key) < 3 and not (len(key) == 2 and any(c.isdigit() for c in key)):
+                continue  # "H4" is a name; "of" is not
             words = key.count(" ") + 1
             if words > _MAX_NAME_WORDS:
                 continue
@@ -279,25 +279,17 @@ def _lint(vault: Any, args: dict) -> str:
         return f"{NOTE} Only structural checks; no model-checked findings.\n"
     fixes: dict[str, dict[int, list[tuple[str, str]]]] = {}
     for item in args.get("findings", []):
-        if not item.suggestion or item.path not in vault.pages or not item.line:
+        new = _link_fix(item)
+        if new is None or item.path not in vault.pages:
             continue
-        page = vault.pages[item.path]
-        for link in page.links:
-            if link.line != item.line or not link.target or vault.resolve(link.target, item.path):
-                continue
-            if link.target not in item.message and link.raw not in item.message:
-                continue
-            target = str(item.suggestion)
-            target = target[:-3] if target.endswith(".md") else target
-            display = link.display or link.target
-            new = f"[[{target}|{display}]]" if link.raw.startswith("[[") else None
-            if new:
-                fixes.setdefault(item.path, {}).setdefault(link.line, []).append((link.raw, new))
+        fixes.setdefault(item.path, {}).setdefault(item.line, []).append(new)
     blocks = []
     for path, lines in sorted(fixes.items()):
         text_lines = vault.read_text(path).splitlines(keepends=True)
         edits = []
         for number, pairs in sorted(lines.items()):
+            if not 1 <= number <= len(text_lines):
+                continue
             old = text_lines[number - 1]
             new = old
             for a, b in pairs:
@@ -307,9 +299,22 @@ def _lint(vault: Any, args: dict) -> str:
         if edits:
             blocks.append(Block(EDIT, path, edits=edits))
     prose = (f"{NOTE} Structural checks only; {len(blocks)} page(s) get mechanical fixes "
-             "(broken links pointed at the suggested page). Contradictions and superseded "
+             "(links pointed at the page the check suggests). Contradictions and superseded "
              "claims need a language model.\n\n")
     return prose + blocks_as_text(blocks)
+
+
+def _link_fix(item: Any) -> tuple[str, str] | None:
+    """(old link, new link) for a finding whose suggestion is a link, keeping the shown text."""
+    suggestion = str(item.suggestion or "")
+    m = re.match(r"\s*(!?\[\[[^\]]+\]\])", item.message)
+    if not item.line or not m or not suggestion.startswith("[["):
+        return None
+    old = m.group(1)
+    if "|" not in suggestion and "|" not in old:
+        shown = old.lstrip("!")[2:-2].split("#", 1)[0]
+        suggestion = suggestion[:-2] + f"|{shown}]]"
+    return old, suggestion
 
 
 # -- instruct ---------------------------------------------------------------------------------
@@ -346,7 +351,7 @@ def _rename(vault: Any, old: str, new: str) -> str:
     text = vault.read_text(page.path)
     if page.title == page.name:  # the title followed the file name: keep it so
         new_text = re.sub(r"(?m)^title:.*$", f"title: {_yaml_str(name)}", text, count=1)
-        new_text = re.sub(rf"(?m)^# {re.escape(page.title)}\s*$", f"# {name}", new_text, count=1)
+        new_text = re.sub(rf"(?m)^# {re.escape(page.title)}[ \t]*$", f"# {name}", new_text, count=1)
         changed = [(a, b) for a, b in zip(text.splitlines(keepends=True),
                                           new_text.splitlines(keepends=True)) if a != b]
         if changed:

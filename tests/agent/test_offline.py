@@ -1,0 +1,158 @@
+"""The offline engine on the sample vault, end to end: CLI, disk, log.md, git."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.agent.conftest import run_op
+from tests.conftest import git
+from wiki_tui.agent import operations
+from wiki_tui.agent.dismissed import dismiss
+from wiki_tui.agent.events import (
+    Answer, ChangesetReady, Done, Failed, FileProposed, FileReady, Findings, Started, Token,
+)
+from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.cli import main as cli_main
+from wiki_tui.vault import Vault
+
+SOURCE = "raw/french-chronometers.md"
+NEW_PAGE = "sources/The French Chronometer Makers.md"
+
+
+def test_cli_ingest_yes_lands_on_disk_in_log_and_git(git_vault, capsys):
+    code = cli_main(["--vault", str(git_vault), "ingest", SOURCE, "--yes"])
+    assert code == 0
+    page = (git_vault / NEW_PAGE).read_text(encoding="utf-8")
+    assert page.startswith("---\ntitle: \"The French Chronometer Makers\"\ntype: source\n")
+    assert "sources: [raw/french-chronometers.md]" in page
+    assert "offline engine — not a language model" in page
+    assert "- **Pierre Le Roy**: Pierre Le Roy, son of the royal clockmaker" in page
+    for linked in ("[[John Harrison]]", "[[Marine chronometer]]", "[[H4]]",
+                   "[[entities/Board of Longitude]]"):
+        assert linked in page
+    harrison = (git_vault / "entities/John Harrison.md").read_text(encoding="utf-8")
+    assert '"[[The French Chronometer Makers]]"]' in harrison.split("---")[1]
+    log = (git_vault / "log.md").read_text(encoding="utf-8")
+    entry = log.split("## [")[-1]
+    assert "] ingest | The French Chronometer Makers" in entry
+    assert "created: [[sources/The French Chronometer Makers|" in entry
+    assert "[[entities/John Harrison|John Harrison]]" in entry
+    assert git(git_vault, "log", "-1", "--format=%s").strip().startswith("ingest")
+    committed = git(git_vault, "show", "--name-only", "--format=", "HEAD").splitlines()
+    assert NEW_PAGE in committed and "entities/John Harrison.md" in committed
+    assert "log.md" in committed and "index.md" in committed
+    assert git(git_vault, "status", "--porcelain", "--untracked-files=no").strip() == ""
+    out = capsys.readouterr()
+    assert "@@@ WRITE sources/The French Chronometer Makers.md" in out.out  # streamed reply
+    assert "not a language model" in out.err
+
+
+def test_cli_without_yes_and_without_a_terminal_applies_nothing(git_vault, capsys):
+    code = cli_main(["--vault", str(git_vault), "ingest", SOURCE])
+    assert code == 3 and not (git_vault / NEW_PAGE).exists()
+    assert "pass --yes" in capsys.readouterr().err
+    assert git(git_vault, "rev-list", "--count", "HEAD").strip() == "1"
+
+
+def test_cli_json_events(git_vault, capsys):
+    assert cli_main(["--vault", str(git_vault), "ingest", SOURCE, "--json", "--yes"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    names = [e["event"] for e in events]
+    assert names[0] == "Started" and events[0]["offline"] is True
+    assert "FileProposed" in names and "ChangesetReady" in names and names[-1] == "Applied"
+    assert names.index("ChangesetReady") < names.index("Done")
+
+
+async def test_ingest_events_stream_in_order(sample_vault, offline):
+    vault = Vault.open(sample_vault)
+    events = await run_op(operations.ingest(vault, SOURCE, offline))
+    kinds = [type(e) for e in events]
+    assert kinds[0] is Started and kinds[-1] is Done
+    assert kinds.index(Token) < kinds.index(FileProposed) < kinds.index(FileReady) \
+        < kinds.index(ChangesetReady)
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    assert changeset.files[0].path == NEW_PAGE and changeset.files[0].kind == "create"
+    assert not changeset.errors
+    assert not (sample_vault / NEW_PAGE).exists()  # operations never write
+
+
+async def test_ingest_refuses_a_missing_source(sample_vault, offline):
+    vault = Vault.open(sample_vault)
+    events = await run_op(operations.ingest(vault, "raw/nope.md", offline))
+    assert isinstance(events[-1], Failed) and "no such file" in events[-1].reason
+
+
+async def test_query_quotes_passages_with_citations(sample_vault, offline):
+    vault = Vault.open(sample_vault)
+    events = await run_op(operations.query(vault, "When was the first Nautical Almanac "
+                                                  "published?", offline))
+    answer = next(e for e in events if isinstance(e, Answer))
+    assert "not a language model" in answer.text and "1766" in answer.text
+    assert "entities/Nautical Almanac.md" in answer.citations
+    events = await run_op(operations.query(vault, "zebra quantum blockchain", offline))
+    answer = next(e for e in events if isinstance(e, Answer))
+    assert "does not hold an answer" in answer.text and answer.citations == ()
+
+
+async def test_save_answer_files_a_page(git_vault, offline):
+    vault = Vault.open(git_vault)
+    events = await run_op(operations.save_answer(
+        vault, "When was the Almanac first published?",
+        "In 1766 ([[Nautical Almanac]]).", offline))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    (change,) = changeset.files
+    assert change.path == "answers/When was the Almanac first published.md"
+    changeset.accept_all()
+    apply_changeset(vault, changeset)
+    text = (git_vault / change.path).read_text(encoding="utf-8")
+    assert "type: answer" in text and 'sources: ["[[Nautical Almanac]]"]' in text
+
+
+async def test_lint_fixes_links_and_remembers_dismissals(git_vault, offline):
+    vault = Vault.open(git_vault)
+    events = await run_op(operations.lint(vault, offline))
+    findings = next(e for e in events if isinstance(e, Findings))
+    codes = {i.code for i in findings.items}
+    assert {"broken-link", "ambiguous-link"} <= codes
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    change = changeset.file("entities/Larcum Kendall.md")
+    assert "[[entities/John Harrison|Longitude Harrison]]" in change.proposed_text
+    broken = next(i for i in findings.items if i.code == "broken-link")
+    dismiss(git_vault, broken)
+    events = await run_op(operations.lint(vault, offline))
+    again = next(e for e in events if isinstance(e, Findings))
+    assert broken.id not in {i.id for i in again.items} and again.dismissed == 1
+    assert json.loads((git_vault / ".wiki-tui/dismissed.json").read_text())["dismissed"]
+
+
+async def test_instruct_rename_rewrites_every_backlink(git_vault, offline):
+    vault = Vault.open(git_vault)
+    linking = sorted({b.source for b in vault.backlinks("entities/H4.md")})
+    assert len(linking) >= 3
+    events = await run_op(operations.instruct(vault, "rename H4 to Harrison H4", offline))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    renamed = changeset.file("entities/Harrison H4.md")
+    assert renamed.kind == "rename" and renamed.old_path == "entities/H4.md"
+    changeset.accept_all()
+    result = apply_changeset(vault, changeset)
+    assert result.commit and not result.conflicts
+    vault = Vault.open(git_vault)
+    assert vault.backlinks("entities/Harrison H4.md")
+    for path in linking:
+        text = (git_vault / path).read_text(encoding="utf-8")
+        assert not re.search(r"\[\[H4[\]|#]", text), path
+    # only log.md's history keeps the old name (append-only: old entries are not rewritten)
+    assert {f.path for f in vault.lint() if f.code == "broken-link" and "H4" in f.message} \
+        <= {"log.md"}
+
+
+async def test_cancel_event_gives_cancelled_and_applies_nothing(sample_vault, offline):
+    import asyncio
+
+    vault = Vault.open(sample_vault)
+    cancel = asyncio.Event()
+    cancel.set()
+    events = await run_op(operations.ingest(vault, SOURCE, offline, cancel=cancel))
+    assert isinstance(events[-1], Failed) and events[-1].kind == "cancelled"
+    assert not any(isinstance(e, ChangesetReady) for e in events)
