@@ -223,7 +223,7 @@ class FuzzyIndex:
         keys, fields, paths = self._key, self._field, self._path
 
         def offer(eid: int, tier: int, sub: int) -> None:
-            rank = (tier, -sub, FIELD_RANK[fields[eid]], len(keys[eid]), keys[eid])
+            rank = (tier, -sub, FIELD_RANK[fields[eid]], len(keys[eid]), keys[eid], paths[eid])
             cur = best.get(paths[eid])
             if cur is None or rank < cur[0]:
                 best[paths[eid]] = (rank, eid)
