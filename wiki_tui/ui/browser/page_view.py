@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
-from textual import work
+from textual import on, work
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -28,7 +28,18 @@ from wiki_tui.ui.browser.render import MARKDOWN_STYLE_NAMES, make_console, rende
 # Past this size code blocks are not syntax-highlighted (lexing dominates on big pages).
 HIGHLIGHT_LIMIT = 64 * 1024
 # Rendered units are handed to the view in batches at most this far apart (seconds).
-BATCH_INTERVAL = 0.08
+BATCH_INTERVAL = 0.15
+
+
+class _RenderedBatch(Message):
+    """Rendered units from the worker (posting is thread-safe and does not wait)."""
+
+    def __init__(self, generation: int, batch: list, done: bool, seconds: float) -> None:
+        super().__init__()
+        self.generation = generation
+        self.batch = batch
+        self.done = done
+        self.seconds = seconds
 
 
 @dataclass(frozen=True)
@@ -245,11 +256,15 @@ class PageView(ScrollView, can_focus=True):
             # The first screenful goes out at once; then batches keep UI updates cheap.
             if first and sum(len(r.lines) for _, r in batch) >= 60 or now - last_flush >= BATCH_INTERVAL:
                 first = False
-                self.app.call_from_thread(self._append, generation, batch, False, 0.0)
+                self.post_message(_RenderedBatch(generation, batch, False, 0.0))
                 batch, last_flush = [], now
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._append, generation, batch, True,
-                                      time.perf_counter() - started)
+            self.post_message(_RenderedBatch(generation, batch, True, time.perf_counter() - started))
+
+    @on(_RenderedBatch)
+    def _on_batch(self, message: _RenderedBatch) -> None:
+        message.stop()
+        self._append(message.generation, message.batch, message.done, message.seconds)
 
     def _append(self, generation: int, batch, done: bool, seconds: float) -> None:
         if generation != self._generation:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 
+from markdown_it import MarkdownIt
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import CodeBlock, Heading, Markdown
 from rich.padding import Padding
@@ -60,9 +62,26 @@ class _PlainCode(CodeBlock):
         yield Padding(Text(code, style="markdown.code_block"), (0, 1))
 
 
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    """One parser for every unit (Rich builds a new one per Markdown: ~1 ms each)."""
+    return MarkdownIt().enable("strikethrough").enable("table")
+
+
 class _Markdown(Markdown):
     elements = {**Markdown.elements, "heading_open": _LeftHeading,
                 "fence": _HighlightedCode, "code_block": _HighlightedCode}
+
+    def __init__(self, markup: str, code_theme: str) -> None:
+        # Same attributes as Rich's Markdown.__init__, with the shared parser.
+        self.markup = markup
+        self.parsed = _parser().parse(markup)
+        self.code_theme = code_theme
+        self.justify = None
+        self.style = "none"
+        self.hyperlinks = True
+        self.inline_code_lexer = None
+        self.inline_code_theme = code_theme
 
 
 class _FastMarkdown(Markdown):
@@ -96,8 +115,7 @@ def render_unit(
     else:
         cls = _Markdown if highlight_code else _FastMarkdown
         # ANSI palettes follow the terminal's colours, so code stays readable in 256 colours.
-        renderable = cls(markdown_text, hyperlinks=True,
-                         code_theme="ansi_dark" if dark else "ansi_light")
+        renderable = cls(markdown_text, code_theme="ansi_dark" if dark else "ansi_light")
     lines = console.render_lines(renderable, console.options, pad=False, new_lines=False)
     spans: dict[int, list[tuple[int, int]]] = {}
     for row, line in enumerate(lines):

@@ -161,11 +161,11 @@ class SearchScreen(_PickerScreen):
             line = getattr(hit, "line", None)
             where = f"{hit.path}:{line}" if line else hit.path
             prompt = Text.assemble((hit.title, "bold"), "  ", (where, "dim"))
-            snippet = " ".join(str(hit.snippet or "").split())
-            if snippet:
+            snippet = str(hit.snippet or "").replace("\n", " ")
+            if snippet.strip():
                 prompt.append("\n  ")
-                prompt.append(_snippet_text(snippet))
-            options.append((prompt, PageLocation(hit.path, line)))
+                prompt.append(_snippet_text(snippet, getattr(hit, "highlights", ())))
+            options.append((prompt, PageLocation(hit.path, line or None)))
         self.show_options(options, f"{len(hits)} results" if hits else "Nothing found")
 
 
@@ -221,19 +221,9 @@ def _page_prompt(vault, path: str) -> Text:
     return Text.assemble((_title(vault, path), "bold"), "  ", (path, "dim"))
 
 
-def _snippet_text(snippet: str) -> Text:
-    """Snippets may mark matches with [..] or <b>..</b>; show the marks as emphasis."""
-    text = Text()
-    for open_, close in (("<b>", "</b>"), ("[", "]"), ("**", "**")):
-        if open_ in snippet and close in snippet[snippet.index(open_) + len(open_):]:
-            rest = snippet
-            while open_ in rest:
-                before, _, after = rest.partition(open_)
-                match, found, rest = after.partition(close)
-                text.append(before, "italic")
-                text.append(match, "bold reverse" if found else "italic")
-                if not found:
-                    rest = ""
-            text.append(rest, "italic")
-            return text
-    return Text(snippet, "italic")
+def _snippet_text(snippet: str, highlights) -> Text:
+    """The snippet with its matched words emphasised."""
+    text = Text(snippet, "italic")
+    for start, end in highlights or ():
+        text.stylize("bold reverse", start, end)
+    return text

@@ -1,0 +1,155 @@
+"""The browser's modal screens (jump, search, tags) and big pages, in a real app."""
+
+from __future__ import annotations
+
+import time
+
+from textual.widgets import OptionList
+
+from tests.ui.conftest import wait_for, wait_page
+from wiki_tui.ui.browser import PageJumpScreen, PageLocation, SearchScreen, TagsScreen
+from wiki_tui.ui.browser.units import split_units
+
+
+async def open_screen(pilot, app, opener, screen_class) -> None:
+    opener()
+    await wait_for(pilot, lambda: isinstance(app.screen, screen_class)
+                   and bool(app.screen.query("#picker-results")))
+    await pilot.pause()
+
+
+def option_texts(screen) -> list[str]:
+    results = screen.query_one("#picker-results", OptionList)
+    return [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+
+
+async def test_fuzzy_jump_opens_the_page(sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser)
+        await open_screen(pilot, app, browser.open_jump, PageJumpScreen)
+        await pilot.press(*"chrono")
+        texts = option_texts(app.screen)
+        assert texts[0].startswith("Marine chronometer")  # an alias or title match first
+        assert any("alias: chronometer" in t for t in texts)
+        await pilot.press("enter")
+        await wait_page(pilot, browser, "concepts/Marine chronometer.md")
+        # an empty query lists recent pages; Esc closes without opening anything
+        await open_screen(pilot, app, browser.open_jump, PageJumpScreen)
+        assert option_texts(app.screen)[0].startswith("Marine chronometer")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PageJumpScreen))
+        assert browser.current_path == "concepts/Marine chronometer.md"
+
+
+async def test_jump_moves_with_arrows(sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser)
+        await open_screen(pilot, app, browser.open_jump, PageJumpScreen)
+        await pilot.press(*"longitude")
+        second = option_texts(app.screen)[1]
+        await pilot.press("down", "enter")
+        await wait_page(pilot, browser)
+        assert browser.document.title == second.split("  ")[0]
+
+
+async def test_search_screen_opens_at_the_line(sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser)
+        await open_screen(pilot, app, browser.open_search, SearchScreen)
+        await pilot.press(*"Barbados")
+        await wait_for(pilot, lambda: len(option_texts(app.screen)) > 0)
+        texts = option_texts(app.screen)
+        assert all("Barbados" in t for t in texts)
+        results = app.screen.query_one("#picker-results", OptionList)
+        chosen = app.screen._results[results.get_option_at_index(0).id]
+        assert isinstance(chosen, PageLocation) and chosen.line
+        await pilot.press("enter")
+        await wait_page(pilot, browser, str(chosen))
+        view = browser.page_view
+        top = int(view.scroll_y)
+        visible = view.plain_lines()[top : top + view.scrollable_content_region.height]
+        assert any("Barbados" in line for line in visible)
+
+
+async def test_tags_screen_lists_pages_of_a_tag(sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser)
+        await open_screen(pilot, app, browser.open_tags, TagsScreen)
+        tags = app.vault.tags()
+        texts = option_texts(app.screen)
+        assert len(texts) == len(tags)
+        await pilot.press(*"horology")
+        assert option_texts(app.screen)[0].startswith("#horology")
+        await pilot.press("enter")
+        pages = option_texts(app.screen)
+        assert len(pages) == len(tags["horology"])
+        await pilot.press("escape")  # back to the tags, then pick again
+        assert option_texts(app.screen)[0].startswith("#horology")
+        await pilot.press("enter", "enter")
+        await wait_page(pilot, browser)
+        assert browser.current_path in tags["horology"]
+
+
+def big_page(size: int) -> str:
+    parts, n, i = ["---\ntitle: Big\ntype: source\n---\n# Big\n\n"], 0, 0
+    while n < size:
+        i += 1
+        if i % 9 == 0:
+            block = f"## Section {i}\n\n"
+        elif i % 9 == 4:
+            block = "```python\nfor x in range(3):\n    print(x)\n```\n\n"
+        elif i % 9 == 6:
+            block = f"- item {i} [[Small]]\n- item with `code` and **bold**\n\n"
+        else:
+            block = f"Paragraph {i} " + "lorem ipsum dolor sit amet " * 12 + "[[Small]].\n\n"
+        parts.append(block)
+        n += len(block)
+    return "".join(parts)
+
+
+async def test_big_page_renders_without_blocking(tiny_vault, browser_app):
+    root = tiny_vault({"Big.md": big_page(1_000_000), "A small.md": "# Small\n\nsee [[Big]]\n"})
+    app = browser_app(root)
+    async with app.run_test(size=(100, 30)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser, "A small.md")
+        view = browser.page_view
+        started = time.perf_counter()
+        browser.open_page("Big")
+        await wait_for(pilot, lambda: view.document is not None and view.document.path == "Big.md"
+                       and view.line_count > 0)
+        first_screen = time.perf_counter() - started
+        # keys are handled while the rest of the page renders in the worker
+        assert view.rendering
+        view.focus()
+        await pilot.press("s")
+        assert browser.has_class("-panel-closed")
+        await pilot.press("n")
+        assert view.selected_link is not None
+        await wait_for(pilot, lambda: not view.rendering, timeout=60)
+        assert first_screen < 3  # ~0.3 s on an idle machine; generous for a loaded CI box
+        assert view.line_count > 10_000
+        assert "Section 9" in "\n".join(view.plain_lines()[:400])
+
+
+def test_units_split_at_headings_never_inside_fences():
+    text = "# A\n\ntext\n\n```\n# not a heading\n```\n\n## B\n\nmore\n"
+    units = split_units(text, 0, 1)
+    assert [u.first_line for u in units] == [1, 9]
+    assert "# not a heading" in units[0].text
+
+
+def test_units_split_long_runs_at_paragraphs():
+    text = "".join(f"para {n} " + "x" * 100 + "\n\n" for n in range(100))
+    units = split_units(text, 0, 1, max_chars=1000)
+    assert len(units) > 5
+    assert "".join(u.text for u in units) == text
+    assert all(u.text.startswith("para") for u in units)
