@@ -170,3 +170,19 @@ def test_changeset_size_limit(world, monkeypatch):
                                  operation="ingest", title="t")
     assert cs.files == []
     assert "limit per changeset" in str(errors[-1]) and "MAX_CHANGESET_BYTES" in str(errors[-1])
+
+
+def test_names_differing_only_in_case_or_unicode_form_collide(world):
+    before = tree(world.vault)
+    cs, errors = build_changeset(open_vault(world.vault),
+                                 parse_reply("@@@ WRITE concepts/a.md\nx\n@@@ END\n"
+                                             "@@@ WRITE Concepts/New.md\nx\n@@@ END\n"),
+                                 operation="instruct", title="t")
+    assert cs.files == []
+    assert "'a.md' differs from the existing 'A.md' only in letter case" in str(errors[0])
+    assert "'Concepts' differs from the existing 'concepts'" in str(errors[1])
+    nfd = "Cafe\u0301.md"
+    (world.vault / "concepts" / nfd).write_text("x\n")
+    with pytest.raises(GuardError, match="decomposed Unicode"):
+        check_path(world.vault, "concepts/" + nfd)
+    assert tree(world.vault) == {**before, "concepts/" + nfd: tree(world.vault)["concepts/" + nfd]}

@@ -121,6 +121,7 @@ def check_path(vault_root: Path | str, path: str) -> str:
     for i, part in enumerate(parts):
         cur = cur / part
         if not os.path.lexists(cur):
+            _check_collision(clean, cur.parent, part)
             break  # nothing further exists: it will be created as real folders
         if cur.is_symlink():
             if i == len(parts) - 1:
@@ -139,6 +140,30 @@ def check_path(vault_root: Path | str, path: str) -> str:
     if final.exists() and not final.is_file():
         raise GuardError(clean, "this path is a folder, not a page")
     return clean
+
+
+def _name_key(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _check_collision(path: str, folder: Path, name: str) -> None:
+    """A new name that differs from an existing one only in case or Unicode form would be the
+    same file on macOS and Windows (and a confusing twin on Linux)."""
+    try:
+        siblings = os.listdir(folder)
+    except OSError:
+        return
+    key = _name_key(name)
+    for other in siblings:
+        if other == name or _name_key(other) != key:
+            continue
+        if other.casefold() == name.casefold() or normalise(other) != name:
+            raise GuardError(path, f"'{name}' differs from the existing '{other}' only in "
+                             "letter case; use the existing name exactly")
+        raise GuardError(path, f"the existing '{other}' is stored on disk in decomposed "
+                         "Unicode (NFD, as macOS writes names); wiki-tui keeps names in NFC "
+                         "and will not write a twin: rename the file on disk to its NFC form "
+                         "first")
 
 
 def check_size(path: str, text: str | None) -> int:
