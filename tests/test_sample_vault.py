@@ -438,3 +438,15 @@ def test_vault_backlinks_reach_every_page(vault):
     for path in page_paths():
         sources = {b.source for b in vault.backlinks(path)} - SPECIAL_FILES - {path}
         assert sources, f"{path} has no incoming links"
+
+
+def test_vault_lint_finds_only_the_deliberate_problems(vault):
+    """No orphans, no missing fields, index.md in step: only what the appendix names."""
+    found = sorted((f.code, f.path) for f in vault.lint())
+    assert found == sorted([
+        ("broken-link", UNRESOLVED_FROM),
+        ("alias-link", ALIAS_FROM),
+        ("ambiguous-link", "concepts/Longitude problem.md"),
+        ("ambiguous-link", "entities/Longitude Act 1714.md"),
+        ("ambiguous-link", "sources/John Harrison and the Sea Clocks.md"),
+    ])
