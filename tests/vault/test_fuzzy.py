@@ -1,0 +1,81 @@
+"""Fuzzy finder ranking: exact, prefix, word, initials, abbreviations; limits."""
+
+from __future__ import annotations
+
+from wiki_tui.vault.fuzzy import MAX_RESULTS, FuzzyIndex, subsequence_score
+
+PAGES = [
+    ("meetings/Review Meeting.md", "Review Meeting", ["RM"]),
+    ("Review.md", "Review", []),
+    ("Reviewer Guide.md", "Reviewer Guide", []),
+    ("Peer Review.md", "Peer Review", ["Code Review"]),
+    ("River Valley Walk.md", "River Valley Walk", []),
+    ("concepts/Marine chronometer.md", "Marine chronometer", ["chronometer"]),
+    ("misc/Remote Work.md", "Remote Work", []),
+]
+
+
+def index(pages=PAGES) -> FuzzyIndex:
+    fi = FuzzyIndex()
+    fi.build(pages)
+    return fi
+
+
+def paths(hits):
+    return [h.path for h in hits]
+
+
+def test_exact_then_prefix_then_word():
+    hits = index().find("review")
+    assert paths(hits)[:4] == ["Review.md", "meetings/Review Meeting.md", "Reviewer Guide.md", "Peer Review.md"]
+    assert hits[0].score > hits[1].score >= hits[2].score > hits[3].score
+
+
+def test_abbreviation_finds_review_meeting():
+    hits = index().find("rvw mtg")
+    assert paths(hits)[0] == "meetings/Review Meeting.md"
+    assert hits[0].field == "title"
+
+
+def test_initials_and_alias():
+    assert paths(index().find("rm"))[0] == "meetings/Review Meeting.md"  # alias RM, exact
+    hit = index().find("code rev")[0]
+    assert (hit.path, hit.field, hit.matched) == ("Peer Review.md", "alias", "Code Review")
+    # Exact initials beat a looser abbreviation of a single word.
+    assert paths(index().find("rvw"))[:2] == ["River Valley Walk.md", "Review.md"]
+
+
+def test_paths_need_a_slash_and_match_folders():
+    assert paths(index().find("meetings/"))[0] == "meetings/Review Meeting.md"
+    assert paths(index().find("cncpt/chr"))[0] == "concepts/Marine chronometer.md"
+
+
+def test_one_letter_and_nothing():
+    fi = index()
+    assert {h.path for h in fi.find("r")} >= {"Review.md", "River Valley Walk.md", "misc/Remote Work.md"}
+    assert fi.find("") == [] and fi.find("   ") == []
+    assert fi.find("qqqzzz") == []
+
+
+def test_at_most_fifty_results_deduplicated_by_page():
+    pages = [(f"p/Page {i}.md", f"Page {i}", [f"Page alias {i}"]) for i in range(300)]
+    hits = index(pages).find("page", limit=500)
+    assert len(hits) == MAX_RESULTS
+    assert len({h.path for h in hits}) == MAX_RESULTS
+
+
+def test_incremental_add_remove_matches_build():
+    fi = index(PAGES[:3])
+    for page in PAGES[3:]:
+        fi.add_page(*page)
+    fi.add_page("Review.md", "Renamed Thing", [])
+    fi.remove_page("Reviewer Guide.md")
+    fresh = index([p for p in PAGES if p[0] != "Reviewer Guide.md" and p[0] != "Review.md"]
+                  + [("Review.md", "Renamed Thing", [])])
+    for query in ("r", "rev", "rvw mtg", "thing", "walk", "x"):
+        assert paths(fi.find(query)) == paths(fresh.find(query)), query
+
+
+def test_subsequence_score_prefers_word_starts():
+    assert subsequence_score("rm", "review meeting") > subsequence_score("rm", "farm")
+    assert subsequence_score("xyz", "review") == -1

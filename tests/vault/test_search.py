@@ -1,0 +1,112 @@
+"""Full-text search: BM25 ranking with the title weighted, snippets, staleness, rebuild, and
+queries people type that FTS5 would reject."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+import pytest
+
+from wiki_tui.vault import Vault
+from wiki_tui.vault.search import SearchIndex, cut_snippet, parse_query
+
+from .test_index import write
+
+FILES = {
+    "Harrison.md": "---\ntitle: John Harrison\n---\nA clockmaker from Yorkshire.\n",
+    "Clocks.md": "---\ntitle: Sea clocks\n---\nHarrison built clocks. Harrison again. Harrison.\n",
+    "Other.md": "Nothing here but water.\n",
+    "Long.md": "x\n" * 50 + "The word " + "filler " * 100 + "needle sits here " + "filler " * 100 + "\n",
+}
+
+
+@pytest.fixture
+def vault(tmp_path):
+    v = Vault.open(write(tmp_path / "v", FILES), use_cache=False)
+    yield v
+    v.close()
+
+
+def test_title_weighted_above_body(vault):
+    hits = vault.search("harrison")
+    assert [h.path for h in hits[:2]] == ["Harrison.md", "Clocks.md"]
+    assert hits[0].score > hits[1].score
+
+
+def test_snippet_line_and_highlights(vault):
+    hit = vault.search("clockmaker")[0]
+    assert hit.line == 4 and hit.snippet == "A clockmaker from Yorkshire."
+    assert [hit.snippet[a:b] for a, b in hit.highlights] == ["clockmaker"]
+    long = vault.search("needle")[0]
+    assert long.line == 51 and long.snippet.startswith("…") and long.snippet.endswith("…")
+    assert "needle" in long.snippet and len(long.snippet) <= 170
+
+
+def test_prefix_while_typing_and_phrases(vault):
+    assert vault.search("clockm")[0].path == "Harrison.md"
+    assert vault.search("clockm ") == []  # a finished word is a whole word
+    assert [h.path for h in vault.search('"sea clocks"')] == ["Clocks.md"]
+    assert {h.path for h in vault.search("yorkshire OR water")} == {"Harrison.md", "Other.md"}
+    assert [h.path for h in vault.search("harrison -yorkshire")] == ["Clocks.md"]
+
+
+@pytest.mark.parametrize("query", ['"', 'foo"', "AND", "OR OR", "NOT", "(", ")", "a*", "*", "-", "col:x",
+                                   'harrison" AND (', "NEAR(a b)", "^", "\x00", "''", "{}", "a:b:c"])
+def test_odd_queries_never_raise(vault, query):
+    vault.search(query)
+
+
+def test_parse_query_quotes_every_term():
+    assert parse_query("foo bar").fts == '("foo" "bar"*)'
+    assert parse_query("  ") is None and parse_query("AND OR") is None
+    assert parse_query('col:x "yes').fts == '("col" "x" "yes"*)'
+
+
+def test_db_in_state_dir_and_stale_rows_refreshed(tmp_path):
+    root = write(tmp_path / "v", FILES)
+    v = Vault.open(root)
+    v.search("harrison")
+    v.close()
+    assert (root / ".wiki-tui" / "search.sqlite").exists()
+    (root / "Other.md").write_text("Now about Harrison too\n")
+    os.utime(root / "Other.md", ns=(1, 1))  # a different stamp even on coarse clocks
+    (root / "Clocks.md").unlink()
+    v = Vault.open(root)
+    assert {h.path for h in v.search("harrison")} == {"Harrison.md", "Other.md"}
+    v.close()
+
+
+def test_corrupt_database_is_rebuilt(tmp_path):
+    root = write(tmp_path / "v", FILES)
+    (root / ".wiki-tui").mkdir()
+    (root / ".wiki-tui" / "search.sqlite").write_bytes(b"this is not sqlite" * 100)
+    v = Vault.open(root)
+    assert v.search("harrison")[0].path == "Harrison.md"
+    v.close()
+
+
+def test_refresh_updates_search(vault):
+    vault.search("x")
+    (vault.root / "New.md").write_text("quetzalcoatl\n")
+    vault.refresh_file("New.md")
+    assert [h.path for h in vault.search("quetzalcoatl")] == ["New.md"]
+    (vault.root / "New.md").unlink()
+    vault.refresh_file("New.md")
+    assert vault.search("quetzalcoatl") == []
+
+
+def test_cut_snippet_prefers_body_and_handles_no_match():
+    text = "---\ntitle: Alpha\n---\n# Alpha\nThe alpha body line.\n"
+    snippet, line, _ = cut_snippet(text, ["alpha"])
+    assert (snippet, line) == ("The alpha body line.", 5)
+    assert cut_snippet(text, ["zzz"])[1] == 0
+
+
+def test_in_memory_index_works_without_a_folder():
+    index = SearchIndex(None)
+    index.sync({"a.md": (1, 1)}, lambda p: ("A", "hello world"))
+    assert index.search("hello")[0].path == "a.md"
+    index.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        index.search("hello")
