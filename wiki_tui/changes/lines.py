@@ -44,6 +44,7 @@ def newline_style(text: str) -> str:
 # repeated lines (tables, lists, blank lines); the fallback is bounded by _EXACT_BUDGET.
 
 _EXACT_BUDGET = 400_000  # gap size product diffed by difflib without junk heuristics
+_RARE_MAX = 64  # the most occurrences a line may have to serve as an anchor
 
 
 def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -67,6 +68,28 @@ def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
         k = back[k]
     out.reverse()
     return out
+
+
+def _rare_anchors(a: list[int], b: list[int], alo: int, ahi: int, blo: int, bhi: int,
+                  count_a: dict[int, int]) -> list[tuple[int, int]]:
+    """No line is unique: anchor on the rarest lines that occur equally often on both sides,
+    pairing their k-th occurrences (histogram-diff style), then keep an increasing run."""
+    count_b: dict[int, int] = {}
+    for x in b[blo:bhi]:
+        count_b[x] = count_b.get(x, 0) + 1
+    k = min((n for x, n in count_b.items() if count_a.get(x) == n), default=0)
+    if not k or k > _RARE_MAX:
+        return []
+    pos_a: dict[int, list[int]] = {}
+    for i in range(alo, ahi):
+        if count_a[a[i]] == k and count_b.get(a[i]) == k:
+            pos_a.setdefault(a[i], []).append(i)
+    pos_b: dict[int, list[int]] = {}
+    for j in range(blo, bhi):
+        if b[j] in pos_a:
+            pos_b.setdefault(b[j], []).append(j)
+    pairs = sorted(p for x, ia in pos_a.items() for p in zip(ia, pos_b[x]))
+    return _lis(pairs)
 
 
 def _fallback(a: list[int], b: list[int], alo: int, ahi: int, blo: int, bhi: int,
@@ -110,7 +133,7 @@ def matching_runs(a: list[int], b: list[int]) -> list[tuple[int, int, int]]:
                 pos_b[x] = -1 if x in pos_b else j
         pairs = [(i, pos_b[a[i]]) for i in range(alo, ahi)
                  if count_a[a[i]] == 1 and pos_b.get(a[i], -1) >= 0]
-        anchors = _lis(pairs) if pairs else []
+        anchors = _lis(pairs) if pairs else _rare_anchors(a, b, alo, ahi, blo, bhi, count_a)
         if not anchors:
             _fallback(a, b, alo, ahi, blo, bhi, out)
             continue
