@@ -11,18 +11,33 @@ from typing import Any
 from wiki_tui.changes.protocol import EDIT, Block
 
 
-def link_name(vault: Any, path: str) -> str:
+# Files of the program, not wiki pages: never listed to the model, linked or edited by it.
+SPECIAL_FILES = frozenset({"AGENTS.md", "index.md", "log.md"})
+
+
+def name_counts(vault: Any) -> dict[str, int]:
+    """How many files share each file name (casefolded): ambiguous names need a folder path."""
+    counts: dict[str, int] = {}
+    for p in vault.pages:
+        key = p.rsplit("/", 1)[-1].casefold()
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def link_name(vault: Any, path: str, counts: dict[str, int] | None = None) -> str:
     """How to link to `path`: its file name, or its folder path when the name is ambiguous."""
     stem = path[:-3] if path.endswith(".md") else path
     name = stem.rsplit("/", 1)[-1]
-    clash = any(p != path and p.rsplit("/", 1)[-1] == name + ".md" for p in vault.pages)
+    if counts is None:
+        counts = name_counts(vault)
+    clash = counts.get(path.rsplit("/", 1)[-1].casefold(), 0) > (1 if path in vault.pages else 0)
     return stem if clash else name
 
 
 def _editable(path: str) -> bool:
     """Pages a model edit may touch: not the generated index.md, the append-only log.md (its
     old entries keep their old links: history), raw/ or hidden folders."""
-    if path in ("index.md", "log.md") or path.startswith("raw/"):
+    if path in SPECIAL_FILES or path.startswith("raw/"):
         return False
     return not any(part.startswith(".") for part in path.split("/"))
 
@@ -40,8 +55,9 @@ def rewrite_blocks(vault: Any, moves: dict[str, str], skip: set[str] = frozenset
     place. Pages in `skip` (the model edits them itself) and the moved pages are left alone.
     `keep_text` keeps the old wording as display text (for merges: [[New|Old]])."""
     per_page: dict[str, dict[int, list[tuple[str, str]]]] = {}
+    counts = name_counts(vault)
     for old, new in moves.items():
-        new_name = link_name(vault, new)
+        new_name = link_name(vault, new, counts)
         sources = {b.source for b in vault.backlinks(old)}
         for source in sorted(sources):
             if source in skip or source in moves or source == new or not _editable(source):

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from wiki_tui.agent.backlinks import SPECIAL_FILES, link_name, name_counts
 from wiki_tui.agent.llm import count_tokens
 
 # The model's half of docs/edit-protocol.md ("For the model"); tests/agent/test_prompts.py
@@ -109,9 +110,8 @@ def system_prompt(vault: Any, operation: str) -> str:
     return "\n\n".join(parts)
 
 
-def page_line(page: Any) -> str:
-    stem = page.path[:-3] if page.path.endswith(".md") else page.path
-    line = f"- [[{stem}]]"
+def page_line(page: Any, name: str) -> str:
+    line = f"- [[{name}]]"
     if page.title and page.title != page.name:
         line += f" — title: {page.title}"
     if page.aliases:
@@ -128,10 +128,12 @@ def _one_line(text: Any) -> str:
 def page_list(vault: Any, budget: int, model: str | None, first: list[str] = ()) -> tuple[str, int, int]:
     """The page list (`first` paths first), cut to `budget` tokens: (text, listed, omitted)."""
     order = list(dict.fromkeys([p for p in first if p in vault.pages] + sorted(vault.pages)))
+    order = [p for p in order if p not in SPECIAL_FILES]
+    counts = name_counts(vault)
     lines: list[str] = []
     used = 0
     for path in order:
-        line = page_line(vault.pages[path])
+        line = page_line(vault.pages[path], link_name(vault, path, counts))
         cost = count_tokens(line, None) + 1  # the cheap estimate: thousands of lines
         if used + cost > budget:
             break
@@ -154,7 +156,7 @@ def relevant_paths(vault: Any, query: str, limit: int = 8) -> list[str]:
     except Exception:  # a search syntax the index rejects: fall back to titles
         hits = []
     for hit in hits:
-        if hit.path in vault.pages and hit.path not in found:
+        if hit.path in vault.pages and hit.path not in found and hit.path not in SPECIAL_FILES:
             found.append(hit.path)
     linked: list[str] = []
     for path in found[:4]:

@@ -16,7 +16,9 @@ import datetime as _dt
 import re
 from typing import Any
 
-from wiki_tui.agent.backlinks import blocks_as_text, link_name, rewrite_blocks
+from wiki_tui.agent.backlinks import (
+    SPECIAL_FILES, blocks_as_text, link_name, name_counts, rewrite_blocks,
+)
 from wiki_tui.agent.config import OFFLINE_LABEL
 from wiki_tui.changes.protocol import DELETE, EDIT, RENAME, WRITE, Block
 
@@ -146,8 +148,9 @@ def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list
             sentence = lead_sentences(body, 1)
             lines.append(f"- **{heading}**" + (f": {sentence}" if sentence else ""))
     if mentioned:
+        counts = name_counts(vault)
         lines += ["", "## Pages this source mentions", ""]
-        lines += [f"- [[{link_name(vault, p)}]]" for p in mentioned]
+        lines += [f"- [[{link_name(vault, p, counts)}]]" for p in mentioned]
     return "\n".join(lines) + "\n"
 
 
@@ -159,7 +162,7 @@ def mentioned_pages(vault: Any, text: str, exclude: set[str] = frozenset()) -> l
     names: dict[str, set[str]] = {}
     longest = 1
     for path, page in vault.pages.items():
-        if path in exclude or page.type == "source":
+        if path in exclude or path in SPECIAL_FILES or page.type == "source":
             continue
         for name in {page.name, page.title, *map(str, page.aliases or [])}:
             key = " ".join(w.casefold() for w in _WORD.findall(name or ""))

@@ -1,0 +1,189 @@
+"""Operations through litellm's real openai/ provider against the local scripted server."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.agent.conftest import run_op
+from tests.conftest import git
+from tests.support.llm_server import Reply, ToolCall
+from wiki_tui.agent import operations
+from wiki_tui.agent.events import (
+    Answer, ChangesetReady, Done, Failed, Findings, Retry, Started, ToolActivity,
+)
+from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.vault import Vault
+
+SOURCE = "raw/french-chronometers.md"
+PAGE = "sources/The French Chronometer Makers.md"
+NEW_PAGE_BLOCK = f"""I summarised the source and linked Harrison.
+
+@@@ WRITE {PAGE}
+---
+title: The French Chronometer Makers
+type: source
+summary: "Talk notes on Le Roy and Berthoud, the French rivals of Harrison."
+sources: [{SOURCE}]
+---
+# The French Chronometer Makers
+
+Pierre Le Roy presented a marine watch in 1766 ([[John Harrison]] had H4).
+@@@ END
+"""
+BAD_EDIT = """@@@ EDIT entities/John Harrison.md
+@@@ SEARCH
+Harrison was born on the Moon.
+@@@ REPLACE
+Harrison was born in Yorkshire.
+@@@ END
+"""
+
+
+def good_edit(vault_root) -> str:
+    text = (vault_root / "entities/John Harrison.md").read_text(encoding="utf-8")
+    line = next(l for l in text.splitlines() if l.startswith("sources:"))
+    return (f"@@@ EDIT entities/John Harrison.md\n@@@ SEARCH\n{line}\n@@@ REPLACE\n"
+            f'{line[:-1]}, "[[The French Chronometer Makers]]"]\n@@@ END\n')
+
+
+async def test_prompt_holds_schema_protocol_page_list_and_source(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply(NEW_PAGE_BLOCK))
+    events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
+    assert isinstance(events[0], Started) and not events[0].offline
+    assert isinstance(events[-1], Done)
+    system, user = llm_server.requests[0].messages[:2]
+    agents = (sample_vault / "AGENTS.md").read_text(encoding="utf-8")
+    assert agents.strip() in system["content"]
+    assert "@@@ WRITE" in system["content"] and "Ingest the source" in system["content"]
+    assert "Pierre Le Roy, son of the royal clockmaker" in user["content"]  # the source
+    assert "- [[John Harrison]] — aliases: Longitude Harrison, Harrison" in user["content"]
+    assert "## entities/John Harrison.md" in user["content"]  # a relevant page, in full
+    assert [t["function"]["name"] for t in llm_server.requests[0].tools][:2] == [
+        "read_page", "search"]
+
+
+async def test_malformed_edit_is_sent_back_and_the_retry_lands(llm_server, git_vault):
+    vault = Vault.open(git_vault)
+    llm_server.queue(Reply(NEW_PAGE_BLOCK + BAD_EDIT, chunk_size=16),
+                     Reply("Fixed.\n\n" + good_edit(git_vault)))
+    events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
+    retries = [e for e in events if isinstance(e, Retry)]
+    assert len(retries) == 1 and "round 2 of 3" in retries[0].reason
+    second = llm_server.requests[1].messages
+    assert second[-2]["role"] == "assistant" and BAD_EDIT.strip() in second[-2]["content"]
+    feedback = second[-1]["content"]
+    assert "entities/John Harrison.md" in feedback and "born on the Moon" in feedback
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    assert sorted(f.path for f in changeset.files) == ["entities/John Harrison.md", PAGE]
+    assert not changeset.errors
+    changeset.accept_all()
+    result = apply_changeset(vault, changeset)
+    assert result.commit
+    assert "Pierre Le Roy presented" in (git_vault / PAGE).read_text(encoding="utf-8")
+    assert '"[[The French Chronometer Makers]]"]' in (
+        git_vault / "entities/John Harrison.md").read_text(encoding="utf-8")
+    assert "] ingest | The French Chronometer Makers" in (git_vault / "log.md").read_text()
+    assert git(git_vault, "log", "-1", "--format=%s").startswith("ingest")
+
+
+async def test_edit_rounds_stop_after_three(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(*[Reply(BAD_EDIT)] * 3)
+    events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
+    assert len([e for e in events if isinstance(e, Retry)]) == 2
+    assert len(llm_server.requests) == 3
+    done = events[-1]
+    assert isinstance(done, Done) and "No changes were proposed" in done.notice
+    assert "born on the Moon" in done.notice
+
+
+async def test_tool_calls_are_answered_and_shown(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(
+        Reply(tool_calls=[ToolCall("read_page", {"path": "H4"}),
+                          ToolCall("search", {"query": "Berthoud"})]),
+        Reply("H4 was completed in 1759 ([[H4]])."))
+    events = await run_op(operations.query(vault, "When was H4 completed?",
+                                           llm_server.settings()))
+    activity = [e.detail for e in events if isinstance(e, ToolActivity)]
+    assert activity == ["read page H4", "search 'Berthoud'"]
+    tool_msgs = [m for m in llm_server.requests[1].messages if m["role"] == "tool"]
+    assert "title: H4" in tool_msgs[0]["content"]
+    answer = next(e for e in events if isinstance(e, Answer))
+    assert answer.citations == ("entities/H4.md",)
+
+
+async def test_length_cut_keeps_complete_blocks_and_says_so(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    cut = NEW_PAGE_BLOCK + "@@@ WRITE concepts/Detached escapement.md\n---\ntitle: Det"
+    llm_server.queue(Reply(cut, finish_reason="length"))
+    events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings(max_tokens=50)))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    assert [f.path for f in changeset.files] == [PAGE]
+    assert any("Detached escapement" in e for e in changeset.errors)
+    assert "cut off by the length limit (max_tokens=50)" in events[-1].notice
+    assert len(llm_server.requests) == 1  # a cut block is not re-asked
+
+
+async def test_dropped_connection_fails_cleanly(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply(NEW_PAGE_BLOCK, chunk_size=10, drop_after=5))
+    events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
+    failed = events[-1]
+    assert isinstance(failed, Failed) and failed.kind == "network"
+    assert failed.partial_reply == NEW_PAGE_BLOCK[:50]
+    assert not any(isinstance(e, ChangesetReady) for e in events)
+
+
+async def test_rate_limit_then_success_and_server_error(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply(status=429, retry_after=0), Reply("The wiki does not hold it."))
+    events = await run_op(operations.query(vault, "What?", llm_server.settings()))
+    assert any(isinstance(e, Retry) and "Rate limited" in e.reason for e in events)
+    assert isinstance(events[-1], Done)
+    llm_server.queue(*[Reply(status=500)] * 2)
+    events = await run_op(operations.query(vault, "What?", llm_server.settings(max_retries=1)))
+    assert isinstance(events[-1], Failed) and events[-1].kind == "server"
+
+
+async def test_timeout_in_an_operation(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply("late", delay=2))
+    events = await run_op(operations.query(vault, "What?", llm_server.settings(timeout=0.3)))
+    assert isinstance(events[-1], Failed) and events[-1].kind == "timeout"
+
+
+async def test_cancelling_the_task_writes_nothing(llm_server, git_vault):
+    vault = Vault.open(git_vault)
+    llm_server.queue(Reply(NEW_PAGE_BLOCK, chunk_size=1, rate=200))
+    seen = []
+
+    async def consume():
+        async for event in operations.ingest(vault, SOURCE, llm_server.settings()):
+            seen.append(event)
+
+    task = asyncio.create_task(consume())
+    while len(seen) < 10:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+    assert not any(isinstance(e, ChangesetReady) for e in seen)
+    assert not (git_vault / PAGE).exists()
+    assert git(git_vault, "status", "--porcelain").strip() == ""
+
+
+async def test_model_checked_lint_findings(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply(
+        'FINDING: contradiction | entities/H4.md | The completion year differs. | '
+        '"completed in 1759"\nNo fixes.\n'))
+    events = await run_op(operations.lint(vault, llm_server.settings()))
+    findings = next(e for e in events if isinstance(e, Findings))
+    model = [i for i in findings.items if i.source == "model"]
+    assert [(i.code, i.path, i.evidence) for i in model] == [
+        ("contradiction", "entities/H4.md", "completed in 1759")]
+    assert "broken-link" in llm_server.requests[0].text()  # structural findings were given
