@@ -243,3 +243,17 @@ def test_large_reply_streams_fast():
     elapsed = time.perf_counter() - t
     assert len(p.result().blocks) == 20
     assert elapsed < 0.5  # the benchmark holds the real target (<= 50 ms for 200 KB)
+
+
+def test_inside_a_block_only_unmistakable_markers_count():
+    page = ("@@@ end of the world\n@@@ Write more here\n@@@ WRITE notes.txt\n@@@ EDIT: todo\n"
+            "@@@ RENAME this section\n@@@ SEARCH and rescue\n")
+    r = parse_reply(f"@@@ WRITE a.md\n{page}@@@ END\n")
+    assert r.errors == [] and r.blocks[0].content == page
+    for closer in ("@@@ END WRITE", "@@@ END a.md", "@@@ END.", "@@@ end", '@@@ END "a.md"'):
+        r = parse_reply(f"@@@ WRITE a.md\nx\n{closer}\nprose\n")
+        assert r.blocks[0].content == "x\n" and r.prose == "prose\n", closer
+    r = parse_reply("@@@ EDIT a.md\n@@@ SEARCH:\nx\n@@@ REPLACE:\ny\n@@@ END\n")
+    assert r.blocks[0].edits == [("x\n", "y\n")]
+    r = parse_reply("@@@ WRITE a.md\nx\n@@@ RENAME b.md -> c.md\n")
+    assert r.errors[0].path == "a.md" and r.blocks[0].kind == "rename"

@@ -25,6 +25,7 @@ _OPENERS = {"WRITE": WRITE, "EDIT": EDIT, "DELETE": DELETE, "RENAME": RENAME}
 _RENAME_ARROW = re.compile(r"\s+(?:->|=>|→)\s+")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*?[ \t\r]*$")
 _UNWRAP_INFO = {"", "markdown", "md"}
+_PUNCT_ONLY = re.compile(r"[^\w\s]*")
 
 
 # -- the parsed data ---------------------------------------------------------------------------
@@ -163,6 +164,28 @@ def unwrap_fenced(lines: list[str]) -> list[str]:
     return lines
 
 
+def _keyword_in_block(m: re.Match[str]) -> str | None:
+    """The marker a line inside an open block really is, or None for page text.
+
+    Stricter than outside a block, because a page line is at stake: openers must be upper case
+    and name a page (or a rename), END/SEARCH/REPLACE may only be followed by punctuation, the
+    kind (`@@@ END WRITE`) or a path (`@@@ END concepts/A.md`).
+    """
+    word, rest = m.group(1), m.group(2)
+    kw = word.upper()
+    if kw in ("SEARCH", "REPLACE"):
+        return kw if _PUNCT_ONLY.fullmatch(rest) else None
+    if kw == "END":
+        quiet = (_PUNCT_ONLY.fullmatch(rest) or rest.upper() in ("WRITE", "EDIT")
+                 or clean_path(rest).endswith(".md"))
+        return kw if quiet else None
+    if kw in _OPENERS and word == kw:
+        if kw == "RENAME":
+            return kw if _RENAME_ARROW.search(rest) else None
+        return kw if clean_path(rest).endswith(".md") else None
+    return None
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 class _Open:
@@ -190,6 +213,7 @@ class StreamParser:
         self._open: _Open | None = None
         self._held_fence: str | None = None  # a prose fence line that may wrap the next block
         self._after_block = False  # the previous line closed a block (a wrapping fence may follow)
+        self._after_block_oneliner = False  # a stray END right after DELETE/RENAME is forgiven
         self._prose_out: list[str] = []  # prose lines of the current feed() call
         self._closed = False
         self.blocks: list[Block] = []
@@ -319,8 +343,6 @@ class StreamParser:
         self._open = _Open(block)
         events.append(BlockStarted(path, kind, line))
 
-    _after_block_oneliner = False  # a stray END right after DELETE/RENAME is forgiven
-
     def _oneliner(self, block: Block, events: list[ParseEvent]) -> None:
         events.append(BlockStarted(block.path, block.kind, block.line))
         self.blocks.append(block)
@@ -331,7 +353,7 @@ class StreamParser:
     def _block_line(self, line: str, m: re.Match[str] | None, events: list[ParseEvent]) -> None:
         op = self._open
         assert op is not None
-        keyword = m.group(1).upper() if m else None
+        keyword = _keyword_in_block(m) if m else None
         if keyword == "END":
             self._end(op, events)
             return
