@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_FM, R_LINKS, R_TITLE, R_WARNINGS
 from .index import name_key
@@ -70,13 +70,16 @@ def lint_vault(vault: "Vault") -> list[Finding]:
     index = vault._index
     out: list[Finding] = []
     duplicate_names = _duplicate_file_names(vault)
+    suggest = Suggester(vault)
     for source in sorted(records):
         record = records[source]
         for row, target in zip(record[R_LINKS], index.targets.get(source, ())):
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
             if target is None:
-                finding = _unresolved(vault, source, row)
+                if source == INDEX_FILE:
+                    continue  # reported as index-stale
+                finding = _unresolved(vault, source, row, suggest)
                 if source == "log.md" and finding.code == "broken-link":  # history of deleted pages
                     finding = Finding(finding.code, source, finding.line, finding.message + " (log history)", None, "info")
                 out.append(finding)
@@ -101,7 +104,7 @@ def lint_vault(vault: "Vault") -> list[Finding]:
 
 # -- links ------------------------------------------------------------------------------------
 
-def _unresolved(vault: "Vault", source: str, row: tuple) -> Finding:
+def _unresolved(vault: "Vault", source: str, row: tuple, suggest: "Suggester") -> Finding:
     linkpath = row[L_TARGET]
     via_alias = vault.resolve_alias(linkpath)
     if via_alias:
@@ -110,29 +113,61 @@ def _unresolved(vault: "Vault", source: str, row: tuple) -> Finding:
             f"{row[L_RAW]} matches an alias of {via_alias} but Obsidian shows it unresolved",
             _path_link(via_alias, row, display=linkpath), "info",
         )
-    suggestion = suggest_target(vault, linkpath)
+    suggestion = suggest(linkpath)
     return Finding(
         "broken-link", source, row[L_LINE], f"{row[L_RAW]}: no page or file named {linkpath!r}",
         suggestion, "error",
     )
 
 
+class Suggester:
+    """Close page names for dangling links: the fuzzy finder first (abbreviations, prefixes),
+    then edit similarity over every title, file name and alias (typos: "Betta" -> "Beta")."""
+
+    def __init__(self, vault: "Vault") -> None:
+        self.vault = vault
+        self._keys: list[str] | None = None
+        self._paths: list[str] = []
+        self._memo: dict[str, str | None] = {}
+
+    def __call__(self, linkpath: str) -> str | None:
+        name = linkpath.rsplit("/", 1)[-1]
+        if name.lower().endswith(".md"):
+            name = name[:-3]
+        key = name.casefold()
+        if key not in self._memo:
+            self._memo[key] = self._suggest(key)
+        return self._memo[key]
+
+    def _suggest(self, key: str) -> str | None:
+        best, best_score = None, SUGGEST_MIN
+        for hit in self.vault.find(key, limit=10):
+            score = max(fuzz.ratio(key, hit.matched.casefold()), fuzz.ratio(key, hit.title.casefold()))
+            if score > best_score:
+                best, best_score = hit.path, score
+        if best is None:
+            if self._keys is None:
+                self._build()
+            found = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=SUGGEST_MIN)
+            if found is not None:
+                best = self._paths[found[2]]
+        if best is None:
+            return None
+        stem = best[:-3] if best.endswith(".md") else best
+        name = stem.rsplit("/", 1)[-1]
+        return f"[[{name if self.vault.resolve(name) == best else stem}]]"
+
+    def _build(self) -> None:
+        self._keys = []
+        for path, record in self.vault.pages.records().items():
+            for text in {record[R_TITLE], path.rsplit("/", 1)[-1][:-3], *record[R_ALIASES]}:
+                self._keys.append(text.casefold())
+                self._paths.append(path)
+
+
 def suggest_target(vault: "Vault", linkpath: str) -> str | None:
     """A close existing page for a dangling link, as a wikilink, or None."""
-    name = linkpath.rsplit("/", 1)[-1]
-    if name.lower().endswith(".md"):
-        name = name[:-3]
-    best, best_score = None, SUGGEST_MIN
-    for hit in vault.find(name, limit=10):
-        score = max(fuzz.ratio(name.casefold(), hit.matched.casefold()),
-                    fuzz.ratio(name.casefold(), hit.title.casefold()))
-        if score > best_score:
-            best, best_score = hit, score
-    if best is None:
-        return None
-    stem = best.path[:-3] if best.path.endswith(".md") else best.path
-    unique = vault._resolver.resolve(stem.rsplit("/", 1)[-1], "") == best.path
-    return f"[[{stem.rsplit('/', 1)[-1] if unique else stem}]]"
+    return Suggester(vault)(linkpath)
 
 
 def _path_link(target: str, row: tuple, display: str | None = None) -> str:

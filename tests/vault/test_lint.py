@@ -1,0 +1,109 @@
+"""Structural lint: each finding names file and line; lint_changes reports only what a change
+introduces."""
+
+from __future__ import annotations
+
+import pytest
+
+from wiki_tui.vault import Vault
+
+from .test_index import write
+
+AGENTS = "---\nrequired_fields: [title, type, summary]\ntypes:\n  concept: concepts\n---\nrules\n"
+
+
+def page(title, body="", **extra):
+    fm = {"title": title, "type": "concept", "summary": f"About {title}.", **extra}
+    lines = "".join(f"{k}: {v}\n" for k, v in fm.items() if v is not None)
+    return f"---\n{lines}---\n{body}\n"
+
+
+@pytest.fixture
+def vault(tmp_path):
+    files = {
+        "AGENTS.md": AGENTS,
+        "index.md": "# Index\n\n- [[concepts/Alpha|Alpha]]\n- [[concepts/Gone|Gone]]\n",
+        "log.md": "# Log\n\n## [2026-01-01] ingest | x\n- created: [[concepts/Lonely]]\n",
+        "concepts/Alpha.md": page("Alpha", "See [[Beta]] and [[Betta Page]] and [[Gamma]].\n[[AI]]"),
+        "concepts/Beta Page.md": page("Beta Page", "Back to [[Alpha]].", aliases="[Beta]"),
+        "concepts/Gamma.md": page("Gamma", "[[Alpha]]"),
+        "other/Gamma.md": page("Gamma", "x", summary=None),
+        "concepts/Lonely.md": page("Lonely", "nobody links here", aliases="[Alpha]"),
+        "concepts/Smart.md": page("Smart", "[[Alpha]]", aliases="[AI]"),
+        "concepts/Bad.md": "---\ntitle: [unclosed\n---\nbody [[Alpha]]\n",
+    }
+    v = Vault.open(write(tmp_path / "v", files), use_cache=False)
+    yield v
+    v.close()
+
+
+def codes(findings, code):
+    return [(f.path, f.line) for f in findings if f.code == code]
+
+
+def test_full_lint(vault):
+    findings = vault.lint()
+    assert codes(findings, "broken-link") == [("concepts/Alpha.md", 6)]
+    broken = next(f for f in findings if f.code == "broken-link")
+    assert broken.suggestion == "[[Beta Page]]" and broken.severity == "error"
+    assert codes(findings, "alias-link") == [("concepts/Alpha.md", 6), ("concepts/Alpha.md", 7)]
+    assert codes(findings, "ambiguous-link") == [("concepts/Alpha.md", 6)]
+    # Lonely is only linked from log.md: an orphan. Smart is reached through its alias (that
+    # link is reported as alias-link, not the page as an orphan).
+    assert ("concepts/Lonely.md", 1) in codes(findings, "orphan")
+    assert ("concepts/Smart.md", 1) not in codes(findings, "orphan")
+    assert ("concepts/Alpha.md", 1) not in codes(findings, "orphan")
+    assert codes(findings, "missing-field") == [("concepts/Bad.md", 1), ("other/Gamma.md", 1)]
+    assert ("index.md", 4) in codes(findings, "index-stale")
+    assert ("concepts/Gamma.md", 1) in codes(findings, "index-missing")
+    dup = codes(findings, "duplicate-name")
+    assert ("concepts/Lonely.md", 5) in dup and ("concepts/Alpha.md", 2) in dup
+    assert ("concepts/Gamma.md", 2) in dup and ("other/Gamma.md", 2) in dup
+    warning = next(f for f in findings if f.code == "page-warning")
+    assert warning.path == "concepts/Bad.md" and "YAML" in warning.message
+    assert all(str(f).startswith(f"{f.path}:{f.line}: ") for f in findings)
+
+
+def test_lint_changes_reports_only_what_the_change_introduces(vault):
+    alpha = vault.read_text("concepts/Alpha.md")
+    changed = alpha.replace("[[Gamma]]", "[[Gama]] [[Lonely]]")
+    findings = vault.lint_changes({"concepts/Alpha.md": changed})
+    # Pre-existing problems ([[Betta Page]], [[AI]]) are not repeated; Gamma loses its only link.
+    assert [(f.code, f.path) for f in findings] == [("broken-link", "concepts/Alpha.md"), ("orphan", "concepts/Gamma.md")]
+    assert "Gama" in findings[0].message and findings[0].suggestion == "[[concepts/Gamma]]"  # two Gamma pages: by path
+
+
+def test_lint_changes_deletion_breaks_links_and_orphans(vault):
+    findings = vault.lint_changes({"concepts/Alpha.md": None})
+    got = {(f.code, f.path, f.line) for f in findings}
+    assert got == {
+        ("broken-link", "concepts/Beta Page.md", 7),
+        ("broken-link", "concepts/Gamma.md", 6),
+        ("broken-link", "concepts/Smart.md", 7),
+        ("broken-link", "concepts/Bad.md", 4),
+        ("orphan", "concepts/Gamma.md", 1),  # only Alpha linked to it
+    }
+    assert all("deleted or renamed" in f.message for f in findings if f.code == "broken-link")
+
+
+def test_lint_changes_new_page(vault):
+    findings = vault.lint_changes({"concepts/New.md": "---\ntitle: New\n---\n[[Nowhere]]\n"})
+    got = {(f.code, f.path) for f in findings}
+    assert got == {("broken-link", "concepts/New.md"), ("missing-field", "concepts/New.md"), ("orphan", "concepts/New.md")}
+    linked = vault.lint_changes({
+        "concepts/New.md": page("New", "x"),
+        "concepts/Gamma.md": page("Gamma", "[[Alpha]] [[New]]"),
+    })
+    assert linked == []
+
+
+def test_lint_changes_unlinking_orphans_a_page(vault):
+    findings = vault.lint_changes({"concepts/Gamma.md": page("Gamma", "nothing")})
+    assert [(f.code, f.path) for f in findings] == []  # Alpha is still linked from Beta Page
+    findings = vault.lint_changes({
+        "concepts/Gamma.md": page("Gamma", "nothing"),
+        "concepts/Beta Page.md": page("Beta Page", "nothing", aliases="[Beta]"),
+        "concepts/Smart.md": page("Smart", "nothing", aliases="[AI]"),
+        "concepts/Bad.md": "---\ntitle: Bad\ntype: concept\nsummary: s\n---\n",
+    })
+    assert ("orphan", "concepts/Alpha.md") in {(f.code, f.path) for f in findings}
