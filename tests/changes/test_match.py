@@ -156,3 +156,28 @@ def test_unicode_and_form_feed_lines():
     page = "Ünïcode ✓\nform\x0cfeed\nsep\u2028inside\nend\n"
     out = apply_edits(page, [("sep\u2028inside\n", "replaced\n")], "p.md")
     assert out == "Ünïcode ✓\nform\x0cfeed\nreplaced\nend\n"
+
+
+def test_phrase_replaced_by_several_lines_and_phrase_already_applied():
+    out = apply_edits(PAGE, [("built H4 in 1759.", "built H4\nin 1759.")], "p.md")
+    assert "Harrison built H4\nin 1759.\nIt was tested" in out
+    report = apply_edits_report(apply_edits(PAGE, [("built H4", "made H4")], "p.md"),
+                                [("built H4", "made H4")], "p.md")
+    assert report.already_applied == [0]
+
+
+def test_phrase_found_in_several_lines_is_ambiguous():
+    with pytest.raises(MatchError) as exc:
+        apply_edits(PAGE, [("Harrison", "Harrisson")], "p.md")
+    assert exc.value.kind == "ambiguous" and exc.value.candidates == [2, 5, 7]
+
+
+def test_closest_lines_for_a_big_page_are_cheap():
+    import time
+
+    page = "".join(f"Line {i}: some words about the sea and clocks.\n" for i in range(20000))
+    t = time.perf_counter()
+    with pytest.raises(MatchError) as exc:
+        apply_edits(page, [("Line 12345: some words about the see and clock!\n", "x\n")], "p.md")
+    assert time.perf_counter() - t < 3
+    assert "Line 12345: some words" in str(exc.value)

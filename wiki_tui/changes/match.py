@@ -75,13 +75,6 @@ def _trim_blank(lines: list[str]) -> tuple[int, int]:
 
 # -- one edit ----------------------------------------------------------------------------------
 
-@dataclass
-class _Hit:
-    start: int
-    end: int
-    tier: str
-
-
 def _locate(bodies: list[str], search: list[str]) -> tuple[list[int], str, int]:
     """(start indexes, tier name, match length) of the first tier with any hit."""
     for name, norm in _NORMALISERS:
@@ -130,21 +123,21 @@ def _closest(bodies: list[str], search: list[str]) -> tuple[int, int] | None:
     want = [s.strip() for s in search]
     sm = difflib.SequenceMatcher(None, page_n, want, autojunk=False)
     a, b, size = sm.find_longest_match(0, len(page_n), 0, len(want))
-    if size and any(page_n[a : a + size]):
+    if size and any(len(x) >= 4 for x in page_n[a : a + size]):  # not just a '---' or blank
         return max(0, a - b), len(want)
     best, best_i = 0.0, -1
-    for line in want[:5]:
+    matcher = difflib.SequenceMatcher()
+    for k, line in enumerate(want[:5]):
         if not line:
             continue
+        matcher.set_seq2(line)  # difflib caches what it learns about seq2: set it once
         for i, cand in enumerate(page_n):
             if not cand:
                 continue
-            s = difflib.SequenceMatcher(None, line, cand)
-            if s.real_quick_ratio() <= best or s.quick_ratio() <= best:
-                continue
-            r = s.ratio()
-            if r > best:
-                best, best_i = r, i
+            matcher.set_seq1(cand)
+            if (matcher.real_quick_ratio() > best and matcher.quick_ratio() > best
+                    and matcher.ratio() > best):
+                best, best_i = matcher.ratio(), max(0, i - k)
     if best_i < 0 or best < 0.5:
         return None
     return best_i, len(want)
@@ -175,19 +168,15 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
         search = search[s0:s1]
         replace = replace[lead : len(replace) - trail]
     hits, tier, m = _locate(bodies, search)
-    fragment = None
-    if not hits and len(search) == 1:
-        fragment = [i for i, b in enumerate(bodies) if search[0] in b]
-        if len(fragment) == 1 and bodies[fragment[0]].count(search[0]) == 1:
-            i = fragment[0]
-            if len(replace) <= 1:
-                new_body = bodies[i].replace(search[0], replace[0] if replace else "", 1)
-                ending = lines[i][len(bodies[i]):]
-                if _already(bodies, replace, [i], 1):
-                    return lines, "already"
-                return lines[:i] + [new_body + ending] + lines[i + 1 :], "fragment"
-        elif len(fragment) > 1:
-            hits = fragment  # reported as ambiguous below
+    if not hits and len(search) == 1:  # a phrase inside one line
+        inside = [i for i, b in enumerate(bodies) if search[0] in b]
+        if len(inside) == 1 and bodies[inside[0]].count(search[0]) == 1:
+            i = inside[0]
+            ending = lines[i][len(bodies[i]):]
+            new_text = bodies[i].replace(search[0], nl.join(replace), 1) + ending
+            return lines[:i] + split_lines(new_text) + lines[i + 1 :], "phrase"
+        if len(inside) > 1:
+            hits = inside  # reported as ambiguous below
     if len(hits) == 1:
         start = hits[0]
         if _already(bodies, replace, hits, m):
@@ -215,6 +204,8 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
         rhits, _, _ = _locate(bodies, replace[r0:r1])
         if len(rhits) == 1:
             return lines, "already"
+        if r1 - r0 == 1 and len(search) == 1 and sum(b.count(replace[r0]) for b in bodies) == 1:
+            return lines, "already"  # a phrase replaced before
     near = _closest(bodies, search)
     if near is None:
         hint = "No line of the page resembles it."
