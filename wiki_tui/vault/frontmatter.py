@@ -34,19 +34,19 @@ def split_frontmatter(text: str) -> tuple[str | None, int, int, int]:
     if first_nl == -1 or text[3:first_nl].strip():
         return None, 0, 0, 1
     yaml_start = first_nl + 1
-    pos = yaml_start
     n = len(text)
-    while pos <= n:
-        nl = text.find("\n", pos)
+    j = first_nl
+    while True:
+        j = text.find("\n---", j)
+        if j == -1:
+            return None, 0, 0, 1
+        nl = text.find("\n", j + 4)
         end = n if nl == -1 else nl
-        if text.startswith("---", pos) and not text[pos + 3 : end].strip():
+        if not text[j + 4 : end].strip():
             body_start = n if nl == -1 else nl + 1
-            body_line = text.count("\n", 0, body_start) + 1
-            return text[yaml_start:pos], yaml_start, body_start, body_line
-        if nl == -1:
-            break
-        pos = nl + 1
-    return None, 0, 0, 1
+            body_line = text.count("\n", 0, body_start) + 1 if nl != -1 else text.count("\n") + 1
+            return text[yaml_start : j + 1], yaml_start, body_start, body_line
+        j += 4
 
 
 def yaml_load(source: str) -> Any:
@@ -98,19 +98,33 @@ class _GiveUp(Exception):
     pass
 
 
+_KEY_TAGS: dict[str, str] = {}  # keys repeat on every page: remember their implicit tag
+_PLAIN_BAD = re.compile(r": | #|:$")
+_FLOW_BAD = re.compile(r"[,\[\]{}]")
+
+
 def _implicit_tag(value: str) -> str:
-    for tag, regexp in _RESOLVERS.get(value[:1], ()):
-        if regexp.match(value):
-            return tag
+    resolvers = _RESOLVERS.get(value[:1])
+    if resolvers:
+        for tag, regexp in resolvers:
+            if regexp.match(value):
+                return tag
     return _STR
 
 
+def _key_tag(key: str) -> str:
+    tag = _KEY_TAGS.get(key)
+    if tag is None:
+        tag = _implicit_tag(key)
+        if len(_KEY_TAGS) < 10_000:
+            _KEY_TAGS[key] = tag
+    return tag
+
+
 def _plain(value: str, flow: bool) -> Any:
-    if value[0] in _PLAIN_START_FORBIDDEN or "\t" in value:
+    if value[0] in _PLAIN_START_FORBIDDEN or _PLAIN_BAD.search(value):
         raise _GiveUp
-    if ": " in value or " #" in value or value.endswith(":"):
-        raise _GiveUp
-    if flow and any(c in value for c in ",[]{}"):
+    if flow and _FLOW_BAD.search(value):
         raise _GiveUp
     tag = _implicit_tag(value)
     if tag == _STR:
@@ -189,7 +203,7 @@ def _fast_load(lines: list[str]) -> dict:
         if not m:
             raise _GiveUp  # indentation, comments, "---" docs, complex keys ...
         key = m.group(1)
-        if _implicit_tag(key) != _STR:
+        if _key_tag(key) != _STR:
             raise _GiveUp
         raw = (m.group(2) or "").rstrip(" ")
         if raw:

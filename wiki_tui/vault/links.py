@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import unquote
 
 __all__ = [
@@ -96,21 +97,35 @@ def is_attachment_path(target: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# Line pass: fences, indented code, comments, headings, block ids
+# Block pass: fences, indented code, comments -> prose spans
+#
+# Only "hard" lines (a possible fence, an indented line, a line with a backtick or %%)
+# are looked at one by one; the stretches between them are prose as a whole. The little
+# context a hard line needs (blank line before? inside a list?) is read backwards.
 
+_NEEDLES = ("`", "%%", "~~~", "\n    ", "\n\t")  # the last two: an indented line
+_SPACES_TAB = re.compile(r"\n {1,3}\t")
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-_HEADING = re.compile(r"(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
-_HEADING_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
+_HEADING_AT = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|\r?$)", re.M)
+_HEADING_CLOSE = re.compile(r"(?:^|[ \t])#+$")
+_HEADING_NL = re.compile(r"\n {0,3}(#{1,6})(?=[ \t]|\r?$)", re.M)
+_BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*\r?$", re.M)
 _BACKTICKS = re.compile(r"`+")
 _QUOTE_PREFIX = re.compile(r"[ \t]{0,3}(?:>[ \t]?)+")
+_CODE_END = re.compile(r"^(?![ \t]*\r?$)(?! {4}| {0,3}\t)", re.M)  # first line not indented code
+_UNQUOTED = re.compile(r"^(?![ \t]{0,3}>)", re.M)
+_LIST_LOOKBACK = 400  # lines; a list item further up than this no longer counts
 
 
-def _indent_width(line: str) -> tuple[int, int]:
-    """(visual indent with tabs to 4, number of leading whitespace chars)."""
+@lru_cache(maxsize=64)
+def _fence_close(ch: str, n: int) -> re.Pattern[str]:
+    return re.compile(r"^[ \t]*+(?:>[ \t]*+)*+" + re.escape(ch) + "{%d,}[ \t]*\r?$" % n, re.M)
+
+
+def _indent_width(line: str) -> int:
+    """Visual indent, tabs to the next multiple of 4."""
     width = 0
-    n = 0
     for ch in line:
         if ch == " ":
             width += 1
@@ -118,36 +133,55 @@ def _indent_width(line: str) -> tuple[int, int]:
             width += 4 - width % 4
         else:
             break
-        n += 1
-    return width, n
+    return width
+
+
+class _Lines:
+    """Line numbers and columns for offsets, cheap when asked in increasing order."""
+
+    __slots__ = ("text", "pos", "line", "line_start")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+        self.line = 1
+        self.line_start = 0
+
+    def at(self, offset: int) -> tuple[int, int]:
+        """(1-based line, 0-based column) of ``offset``."""
+        text = self.text
+        if offset < self.pos:
+            self.pos, self.line, self.line_start = 0, 1, 0
+        k = text.count("\n", self.pos, offset)
+        if k:
+            self.line += k
+            self.line_start = text.rfind("\n", self.pos, offset) + 1
+        self.pos = offset
+        return self.line, offset - self.line_start
 
 
 class _Pass:
     """State of one scan; kept in a class so helpers share it without globals."""
 
-    __slots__ = ("text", "out", "line_starts", "want_meta", "in_comment")
+    __slots__ = ("text", "out", "lines", "in_comment", "start", "cache", "has_tab")
 
-    def __init__(self, text: str, want_meta: bool):
+    def __init__(self, text: str, start: int = 0):
         self.text = text
         self.out = Scan()
-        self.line_starts: list[int] = []
-        self.want_meta = want_meta
+        self.lines = _Lines(text)
         self.in_comment = False
+        self.start = start
+        self.cache = [-2] * len(_NEEDLES)
+        self.has_tab = text.find("\t", start) != -1
 
     # -- inline code and %% comments inside one prose line ------------------
     def inline(self, a: int, b: int) -> None:
         """Add prose spans for text[a:b] minus inline code and %% comments."""
         text = self.text
         spans = self.out.spans
-        if self.in_comment:
-            j = text.find("%%", a, b)
-            if j < 0:
-                return
-            self.in_comment = False
-            a = j + 2
         has_tick = text.find("`", a, b) >= 0
-        has_pct = text.find("%%", a, b) >= 0
-        if not has_tick and not has_pct:
+        next_pct = text.find("%%", a, b)
+        if not has_tick and next_pct == -1:
             if a < b:
                 spans.append((a, b))
             return
@@ -158,9 +192,7 @@ class _Pass:
                 by_len.setdefault(m.end() - m.start(), []).append(len(runs))
                 runs.append((m.start(), m.end() - m.start()))
         ri = 0  # next run to consider
-        pos = a
-        seg = a  # start of the current prose segment
-        next_pct = text.find("%%", a, b) if has_pct else -1
+        pos = seg = a  # seg: start of the current prose segment
         while True:
             while ri < len(runs) and runs[ri][0] < pos:
                 ri += 1
@@ -182,122 +214,183 @@ class _Pass:
             same = by_len[n]
             k = bisect_right(same, ri)
             if k < len(same):  # a closing run of the same length: a code span
-                close_run = runs[same[k]]
+                close_start = runs[same[k]][0]
                 if seg < start:
                     spans.append((seg, start))
-                pos = seg = close_run[0] + n
+                pos = seg = close_start + n
             else:  # unmatched run: literal backticks
                 pos = start + n
         if seg < b:
             spans.append((seg, b))
 
-    # -- the line pass ------------------------------------------------------
-    def lines(self, start: int) -> None:
+    # -- context read backwards from a line start ----------------------------
+    def _prev_line(self, ls: int) -> str | None:
+        if ls <= self.start:
+            return None
+        q = self.text.rfind("\n", self.start, ls - 1) + 1
+        return self.text[max(q, self.start) : ls - 1]
+
+    def _in_list(self, ls: int) -> bool:
+        """Is the line at ``ls`` inside a list (indented text there is not code)?"""
+        text = self.text
+        p = ls
+        for _ in range(_LIST_LOOKBACK):
+            if p <= self.start:
+                return False
+            q = max(text.rfind("\n", self.start, p - 1) + 1, self.start)
+            line = text[q : p - 1]
+            stripped = line.lstrip(" \t>")
+            if stripped.strip():
+                if _LIST_ITEM.match(stripped):
+                    return True
+                if line[0] not in " \t":
+                    return False
+            p = q
+        return False
+
+    # -- the block pass ------------------------------------------------------
+    def _next_hard(self, pos: int) -> int:
+        """Offset of the next thing that can start non-prose: a backtick, "%%", "~~~",
+        or a line indented by 4+ columns. Each needle's pointer only moves forward."""
+        text = self.text
+        cache = self.cache
+        best = len(text)
+        lo_nl = pos - 1 if pos > 0 else 0
+        for k in range(len(_NEEDLES)):
+            c = cache[k]
+            if c == -1:
+                continue
+            lo = lo_nl if k >= 3 else pos
+            if c < lo:
+                c = cache[k] = text.find(_NEEDLES[k], lo)
+                if c == -1:
+                    continue
+            hit = c + 1 if k >= 3 else c
+            if hit < best:
+                best = hit
+        if self.has_tab:
+            m = _SPACES_TAB.search(text, lo_nl, best)
+            if m is not None:
+                best = m.start() + 1
+        if pos == 0 and best > 0 and (
+            text.startswith(("    ", "\t"), 0) or _SPACES_TAB.match("\n" + text[:4])
+        ):
+            best = 0
+        return best
+
+    def blocks(self) -> None:
+        text = self.text
+        n = len(text)
+        spans = self.out.spans
+        pos = prose_from = self.start  # pos: always a line start
+        while pos < n:
+            if self.in_comment:
+                j = text.find("%%", pos)
+                if j < 0:
+                    return  # an unclosed %% comments out the rest (as Obsidian does)
+                self.in_comment = False
+                e = text.find("\n", j)
+                e = n if e == -1 else e
+                self.inline(j + 2, e)
+                pos = prose_from = e + 1
+                continue
+            i = self._next_hard(pos)
+            if i >= n:
+                break
+            ls = text.rfind("\n", pos, i) + 1 or pos
+            if ls < pos:
+                ls = pos
+            le = text.find("\n", i)
+            le = n if le == -1 else le
+            e = le - 1 if le > ls and text[le - 1] == "\r" else le
+            if prose_from < ls:
+                spans.append((prose_from, ls))
+            pos = prose_from = le + 1
+            skip_to = self._block_line(ls, e)
+            if skip_to is None:
+                self.inline(ls, e)
+            else:
+                pos = prose_from = skip_to
+        if prose_from < n and not self.in_comment:
+            spans.append((prose_from, n))
+
+    def _block_line(self, ls: int, e: int) -> int | None:
+        """For a fence or indented-code start at ``ls``: the offset after the block."""
+        text = self.text
+        n = len(text)
+        line = text[ls:e]
+        stripped = line.lstrip(" \t")
+        if not stripped:
+            return None
+        quoted = False
+        if stripped[0] == ">":
+            qm = _QUOTE_PREFIX.match(line)
+            if qm:
+                quoted = True
+                stripped = line[qm.end() :].lstrip(" \t")
+                if not stripped:
+                    return None
+        width = _indent_width(line)
+        first = stripped[0]
+        if first == "`" or first == "~":
+            fm = _FENCE_OPEN.match(stripped)
+            if fm and not (first == "`" and "`" in fm.group(2)):
+                if width < 4 or quoted or self._in_list(ls):
+                    close = _fence_close(first, len(fm.group(1))).search(text, e)
+                    end = n
+                    if close is not None:
+                        nl = text.find("\n", close.end())
+                        end = n if nl == -1 else nl + 1
+                    if quoted:  # a fence in a quote also ends where the quote ends
+                        uq = _UNQUOTED.search(text, min(e + 1, n), end)
+                        if uq is not None and uq.start() < n:
+                            end = uq.start()
+                    return end
+        if width >= 4 and not quoted:
+            prev = self._prev_line(ls)
+            prev_s = prev.strip() if prev is not None else ""
+            after_break = not prev_s or _HEADING_AT.match(prev) is not None
+            if after_break and not self._in_list(ls):
+                stop = _CODE_END.search(text, min(e + 1, n))
+                return n if stop is None else stop.start()
+        return None
+
+    # -- headings, block ids -------------------------------------------------
+    def meta(self) -> None:
         text = self.text
         out = self.out
-        want_meta = self.want_meta
-        line_starts = self.line_starts
-        fence: tuple[str, int] | None = None
-        fence_in_quote = False
-        in_icode = False
-        in_list = False
-        prev_blank = True  # start of body behaves like after a blank line
-        prev_heading = False
-        pos = start
+        lines = _Lines(text)
         n = len(text)
-        while pos <= n:
-            le = text.find("\n", pos)
-            if le < 0:
-                le = n
-            line_starts.append(pos)
-            ls = pos
-            pos = le + 1
-            if ls == le and ls == n and ls > start:
-                break  # no empty "line" after a final newline
-            e = le - 1 if le > ls and text[le - 1] == "\r" else le
-
-            if self.in_comment:
-                j = text.find("%%", ls, e)
-                if j < 0:
-                    continue
-                self.in_comment = False
-                self.inline(j + 2, e)
-                prev_blank = prev_heading = False
-                continue
-
-            line = text[ls:e]
-            stripped = line.lstrip(" \t")
-            quoted = False
-            if stripped.startswith(">"):
-                m = _QUOTE_PREFIX.match(line)
-                if m:
-                    quoted = True
-                    content_start = ls + m.end()
-                    stripped = text[content_start:e].lstrip(" \t")
-            if fence is not None:
-                if fence_in_quote and not quoted:
-                    fence = None  # the quote ended, and with it the fence
-                else:
-                    ch, flen = fence
-                    if stripped.startswith(ch * flen) and not stripped.rstrip(" \t").strip(ch):
-                        fence = None
-                    continue
-
-            if not stripped:
-                prev_blank = True
-                prev_heading = False
-                if in_icode:
-                    continue
-                continue
-
-            width, nws = _indent_width(line)
-            is_item = _LIST_ITEM.match(stripped) is not None
-
-            if in_icode:
-                if width >= 4:
-                    continue
-                in_icode = False
-
-            m = None
-            first = stripped[0]
-            if first == "`" or first == "~":
-                m = _FENCE_OPEN.match(stripped)
-                if m and (width < 4 or in_list or quoted):
-                    if first == "`" and "`" in m.group(2):
-                        m = None
-                    else:
-                        fence = (first, len(m.group(1)))
-                        fence_in_quote = quoted
-                        prev_blank = prev_heading = False
+        for a, b in out.spans:
+            if text.find("#", a, b) != -1:
+                # a heading starts a line: at ``a`` only if ``a`` is a line start
+                lo = a - 1 if a > 0 and text[a - 1] == "\n" else a
+                if a == 0:
+                    m0 = _HEADING_AT.match(text, 0, b)
+                    if m0:
+                        self._heading(m0.start(), m0.end(), len(m0.group(1)), lines)
+                for m in _HEADING_NL.finditer(text, lo, b):
+                    self._heading(m.start() + 1, m.end(), len(m.group(1)), lines)
+            if text.find("^", a, b) != -1:
+                for m in _BLOCK_ID.finditer(text, a, b):
+                    i, end = m.start(), m.end()
+                    if i > 0 and text[i - 1] not in " \t\n":
                         continue
-                m = None
-            if width >= 4 and not quoted and not in_list and (prev_blank or prev_heading):
-                in_icode = True
-                continue
+                    if end < n and text[end] != "\n":
+                        continue  # the span ended before the line did (inline code)
+                    ls = text.rfind("\n", 0, i) + 1
+                    if _HEADING_AT.match(text, ls):
+                        continue
+                    out.block_ids.append(m.group(1))
 
-            # A list starts with an item and lasts until an unindented paragraph
-            # after a blank line; inside it, indented text is not code.
-            if is_item:
-                in_list = True
-            elif width == 0 and prev_blank and not quoted:
-                in_list = False
-
-            prev_blank = False
-            prev_heading = False
-            content = ls + (len(line) - len(stripped)) if not quoted else e - len(stripped)
-            if want_meta and first == "#" and width < 4 and not quoted:
-                hm = _HEADING.match(stripped)
-                if hm:
-                    prev_heading = True
-                    htext = hm.group(2) or ""
-                    htext = _HEADING_CLOSE.sub("", htext) if htext.endswith("#") else htext
-                    out.headings.append(Heading(len(hm.group(1)), htext.strip(), len(line_starts)))
-            self.inline(content, e)
-            if want_meta and "^" in stripped:
-                bm = _BLOCK_ID.search(stripped)
-                if bm and not prev_heading:
-                    out.block_ids.append(bm.group(1))
-        # the final line start list is complete: used for line/col of links
+    def _heading(self, start: int, end: int, level: int, lines: _Lines) -> None:
+        text = self.text
+        le = text.find("\n", end)
+        le = len(text) if le == -1 else le
+        htext = text[end:le].strip()
+        if htext.endswith("#"):
+            htext = _HEADING_CLOSE.sub("", htext).rstrip()
+        self.out.headings.append(Heading(level, htext, lines.at(start)[0]))
 
 
 # ---------------------------------------------------------------------------
@@ -414,16 +507,15 @@ class _LinkFinder:
         links.append(self._make(target, sub, display, embed, self.kind, start, end))
 
     def _make(self, target, sub, display, embed, kind, start, end) -> Link:
-        line_starts = self.p.line_starts
-        i = bisect_right(line_starts, start) - 1
+        line, col = self.p.lines.at(start)
         return Link(
             target,
             sub,
             display,
             embed,
             kind,
-            i + 1,
-            start - line_starts[i],
+            line,
+            col,
             start,
             end,
             self.text[start:end],
@@ -450,11 +542,14 @@ def _parse_destination(text: str, i: int, limit: int) -> tuple[int, str]:
 # ---------------------------------------------------------------------------
 # Tags
 
-_TAG = re.compile(r"(?<![^\s])#([\w/-]+)")
+_TAG = re.compile(r"#([\w/-]+)")
 
 
 def _tags_in(text: str, a: int, b: int, out: list[str]) -> None:
     for m in _TAG.finditer(text, a, b):
+        i = m.start()
+        if i > 0 and not text[i - 1].isspace():
+            continue  # "a#b", "url/#frag": not tags
         tag = m.group(1)
         if not tag.replace("/", "").isdigit():
             out.append(tag)
@@ -477,12 +572,8 @@ def scan(
     ``line_offset`` is added to every line number (for text cut out of a larger file).
     ``meta=False`` skips headings, block ids and tags.
     """
-    p = _Pass(text, meta)
-    if start:
-        # lines before ``start`` still count
-        prefix_lines = text.count("\n", 0, start)
-        p.line_starts.extend([0] * prefix_lines)  # placeholders; only their count matters
-    p.lines(start)
+    p = _Pass(text, start)
+    p.blocks()
     out = p.out
     finder = _LinkFinder(p, kind)
     ranges: list[tuple[int, int]] = []
@@ -491,30 +582,33 @@ def scan(
         if text.find("[", a, b) != -1:
             finder.run(a, b, links, external, ranges)
     if meta:
-        tags = out.tags
-        if ranges:
-            ranges.sort()
-        ri = 0
-        for a, b in out.spans:
-            if text.find("#", a, b) == -1:
-                continue
-            while ri < len(ranges) and ranges[ri][1] <= a:
-                ri += 1
-            seg = a
-            k = ri
-            while k < len(ranges) and ranges[k][0] < b:
-                if seg < ranges[k][0]:
-                    _tags_in(text, seg, ranges[k][0], tags)
-                seg = max(seg, ranges[k][1])
-                k += 1
-            if seg < b:
-                _tags_in(text, seg, b, tags)
+        p.meta()
+        _find_tags(text, out.spans, ranges, out.tags)
     if line_offset:
         out.links = [_shift(link, line_offset) for link in out.links]
         out.external = [_shift(link, line_offset) for link in out.external]
         for h in out.headings:
             h.line += line_offset
     return out
+
+
+def _find_tags(text: str, spans, ranges, tags: list[str]) -> None:
+    """Inline tags in prose spans, outside links."""
+    ri = 0
+    for a, b in spans:
+        if text.find("#", a, b) == -1:
+            continue
+        while ri < len(ranges) and ranges[ri][1] <= a:
+            ri += 1
+        seg = a
+        k = ri
+        while k < len(ranges) and ranges[k][0] < b:
+            if seg < ranges[k][0]:
+                _tags_in(text, seg, ranges[k][0], tags)
+            seg = max(seg, ranges[k][1])
+            k += 1
+        if seg < b:
+            _tags_in(text, seg, b, tags)
 
 
 def _shift(link: Link, lines: int) -> Link:
@@ -554,15 +648,7 @@ def find_links_in(text: str, a: int, b: int, *, kind: str = "wiki") -> list[Link
     Used for frontmatter, where YAML indentation must not look like code. Markdown
     links come back with kind "markdown" only when ``kind`` is "wiki".
     """
-    p = _Pass(text, False)
-    pos = 0
-    starts = p.line_starts
-    while True:
-        starts.append(pos)
-        nl = text.find("\n", pos, b)
-        if nl == -1:
-            break
-        pos = nl + 1
+    p = _Pass(text)
     links: list[Link] = []
     _LinkFinder(p, kind).run(a, b, links, [], [])
     return links
