@@ -253,3 +253,10 @@ def test_lint_failure_does_not_lose_the_changeset(sample_vault):
                                  operation="ingest", title="t")
     assert [f.path for f in cs.files] == ["a.md"] and cs.findings == []
     assert any("could not be linted" in e for e in cs.errors)
+
+
+def test_old_path_of_a_rename_cannot_be_written_in_the_same_reply(sample_vault):
+    reply = f"@@@ RENAME {H4} -> entities/H4 watch.md\n@@@ WRITE {H4}\nnew\n@@@ END\n"
+    cs, errors = build(sample_vault, reply)
+    assert cs.files == []
+    assert "was renamed to entities/H4 watch.md earlier in the reply" in str(errors[0])

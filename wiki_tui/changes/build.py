@@ -40,6 +40,10 @@ class EditError:
 class BaseTextError(Exception):
     """A page on disk that cannot be edited as text (not UTF-8, binary)."""
 
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        super().__init__(message)
+
 
 def read_base_text(vault_root: Path | str, path: str) -> str | None:
     """A page's text as on disk, decoded strictly (None when it does not exist).
@@ -53,12 +57,12 @@ def read_base_text(vault_root: Path | str, path: str) -> str | None:
     except FileNotFoundError:
         return None
     if b"\x00" in data[:8192]:
-        raise BaseTextError(f"{path} looks like a binary file; wiki-tui will not edit it")
+        raise BaseTextError(path, f"{path} looks like a binary file; wiki-tui will not edit it")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BaseTextError(
-            f"{path} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            path, f"{path} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
             "wiki-tui will not rewrite it, to avoid losing characters") from None
 
 
@@ -113,6 +117,12 @@ def _replay(overlay: _Overlay, blocks: list[Block], errors: list[EditError],
             renames: dict[str, str]) -> bool:
     """Apply one group's blocks to the overlay. False (with errors added) if any fails."""
     for b in blocks:
+        if b.path in renames and b.kind != B_RENAME:
+            errors.append(EditError(b.path, f"{b.path}: this page was renamed to "
+                                    f"{renames[b.path]} earlier in the reply; refer to it by its "
+                                    "new path (a new page at the old path needs a later reply)",
+                                    kind="guard"))
+            return False
         if b.kind == B_WRITE:
             base = overlay.get(b.path)
             overlay.now[b.path] = conform_newlines(b.content or "", base)
@@ -204,7 +214,7 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
             local.append(EditError(exc.path, str(exc), kind="match"))
             ok = False
         except BaseTextError as exc:
-            local.append(EditError(group[0].path, str(exc), kind="unreadable", retry=False))
+            local.append(EditError(exc.path, str(exc), kind="unreadable", retry=False))
             ok = False
         if not ok:
             failed = {e.path for e in local}
