@@ -298,3 +298,29 @@ def test_bookkeeping_files_cannot_be_in_a_changeset(git_vault: Path):
     vault = open_vault(git_vault)
     with pytest.raises(ApplyError, match="maintained by wiki-tui"):
         apply_changeset(vault, changeset(modify(git_vault, "index.md", "# mine\n")))
+
+
+def test_editing_an_untracked_page_adds_it_to_the_commit(git_vault: Path):
+    (git_vault / "concepts/Loose.md").write_text(page("Loose"), encoding="utf-8")
+    vault = open_vault(git_vault)
+    result = apply_changeset(vault, changeset(modify(git_vault, "concepts/Loose.md",
+                                                     page("Loose", "Edited."))))
+    assert result.commit
+    assert "concepts/Loose.md" in git(git_vault, "show", "--name-only", "--format=", "HEAD")
+    assert git(git_vault, "status", "--porcelain") == ""
+
+
+def test_rollback_un_adds_what_it_staged(git_vault: Path):
+    (git_vault / "concepts/Loose.md").write_text(page("Loose"), encoding="utf-8")
+    hook = git_vault / ".git/hooks/pre-commit"
+    hook.write_text("#!/bin/sh\nexit 1\n")
+    hook.chmod(0o755)
+    vault = open_vault(git_vault)
+    cs = changeset(modify(git_vault, "concepts/Loose.md", page("Loose", "Edited.")),
+                   create("concepts/New.md", page("New")))
+    before = (disk_state(git_vault), head(git_vault), git(git_vault, "ls-files", "-s"),
+              git(git_vault, "status", "--porcelain", "-uall"))
+    with pytest.raises(ApplyError):
+        apply_changeset(vault, cs)
+    assert (disk_state(git_vault), head(git_vault), git(git_vault, "ls-files", "-s"),
+            git(git_vault, "status", "--porcelain", "-uall")) == before

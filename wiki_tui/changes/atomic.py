@@ -29,8 +29,9 @@ class FileFormat:
         if not data:
             return cls()
         bom = data.startswith(BOM)
-        crlf = data.count(b"\r\n")
-        lf = data.count(b"\n") - crlf
+        sample = data[:65536]  # plenty to tell, and cheap on a 1 MB index.md
+        crlf = sample.count(b"\r\n")
+        lf = sample.count(b"\n") - crlf
         return cls("\r\n" if crlf > lf else "\n", bom)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import git
 from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+from git.refs.symbolic import SymbolicReference
 
 TRAILER_OPERATION = "Wiki-Tui-Changeset"
 TRAILER_MODEL = "Model"
@@ -22,12 +23,17 @@ NO_REPO_NOTICE = (
     "this vault is not a git repository: the changes were written and logged but not committed. "
     "Run `git init` (or `wiki-tui init`) in the vault to keep a history and allow undo."
 )
+UNKNOWN_PATH_ERROR = "did not match any file(s) known to git"
 _IDENTITY_ERRORS = ("Please tell me who you are", "unable to auto-detect email address",
                     "empty ident name")
 
 
 class GitError(Exception):
     """A git command failed; the message says which and why."""
+
+
+class UnknownPathError(GitError):
+    """`git commit -- paths` named a path git does not track (it must be added first)."""
 
 
 def commit_message(operation: str, title: str, model: str, extra: dict[str, str] | None = None) -> str:
@@ -101,11 +107,20 @@ class GitRepo:
 
     # -- reading ---------------------------------------------------------------------------
     def head(self) -> str | None:
-        """The commit HEAD points to; None on an unborn branch."""
+        """The commit HEAD points to; None on an unborn branch.
+
+        Read from the ref files by GitPython (no subprocess: ~0.3 ms instead of ~15 ms),
+        falling back to `git rev-parse` for anything it cannot follow.
+        """
         try:
-            return self.repo.git.execute(["git", "rev-parse", "--verify", "-q", "HEAD"]).strip() or None
-        except GitCommandError:
+            return SymbolicReference.dereference_recursive(self.repo, "HEAD")
+        except ValueError:  # the branch HEAD names has no commit yet
             return None
+        except Exception:  # noqa: BLE001 - an unusual ref layout: ask git itself
+            try:
+                return self.repo.git.execute(["git", "rev-parse", "--verify", "-q", "HEAD"]).strip() or None
+            except GitCommandError:
+                return None
 
     def message(self, rev: str) -> str:
         return self._run("log", "-1", "--format=%B", rev, strip_newline_in_stdout=False)
@@ -215,6 +230,8 @@ class GitRepo:
         try:
             self.repo.git.execute(["git", *args])
         except GitCommandError as exc:
+            if UNKNOWN_PATH_ERROR in (exc.stderr or ""):
+                raise UnknownPathError(_error(exc)) from None
             if not any(s in (exc.stderr or "") for s in _IDENTITY_ERRORS):
                 raise _error(exc) from None
             env = {"GIT_AUTHOR_NAME": FALLBACK_NAME, "GIT_AUTHOR_EMAIL": FALLBACK_EMAIL,

@@ -21,7 +21,7 @@ from wiki_tui.changes import atomic, logmd, transaction
 from wiki_tui.changes.gitops import (NO_REPO_NOTICE, TRAILER_MODEL, TRAILER_OPERATION,
                                      TRAILER_REVERTS, GitError, GitRepo, commit_message,
                                      parse_trailers)
-from wiki_tui.changes.index_md import INDEX_PATH, render_index
+from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
 from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, PENDING,
                                     REJECTED, RENAME, Changeset, FileChange, text_hash)
@@ -115,13 +115,24 @@ def _title(vault: Any, path: str, text: str | None) -> str | None:
 
 def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]) -> tuple[bytes | None, bytes | None]:
     """(new index.md bytes or None if unchanged, current index.md bytes) with `texts` applied."""
-    pages = dict(vault.pages)
+    rows = page_rows(vault.pages)
+    at = {row[0]: i for i, row in enumerate(rows) if row[0] in texts} if texts else {}
+    gone = []
     for path, text in texts.items():
-        pages.pop(path, None)
-        if text is not None and path.lower().endswith(".md"):
-            pages[path] = _parse(path, text)
+        if text is None or not path.lower().endswith(".md"):
+            if path in at:
+                gone.append(at[path])
+            continue
+        page = _parse(path, text)
+        row = (path, page.title, page.summary, page.type)
+        if path in at:
+            rows[at[path]] = row  # in place: unchanged metadata keeps the rows identical
+        else:
+            rows.append(row)
+    for i in sorted(gone, reverse=True):
+        del rows[i]
     schema = getattr(vault, "schema", None)
-    rendered = render_index(pages.values(), getattr(schema, "types", None))
+    rendered = render_rows(rows, getattr(schema, "types", None))
     current = atomic.read_bytes(root / INDEX_PATH)
     new = atomic.encode(rendered, atomic.FileFormat.of(current))
     return (None if new == current else new), current

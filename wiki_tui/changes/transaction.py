@@ -2,7 +2,7 @@
 
 Before touching anything, a journal (`<vault>/.wiki-tui/apply-journal.json`) is written and
 fsynced: every path's original bytes (the backup) and the hash of its planned bytes, log.md's
-size and the bytes to append, git's HEAD and index entries. Then the named steps run:
+size and the bytes to append, git's HEAD and the paths it will `git add`. Then the named steps run:
 
     journal -> files -> log -> index -> stage -> commit -> cleanup
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wiki_tui.changes import atomic, logmd
-from wiki_tui.changes.gitops import GitRepo
+from wiki_tui.changes.gitops import GitRepo, UnknownPathError
 from wiki_tui.changes.index_md import INDEX_PATH
 
 STATE_DIR = ".wiki-tui"
@@ -112,14 +112,14 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
     """Carry out `plan` all-or-nothing (see the module doc)."""
     hook = on_step or (lambda _name: None)
     all_paths = [*plan.contents, logmd.LOG_PATH] + ([INDEX_PATH] if plan.index_bytes is not None else [])
-    entries: dict[str, str] = {}
-    head = None
-    if repo is not None:
-        head = repo.head()
-        entries = repo.index_entries(all_paths)
-    # New paths git does not know yet must be added before `git commit -- paths` accepts them.
-    to_stage = [p for p in all_paths if p not in entries and _final_exists(plan, p)]
-    commit_paths = [p for p in all_paths if p in entries or p in to_stage]
+    head = repo.head() if repo is not None else None
+    # Paths git does not track must be `git add`ed before `git commit -- paths` takes them, and
+    # un-added on rollback. Only a file that is new on disk can be untracked in the usual case,
+    # so asking git (`ls-files`, a subprocess) is left for when there is one, or when the
+    # commit says a path is unknown (an untracked page being edited).
+    to_stage: list[str] = []
+    if repo is not None and any(_is_new(plan, p) for p in all_paths):
+        to_stage = _untracked(repo, plan, all_paths)
     files = {p: {"backup": _b64(plan.backups.get(p)), "final": _sha(data)}
              for p, data in plan.contents.items()}
     if plan.index_bytes is not None:
@@ -129,8 +129,7 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
         "pid": os.getpid(), "files": files, "new_dirs": plan.new_dirs,
         "log": {"size": plan.log_size, "append": _b64(plan.log_append)},
         "git": None if repo is None else {
-            "head": head, "message": plan.message, "staged": to_stage,
-            "entries": {p: entries[p] for p in to_stage if p in entries}},
+            "head": head, "message": plan.message, "staged": to_stage},
     }
     committed = False
     commit = None
@@ -148,7 +147,16 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
             hook("stage")
             repo.add(to_stage)
             hook("commit")
-            commit = repo.commit(plan.message, commit_paths)
+            try:
+                commit = repo.commit(plan.message, all_paths)
+            except UnknownPathError:
+                tracked = repo.index_entries(all_paths)
+                to_stage = [p for p in all_paths if p not in tracked and _final_exists(plan, p)]
+                record["git"]["staged"] = to_stage
+                _write_journal(root, record)  # rollback must know what it un-adds
+                repo.add(to_stage)
+                commit = repo.commit(plan.message, [p for p in all_paths
+                                                    if p in tracked or p in to_stage])
         committed = True
         hook("cleanup")
         _remove_journal(root)
@@ -170,6 +178,21 @@ def _final_exists(plan: Plan, path: str) -> bool:
     if path in plan.contents:
         return plan.contents[path] is not None
     return True  # log.md and index.md exist after the apply
+
+
+def _is_new(plan: Plan, path: str) -> bool:
+    """Will the apply create this file (absent now, present after)?"""
+    if path == logmd.LOG_PATH:
+        return plan.log_size < 0
+    if path == INDEX_PATH:
+        return plan.index_backup is None
+    return plan.backups.get(path) is None and plan.contents.get(path) is not None
+
+
+def _untracked(repo: GitRepo, plan: Plan, paths: list[str]) -> list[str]:
+    """The paths git does not track that will exist after the apply: they need `git add`."""
+    tracked = repo.index_entries(paths)
+    return [p for p in paths if p not in tracked and _final_exists(plan, p)]
 
 
 def _state_matches(root: Path, record: dict) -> bool:
@@ -236,7 +259,7 @@ def rollback(root: Path, record: dict, repo: GitRepo | None) -> list[str]:
             kept.append(logmd.LOG_PATH)
     git_info = record.get("git")
     if git_info and repo is not None and git_info.get("staged") and repo.head() == git_info["head"]:
-        repo.restore_index(git_info.get("entries", {}), git_info["staged"])
+        repo.restore_index({}, git_info["staged"])  # they were untracked: un-add them
     for folder in record.get("new_dirs", []):
         try:
             (root / folder).rmdir()
