@@ -106,3 +106,30 @@ def test_write_blocks_round_trip_any_page(pages, cuts):
     for g, pg in zip(got, pages):
         assert g == pg or (pg.split("\n", 1)[0].strip() in ("```", "~~~", "````"))
     assert [b.path for b in result.blocks] == [f"p{i}.md" for i in range(len(pages))]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["write", "edit", "delete", "rename"]),
+                          st.sampled_from(["a.md", "concepts/Foo Bar.md", "ü/日本.md"]),
+                          st.lists(st.tuples(page(), page()), min_size=1, max_size=3)),
+                max_size=5))
+def test_format_block_round_trips(specs):
+    from wiki_tui.changes.protocol import Block, format_block
+
+    blocks = []
+    for kind, path, pairs in specs:
+        if kind == "write":
+            b = Block(kind, path, content=pairs[0][0])
+        elif kind == "edit":
+            b = Block(kind, path, edits=[(s + "x\n", r) for s, r in pairs])
+        else:
+            b = Block(kind, path, new_path="n/" + path if kind == "rename" else None)
+        blocks.append(b)
+    text = "".join(format_block(b) for b in blocks)
+    parsed = parse_reply(text)
+    assert parsed.errors == []
+    got = [(b.kind, b.path, b.content, b.edits, b.new_path) for b in parsed.blocks]
+    want = [(b.kind, b.path, b.content, b.edits, b.new_path) for b in blocks]
+    for g, w in zip(got, want, strict=True):
+        # a page that is nothing but one bare fenced block is unwrapped (documented)
+        assert g == w or (w[0] == "write" and w[2].split("\n", 1)[0].strip() in ("```", "~~~",
+                                                                                  "````"))

@@ -460,6 +460,26 @@ class StreamParser:
             self._progress(self._open, events)
 
 
+def _with_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def format_block(block: Block) -> str:
+    """The protocol text for a block (what a model would write); parse_reply reads it back.
+
+    A text that does not end with a newline gets one: every line before a marker ends in one.
+    """
+    if block.kind == WRITE:
+        return f"@@@ WRITE {block.path}\n{_with_newline(block.content or '')}@@@ END\n"
+    if block.kind == EDIT:
+        pairs = "".join(f"@@@ SEARCH\n{_with_newline(s)}@@@ REPLACE\n{_with_newline(r)}"
+                        for s, r in block.edits)
+        return f"@@@ EDIT {block.path}\n{pairs}@@@ END\n"
+    if block.kind == DELETE:
+        return f"@@@ DELETE {block.path}\n"
+    return f"@@@ RENAME {block.path} -> {block.new_path}\n"
+
+
 def parse_reply(text: str) -> ParsedReply:
     """Parse a whole reply at once (same result as streaming it in any chunking)."""
     parser = StreamParser()
