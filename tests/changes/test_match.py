@@ -181,3 +181,56 @@ def test_closest_lines_for_a_big_page_are_cheap():
         apply_edits(page, [("Line 12345: some words about the see and clock!\n", "x\n")], "p.md")
     assert time.perf_counter() - t < 3
     assert "Line 12345: some words" in str(exc.value)
+
+
+# -- properties ---------------------------------------------------------------------------------
+from hypothesis import assume, given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_line = st.text(st.sampled_from("ab c-#`ü\t"), min_size=0, max_size=8)
+
+
+@given(st.lists(_line, min_size=1, max_size=25), st.data())
+def test_a_unique_exact_search_splices_exactly_there(rows, data):
+    nl = data.draw(st.sampled_from(["\n", "\r\n"]))
+    page = "".join(r + nl for r in rows)
+    i = data.draw(st.integers(0, len(rows) - 1))
+    j = data.draw(st.integers(i + 1, len(rows)))
+    search_rows = rows[i:j]
+    assume(any(r.strip() for r in search_rows))
+    # unique even after every normalisation, so no tier can see two places
+    norm = [" ".join(r.split()) for r in rows]
+    want = norm[i:j]
+    assume(sum(norm[k:k + len(want)] == want for k in range(len(rows))) == 1)
+    assume(search_rows[0].strip() and search_rows[-1].strip())  # blank edges are trimmed
+    replace_rows = data.draw(st.lists(_line.filter(lambda s: "#" not in s), max_size=4))
+    edits = [("".join(r + "\n" for r in search_rows), "".join(r + "\n" for r in replace_rows))]
+    report = apply_edits_report(page, edits, "p.md")
+    if report.already_applied:
+        return  # the replacement already surrounded the match: nothing changed
+    assert report.text == "".join(r + nl for r in rows[:i] + replace_rows + rows[j:])
+
+
+@given(st.lists(_line, min_size=1, max_size=20), st.data())
+def test_matching_never_touches_lines_outside_some_single_run(rows, data):
+    page = "".join(r + "\n" for r in rows)
+    search = data.draw(st.lists(_line, min_size=1, max_size=3))
+    try:
+        out = apply_edits(page, [("".join(s + "\n" for s in search), "NEW\n")], "p.md")
+    except MatchError as exc:
+        assert str(exc).startswith("p.md: the edit: ")
+        return
+    if out == page:
+        return
+    before, after = page.split("\n")[:-1], out.split("\n")[:-1]
+    # common prefix + common suffix cover everything but one contiguous region
+    k = 0
+    while k < min(len(before), len(after)) and before[k] == after[k]:
+        k += 1
+    m = 0
+    while (m < min(len(before), len(after)) - k
+           and before[len(before) - 1 - m] == after[len(after) - 1 - m]):
+        m += 1
+    changed = after[k:len(after) - m]
+    assert "NEW" in "\n".join(changed) and len(changed) <= 2
+    assert len(before) - k - m <= len(search)  # only the matched run (or one line) was replaced
