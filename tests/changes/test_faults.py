@@ -161,7 +161,7 @@ def test_recovery_never_overwrites_a_file_changed_after_the_crash(git_vault: Pat
 def test_torn_log_append_is_cut_back(git_vault: Path):
     """A kill in the middle of the log append leaves a partial entry: recovery removes it."""
     before = full_state(git_vault)
-    _killed_apply(git_vault, "index")
+    _killed_apply(git_vault, "stage")
     log = git_vault / "log.md"
     data = log.read_bytes()
     entry_at = data.rindex(b"## [")
@@ -172,7 +172,7 @@ def test_torn_log_append_is_cut_back(git_vault: Path):
 
 def test_apply_recovers_a_pending_journal_first(git_vault: Path):
     cs = three_file_changeset(git_vault)
-    _killed_apply(git_vault, "index")
+    _killed_apply(git_vault, "stage")
     vault = open_vault(git_vault)
     result = apply_changeset(vault, cs)
     assert "rolled back" in result.notice

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,15 +77,43 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_temp(path: Path, data: bytes) -> Path:
-    """Write `data` to a fsynced temp file beside `path` (parents created); returns the temp path."""
+_pool: ThreadPoolExecutor | None = None
+
+
+def _parallel(fn, items) -> None:
+    """Run fn over items on a few threads (fsync releases the GIL, and the filesystem can
+    serve several flushes with one journal commit: 4 fsyncs take ~1.2x one, not 4x)."""
+    global _pool
+    items = list(items)
+    if len(items) <= 1:
+        for item in items:
+            fn(item)
+        return
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="wiki-tui-fsync")
+    for future in [_pool.submit(fn, item) for item in items]:
+        future.result()
+
+
+def _fsync_path(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_temp(path: Path, data: bytes, *, sync: bool = True) -> Path:
+    """Write `data` to a temp file beside `path` (parents created), fsynced unless sync=False;
+    returns the temp path."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         try:  # keep the target's permissions; new files get the usual 0644-ish mode
             os.chmod(tmp, path.stat().st_mode & 0o7777)
         except FileNotFoundError:
@@ -122,8 +151,8 @@ def remove(path: Path, *, sync_dir: bool = True) -> None:
 def apply_contents(root: Path, contents: dict[str, bytes | None]) -> None:
     """Bring several files to the given bytes (None: delete), each file atomically.
 
-    Temp files are all written and fsynced first, then renamed, then each touched folder is
-    fsynced once: fewer sync points than one full atomic_write per file.
+    All temp files are written, then fsynced together, then renamed into place, then every
+    touched folder is fsynced together: two flush rounds for any number of files.
     """
     temps: list[tuple[Path, Path]] = []
     folders: set[Path] = set()
@@ -131,7 +160,8 @@ def apply_contents(root: Path, contents: dict[str, bytes | None]) -> None:
         for rel, data in contents.items():
             if data is not None:
                 target = root / rel
-                temps.append((write_temp(target, data), target))
+                temps.append((write_temp(target, data, sync=False), target))
+        _parallel(_fsync_path, [tmp for tmp, _ in temps])
         for tmp, target in temps:
             os.replace(tmp, target)
             folders.add(target.parent)
@@ -144,5 +174,4 @@ def apply_contents(root: Path, contents: dict[str, bytes | None]) -> None:
             target = root / rel
             remove(target, sync_dir=False)
             folders.add(target.parent)
-    for folder in folders:
-        fsync_dir(folder)
+    _parallel(fsync_dir, folders)

@@ -4,7 +4,7 @@ Before touching anything, a journal (`<vault>/.wiki-tui/apply-journal.json`) is 
 fsynced: every path's original bytes (the backup) and the hash of its planned bytes, log.md's
 size and the bytes to append, git's HEAD and the paths it will `git add`. Then the named steps run:
 
-    journal -> files -> log -> index -> stage -> commit -> cleanup
+    journal -> files (pages and index.md) -> log -> stage -> commit -> cleanup
 
 The commit is the point of no return (for a vault without git, deleting the journal is). If the
 process dies before it, `recover()` on the next start rolls everything back from the journal; if
@@ -33,7 +33,7 @@ from wiki_tui.changes.index_md import INDEX_PATH
 
 STATE_DIR = ".wiki-tui"
 JOURNAL_FILE = "apply-journal.json"
-STEPS = ("journal", "files", "log", "index", "stage", "commit", "cleanup")
+STEPS = ("journal", "files", "log", "stage", "commit", "cleanup")
 
 StepHook = Callable[[str], None]
 
@@ -136,13 +136,10 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
     try:
         hook("journal")
         _write_journal(root, record)
-        hook("files")
-        atomic.apply_contents(root, plan.contents)
+        hook("files")  # the pages and index.md, flushed together
+        atomic.apply_contents(root, _with_index(plan))
         hook("log")
         logmd.append(root / logmd.LOG_PATH, plan.log_append)
-        hook("index")
-        if plan.index_bytes is not None:
-            atomic.atomic_write(root / INDEX_PATH, plan.index_bytes)
         if repo is not None:
             hook("stage")
             repo.add(to_stage)
@@ -159,7 +156,8 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
                                                     if p in tracked or p in to_stage])
         committed = True
         hook("cleanup")
-        _remove_journal(root)
+        # Not flushed: a journal that survives a power cut is found committed and removed then.
+        atomic.remove(journal_path(root), sync_dir=False)
         hook("end")
     except BaseException:
         if not committed:
@@ -172,6 +170,12 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
         except OSError:
             pass  # recover() removes it on the next start
     return Outcome(commit, repo.identity_notice if repo is not None else None)
+
+
+def _with_index(plan: Plan) -> dict[str, bytes | None]:
+    if plan.index_bytes is None:
+        return plan.contents
+    return {**plan.contents, INDEX_PATH: plan.index_bytes}
 
 
 def _final_exists(plan: Plan, path: str) -> bool:
