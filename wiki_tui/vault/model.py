@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import os
+from bisect import bisect_right
 import re
 import threading
 from contextlib import contextmanager
@@ -412,10 +413,12 @@ class Vault:
                 continue
             body_start = rec[R_BODY_START] if R_BODY_START is not None else 0
             link_ranges = sorted((row[L_START], row[L_END]) for row in rec[R_LINKS])
+            starts = [r[0] for r in link_ranges]
             for a, b in prose_spans(text, start=body_start):
                 for m in pattern.finditer(text, a, b):
-                    if any(s <= m.start() < e for s, e in link_ranges):
-                        continue
+                    i = bisect_right(starts, m.start()) - 1
+                    if i >= 0 and m.start() < link_ranges[i][1]:
+                        continue  # inside a link
                     line_start = text.rfind("\n", 0, m.start()) + 1
                     line_end = text.find("\n", m.start())
                     context = text[line_start : line_end if line_end >= 0 else len(text)].strip()

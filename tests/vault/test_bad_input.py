@@ -1,0 +1,107 @@
+"""Bad input never crashes the scan and loses nothing."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from wiki_tui.vault import Vault, VaultError
+from wiki_tui.vault import model
+
+from .test_index import write
+
+BAD_UTF8 = b"---\ntitle: Caf\xe9\n---\nbody with \xff\xfe bytes [[Good]]\n"
+
+
+@pytest.fixture
+def root(tmp_path):
+    return write(tmp_path / "v", {
+        "Good.md": "fine [[Latin]] [[Binary]]\n",
+        "Latin.md": BAD_UTF8,
+        "Binary.md": b"\x00\x01\x02PNG[[Good]]\x00",
+        "Yaml.md": "---\ntitle: [unclosed\ntags: {\n---\nstill [[Good]]\n",
+        "Empty.md": "",
+        "Only fm.md": "---\ntitle: x\n---",
+        # 5 MB: 140,000 lines, a link on every 1,000th.
+        "Big.md": "# Big\n" + (("lorem ipsum dolor sit amet, consectetur\n" * 999) + "see [[Good]]\n") * 140
+                  + "the needle line\n",
+    })
+
+
+def test_open_lint_and_search_survive(root):
+    vault = Vault.open(root, use_cache=False)
+    assert len(vault.pages) == 7
+    latin = vault.pages["Latin.md"]
+    assert "\ufffd" in vault.read_text("Latin.md")
+    assert any("UTF-8" in w for w in latin.warnings)
+    assert vault.resolved_links["Latin.md"] == {"Good.md": 1}
+    assert any("binary" in w for w in vault.pages["Binary.md"].warnings)
+    assert vault.pages["Yaml.md"].warnings and vault.resolved_links["Yaml.md"] == {"Good.md": 1}
+    assert vault.pages["Empty.md"].links == []
+    assert vault.resolved_links["Big.md"] == {"Good.md": 140}
+    warned = {f.path for f in vault.lint() if f.code == "page-warning"}
+    assert warned >= {"Latin.md", "Binary.md", "Yaml.md"}
+    hit = vault.search("needle")[0]
+    assert (hit.path, hit.line) == ("Big.md", 140_002)
+    assert vault.find("big")[0].path == "Big.md"
+    vault.unlinked_mentions("Good.md")
+    vault.close()
+    # Nothing was rewritten.
+    assert (root / "Latin.md").read_bytes() == BAD_UTF8
+    assert (root / "Binary.md").read_bytes() == b"\x00\x01\x02PNG[[Good]]\x00"
+
+
+def test_symlinks_out_of_the_vault_are_not_followed(tmp_path):
+    outside = write(tmp_path / "outside", {"Secret.md": "secret", "dir/Deep.md": "deep"})
+    root = write(tmp_path / "v", {"Home.md": "[[Secret]] [[Inner]]", "real/Inner.md": "x"})
+    os.symlink(outside / "Secret.md", root / "Secret.md")
+    os.symlink(outside / "dir", root / "linked")
+    os.symlink(root / "real", root / "alias-dir")  # inside: followed
+    os.symlink(root / "missing", root / "Dangling.md")
+    os.symlink(root, root / "real" / "loop")  # a cycle: visited once
+    vault = Vault.open(root, use_cache=False)
+    assert sorted(vault.pages) == ["Home.md", "alias-dir/Inner.md", "real/Inner.md"]
+    assert vault.unresolved_links["Home.md"] == {"Secret": 1}
+    with pytest.raises(VaultError):
+        vault.read_text("Secret.md")
+    with pytest.raises(VaultError):
+        vault.read_text("../outside/Secret.md")
+    with pytest.raises(VaultError):
+        vault.refresh_file(str(outside / "Secret.md"))
+    with pytest.raises(VaultError, match="symlink"):
+        vault.refresh_file("Secret.md")
+
+
+def test_file_vanishing_mid_scan_is_skipped(tmp_path, monkeypatch):
+    root = write(tmp_path / "v", {"Stay.md": "[[Gone]]", "Gone.md": "x"})
+    real_scan = model.scan_tree
+
+    def scan_then_delete(path):
+        tree = real_scan(path)
+        (root / "Gone.md").unlink()
+        return tree
+
+    monkeypatch.setattr(model, "scan_tree", scan_then_delete)
+    vault = Vault.open(root, use_cache=False)
+    assert sorted(vault.pages) == ["Stay.md"]
+    assert vault.unresolved_links["Stay.md"] == {"Gone": 1}
+
+
+def test_refresh_of_unreadable_or_missing_paths(tmp_path):
+    root = write(tmp_path / "v", {"A.md": "x"})
+    vault = Vault.open(root, use_cache=False)
+    vault.refresh_file("never/existed.md")
+    assert sorted(vault.pages) == ["A.md"]
+    with pytest.raises(VaultError):
+        vault.refresh_file("")
+    with pytest.raises(VaultError):
+        vault.outgoing("nope.md")
+
+
+def test_missing_vault_folder(tmp_path):
+    with pytest.raises(VaultError, match="does not exist"):
+        Vault.open(tmp_path / "nothing")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(VaultError, match="not a folder"):
+        Vault.open(tmp_path / "file")
