@@ -98,7 +98,9 @@ class WikiBrowser(Container):
         self.history = History()
         self.current_path: str | None = None
         self.document: PageDocument | None = None
-        self._panel_open = True
+        self._panel_choice: bool | None = None  # None: open when wide, closed when narrow
+        self._backlinks_shown_for: str | None = None
+        self._finder_warm = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="page-column"):
@@ -142,22 +144,35 @@ class WikiBrowser(Container):
 
     def _update_layout(self) -> None:
         narrow = self.size.width < NARROW_WIDTH
+        if narrow != self.has_class("-narrow"):
+            self._panel_choice = None  # back to the default for the new width
         self.set_class(narrow, "-narrow")
-        self.set_class(not self._panel_open, "-panel-closed")
+        self.set_class(not self.panel_visible, "-panel-closed")
+        self._refresh_backlinks()
+
+    @property
+    def panel_visible(self) -> bool:
+        if self._panel_choice is None:
+            return not self.has_class("-narrow")
+        return self._panel_choice
 
     def action_toggle_panel(self) -> None:
-        self._panel_open = not self._panel_open
+        self._panel_choice = not self.panel_visible
         self._update_layout()
-        if not self._panel_open:
+        if not self.panel_visible:
             self.page_view.focus()
 
     def action_show_panel(self, tab: str) -> None:
-        self._panel_open = True
-        self._update_layout()
+        self._panel_choice = True
         tabs = self.query_one(TabbedContent)
         tabs.active = tab
+        self._update_layout()
         widget = {"links": "#backlinks", "outline": "#outline-list", "pages": "#page-tree"}[tab]
         self.query_one(widget).focus()
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self) -> None:
+        self._refresh_backlinks()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "focus_page":
@@ -167,7 +182,7 @@ class WikiBrowser(Container):
 
     def action_focus_page(self) -> None:
         if self.has_class("-narrow"):
-            self._panel_open = False
+            self._panel_choice = False
             self._update_layout()
         self.page_view.focus()
 
@@ -249,7 +264,7 @@ class WikiBrowser(Container):
         self.page_view.show(self.vault, doc, scroll_y=scroll_y, line=line)
         self._update_title()
         self.query_one(OutlinePanel).show(doc.headings)
-        self._refresh_backlinks()
+        self._refresh_backlinks(force=True)
         self.post_message(self.PageOpened(self, doc.path))
 
     def _update_title(self, loading: bool = False) -> None:
@@ -319,6 +334,21 @@ class WikiBrowser(Container):
         else:
             self.page_view.scroll_to_line(line)
 
+    @on(PageView.Rendered)
+    def _rendered(self, event: PageView.Rendered) -> None:
+        event.stop()
+        if not self._finder_warm:
+            self._finder_warm = True
+            self._warm_finder()
+
+    @work(thread=True, group="finder", exit_on_error=False)
+    def _warm_finder(self) -> None:
+        """Build the fuzzy finder's index early so the first jump keystroke is instant."""
+        try:
+            self.vault.find("a", limit=1)
+        except Exception:
+            pass  # the jump screen reports real errors
+
     @on(LocationSelected)
     def _open_location(self, event: LocationSelected) -> None:
         event.stop()
@@ -335,9 +365,18 @@ class WikiBrowser(Container):
         self.page_view.scroll_to_line(event.line)
 
     # -- backlinks ------------------------------------------------------------
-    def _refresh_backlinks(self) -> None:
-        if self.current_path is not None:
-            self._load_backlinks(self.current_path)
+    def _refresh_backlinks(self, *, force: bool = False) -> None:
+        """Load backlinks and mentions (a scan of every page) only when the reader can see them."""
+        path = self.current_path
+        if path is None or not self.is_mounted:
+            return
+        if force:
+            self._backlinks_shown_for = None
+        visible = self.panel_visible and self.query_one(TabbedContent).active == "links"
+        if visible and self._backlinks_shown_for != path:
+            self._backlinks_shown_for = path
+            self.query_one(BacklinksPanel).show_loading()
+            self._load_backlinks(path)
 
     @work(thread=True, exclusive=True, group="backlinks", exit_on_error=False)
     def _load_backlinks(self, path: str) -> None:
@@ -417,7 +456,7 @@ class WikiBrowser(Container):
         if self.current_path in paths:
             self.reload()
         else:
-            self._refresh_backlinks()
+            self._refresh_backlinks(force=True)
 
     # -- screens -------------------------------------------------------------------
     def open_jump(self) -> None:

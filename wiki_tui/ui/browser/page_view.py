@@ -248,6 +248,8 @@ class PageView(ScrollView, can_focus=True):
         for unit, header in pieces:
             if worker.is_cancelled:
                 return
+            if not first:
+                self._yield_to_ui(worker)
             source = header if unit is None else prepare_unit(vault, doc, unit)
             rendered = render_unit(console, source, highlight_code=highlight, dark=dark,
                                    external_link=external)
@@ -260,6 +262,13 @@ class PageView(ScrollView, can_focus=True):
                 batch, last_flush = [], now
         if not worker.is_cancelled:
             self.post_message(_RenderedBatch(generation, batch, True, time.perf_counter() - started))
+
+    def _yield_to_ui(self, worker) -> None:
+        """Between units after the first screen: give the event loop the GIL, and wait while
+        another screen (jump, search, review) covers the page, so typing there stays instant."""
+        time.sleep(0.001)
+        while not worker.is_cancelled and not self.screen.is_active:
+            time.sleep(0.05)
 
     @on(_RenderedBatch)
     def _on_batch(self, message: _RenderedBatch) -> None:
