@@ -1,0 +1,47 @@
+"""init_vault: layout, schema, index, log, .gitignore, a git repository with one commit."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from wiki_tui.vault import VaultError, init_vault
+
+
+def git(cwd, *args):
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
+
+
+def test_new_vault_layout_and_commit(tmp_path):
+    vault = init_vault(tmp_path / "v")
+    root = vault.root
+    assert (root / "raw").is_dir()
+    assert vault.schema.found and vault.schema.required_fields == ["title", "type", "summary"]
+    assert list(vault.schema.types) == ["source", "entity", "concept", "synthesis", "answer"]
+    assert (root / "index.md").read_text().startswith("# Index")
+    assert (root / "log.md").read_text() == "# Log\n"
+    assert ".wiki-tui/" in (root / ".gitignore").read_text().splitlines()
+    assert git(root, "log", "--oneline").count("\n") == 1
+    assert git(root, "status", "--porcelain") == ""  # the cache in .wiki-tui/ stays untracked
+    vault.close()
+    assert git(root, "status", "--porcelain") == ""
+    assert vault.lint() == []
+
+
+def test_refuses_existing_vaults_and_non_empty_folders(tmp_path):
+    init_vault(tmp_path / "v").close()
+    with pytest.raises(VaultError, match="already holds a vault"):
+        init_vault(tmp_path / "v")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(VaultError, match="not empty"):
+        init_vault(other)
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+
+
+def test_empty_existing_folder_is_fine(tmp_path):
+    (tmp_path / "empty").mkdir()
+    vault = init_vault(tmp_path / "empty")
+    assert sorted(vault.pages) == ["AGENTS.md", "index.md", "log.md"]
