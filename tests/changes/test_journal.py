@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.changes.journal_support import (changeset, create, delete, disk_state, git, head,
+from tests.changes.journal_support import (changeset, create, disk_state, git, head,
                                            modify, open_vault, page, read, rename,
                                            three_file_changeset)
 from wiki_tui.changes.journal import ApplyError, apply_changeset, check_conflicts, rebase_conflict

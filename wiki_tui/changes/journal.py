@@ -23,7 +23,7 @@ from wiki_tui.changes.gitops import (NO_REPO_NOTICE, TRAILER_MODEL, TRAILER_OPER
                                      parse_trailers)
 from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
 from wiki_tui.changes.merge import merge3
-from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, PENDING,
+from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
                                     REJECTED, RENAME, Changeset, FileChange, text_hash)
 from wiki_tui.changes.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
 
@@ -181,12 +181,16 @@ def _join(*notices: str | None) -> str | None:
 
 
 # -- apply -------------------------------------------------------------------------------------
-def check_conflicts(vault: Any, changeset: Changeset) -> list[FileChange]:
-    """Mark (status CONFLICT, with a reason) the files that changed on disk since proposed."""
+def check_conflicts(vault: Any, changeset: Changeset, *, accepted_only: bool = False) -> list[FileChange]:
+    """Mark (status CONFLICT, with a reason) the files that changed on disk since proposed.
+
+    The review can call this before applying, to show conflicts early; apply calls it for the
+    accepted files.
+    """
     root = _root(vault)
     found = []
     for change in changeset.files:
-        if change.status in (REJECTED, CONFLICT):
+        if change.status in (REJECTED, CONFLICT) or (accepted_only and change.status != ACCEPTED):
             continue
         reason = _conflict_reason(root, change)
         if reason:
@@ -195,8 +199,13 @@ def check_conflicts(vault: Any, changeset: Changeset) -> list[FileChange]:
     return found
 
 
+def _source(change: FileChange) -> str:
+    """The path the change reads from disk (a rename's old path)."""
+    return change.old_path if change.kind == RENAME and change.old_path else change.path
+
+
 def _conflict_reason(root: Path, change: FileChange) -> str | None:
-    source = change.old_path if change.kind == RENAME and change.old_path else change.path
+    source = _source(change)
     data = atomic.read_bytes(_target(root, source))
     if not _matches_base(data, change):
         if data is None:
@@ -209,21 +218,18 @@ def _conflict_reason(root: Path, change: FileChange) -> str | None:
     return None
 
 
-def apply_changeset(vault: Any, changeset: Changeset, *, date: _dt.date | str | None = None,
-                    on_step: StepHook | None = None, abort_on_conflict: bool = False) -> ApplyResult:
-    """Write the accepted files and hunks of `changeset`, log it, regenerate index.md, commit.
+@dataclass
+class _Collected:
+    """What the accepted files of a changeset will do to disk, and how to log it."""
 
-    Raises ApplyError (nothing written) when the plan cannot be carried out, e.g. git refuses
-    the commit. Conflicting files are skipped (see the module doc), never overwritten.
-    """
-    root = _root(vault)
-    recovered = recover(vault)
-    result = ApplyResult()
-    conflicts = {c.path for c in check_conflicts(vault, changeset)}
-    contents: dict[str, bytes | None] = {}
-    backups: dict[str, bytes | None] = {}
-    texts: dict[str, str | None] = {}  # what each touched page will hold, for index and titles
-    entry = logmd.LogEntry(changeset.operation, changeset.title, date)
+    contents: dict[str, bytes | None] = field(default_factory=dict)  # final bytes, None = delete
+    backups: dict[str, bytes | None] = field(default_factory=dict)  # bytes on disk now
+    texts: dict[str, str | None] = field(default_factory=dict)  # final text, for index and titles
+
+
+def _collect(vault: Any, root: Path, changeset: Changeset, result: ApplyResult,
+             entry: logmd.LogEntry) -> _Collected:
+    out = _Collected()
     for change in changeset.files:
         if change.status == CONFLICT:
             result.conflicts.append(change.path)
@@ -234,51 +240,76 @@ def apply_changeset(vault: Any, changeset: Changeset, *, date: _dt.date | str | 
             entry.rejected.append(f"{change.old_path} → {change.path}" if change.kind == RENAME
                                   and change.old_path else change.path)
             continue
-        source = change.old_path if change.kind == RENAME and change.old_path else change.path
+        source = _source(change)
         disk = atomic.read_bytes(_target(root, source))
-        _target(root, change.path)
+        _target(root, change.path)  # refuses a target outside the vault or a bookkeeping file
         if change.kind == DELETE:
-            if disk is None:
-                continue
-            contents[source], backups[source], texts[source] = None, disk, None
-            result.deleted.append(source)
-            entry.deleted.append(source)
+            if disk is not None:
+                out.contents[source], out.backups[source], out.texts[source] = None, disk, None
+                result.deleted.append(source)
+                entry.deleted.append(source)
             continue
         text = change.result_text() or ""
-        data = atomic.encode(text, atomic.FileFormat.of(disk))
+        data = atomic.encode(text, atomic.FileFormat.of(disk))  # keeps CRLF and BOM
         if change.kind == RENAME and source != change.path:
-            contents[source], backups[source], texts[source] = None, disk, None
-            backups[change.path] = None
-            contents[change.path], texts[change.path] = data, text
+            out.contents[source], out.backups[source], out.texts[source] = None, disk, None
+            out.contents[change.path], out.backups[change.path] = data, None
+            out.texts[change.path] = text
             result.renamed.append((source, change.path))
+            result.written.append(change.path)
             entry.renamed.append((source, change.path))
             if data != disk:
                 entry.updated.append((change.path, _title(vault, change.path, text)))
             continue
         if data == disk:
             continue  # the accepted hunks leave the file as it is: nothing to record
-        contents[change.path], backups[change.path], texts[change.path] = data, disk, text
+        out.contents[change.path], out.backups[change.path] = data, disk
+        out.texts[change.path] = text
         result.written.append(change.path)
+        title = _title(vault, change.path, text)
         if disk is None:
             result.created.append(change.path)
-            entry.created.append((change.path, _title(vault, change.path, text)))
+            entry.created.append((change.path, title))
         else:
             result.updated.append(change.path)
-            entry.updated.append((change.path, _title(vault, change.path, text)))
-    result.written += [new for _, new in result.renamed]
-    if not contents or (abort_on_conflict and conflicts):
-        why = ("files changed on disk: " + ", ".join(sorted(conflicts))) if conflicts else "nothing was accepted"
+            entry.updated.append((change.path, title))
+    return out
+
+
+def apply_changeset(vault: Any, changeset: Changeset, *, date: _dt.date | str | None = None,
+                    on_step: StepHook | None = None, abort_on_conflict: bool = False) -> ApplyResult:
+    """Write the accepted files and hunks of `changeset`, log it, regenerate index.md, commit.
+
+    Raises ApplyError (nothing written) when the plan cannot be carried out, e.g. git refuses
+    the commit. Conflicting files are skipped (see the module doc), never overwritten; with
+    `abort_on_conflict` any conflict means nothing is applied. `on_step(name)` runs before each
+    step of the transaction (transaction.STEPS), for fault-injection tests.
+    """
+    root = _root(vault)
+    recovered = recover(vault)
+    conflicts = sorted(c.path for c in check_conflicts(vault, changeset, accepted_only=True))
+    result = ApplyResult()
+    entry = logmd.LogEntry(changeset.operation, changeset.title, date)
+    collected = _collect(vault, root, changeset, result, entry)
+    if conflicts and abort_on_conflict:
+        return ApplyResult(conflicts=result.conflicts, rejected=result.rejected, notice=_join(
+            recovered, f"Nothing applied: {', '.join(conflicts)} changed on disk since the "
+            "change was proposed (no file written, no log entry, no commit)."))
+    if not collected.contents:
+        if conflicts:
+            why = "every accepted file changed on disk"
+        elif not any(f.status == ACCEPTED for f in changeset.files):
+            why = "nothing was accepted"
+        else:
+            why = "no accepted change alters a file"
         result.notice = _join(recovered, f"Nothing applied ({why}): no file written, no log entry, no commit.")
-        if abort_on_conflict and conflicts:
-            result.written, result.deleted, result.renamed = [], [], []
-            result.created, result.updated = [], []
         return result
-    plan = _plan(vault, root, changeset.operation, changeset.title, changeset.model, contents,
-                 backups, texts, entry)
+    plan = _plan(vault, root, changeset.operation, changeset.title, changeset.model,
+                 collected.contents, collected.backups, collected.texts, entry)
     result.log_entry = entry.render()
     result.commit, notice = _run(vault, root, plan, on_step)
     if conflicts:
-        notice = _join(f"Not written because they changed on disk: {', '.join(sorted(conflicts))} "
+        notice = _join(f"Not written because they changed on disk: {', '.join(conflicts)} "
                        "(re-diff them against the new text).", notice)
     result.notice = _join(recovered, notice)
     return result
@@ -310,7 +341,7 @@ def rebase_conflict(vault: Any, change: FileChange) -> FileChange:
     count in `conflict`) until the person edits it by hand. Hunk decisions start over.
     """
     root = _root(vault)
-    source = change.old_path if change.kind == RENAME and change.old_path else change.path
+    source = _source(change)
     disk = atomic.read_bytes(_target(root, source))
     theirs = atomic.decode(disk) if disk is not None else None
     proposed = change.proposed_text
