@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,38 @@ def test_apply_recovers_a_pending_journal_first(git_vault: Path):
     result = apply_changeset(vault, cs)
     assert "rolled back" in result.notice
     assert read(git_vault, "log.md").count("ingest | Test change") == 1
+
+
+_SLOW_CHILD = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from tests.changes.journal_support import open_vault, three_file_changeset
+    from wiki_tui.changes.journal import apply_changeset
+    root, marker = Path(sys.argv[1]), Path(sys.argv[2])
+    def pause(name):
+        if name == "log":
+            marker.write_text("mid-apply")
+            time.sleep(1.5)
+    vault = open_vault(root)
+    apply_changeset(vault, three_file_changeset(root), on_step=pause)
+""")
+
+
+def test_recovery_waits_for_a_live_apply_in_another_process(git_vault: Path, tmp_path: Path):
+    """The TUI starting while `wiki-tui apply` runs must not roll that apply back."""
+    before_head = git(git_vault, "rev-parse", "HEAD").strip()
+    marker = tmp_path / "marker"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-c", _SLOW_CHILD, str(git_vault), str(marker)],
+                             cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not marker.exists():
+            assert child.poll() is None, child.stderr.read()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert journal_path(git_vault).exists()  # mid-apply: a journal, and its lock held
+        assert recover(git_vault) is None  # waited for the lock; the apply then completed
+    finally:
+        assert child.wait(timeout=60) == 0, child.stderr.read()
+    _assert_applied(git_vault, before_head)

@@ -26,6 +26,7 @@ from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
                                     REJECTED, RENAME, Changeset, FileChange, text_hash)
 from wiki_tui.changes.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
+from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
 
 BOOKKEEPING = (logmd.LOG_PATH, INDEX_PATH)
 
@@ -281,10 +282,20 @@ def apply_changeset(vault: Any, changeset: Changeset, *, date: _dt.date | str | 
     """Write the accepted files and hunks of `changeset`, log it, regenerate index.md, commit.
 
     Raises ApplyError (nothing written) when the plan cannot be carried out, e.g. git refuses
-    the commit. Conflicting files are skipped (see the module doc), never overwritten; with
-    `abort_on_conflict` any conflict means nothing is applied. `on_step(name)` runs before each
-    step of the transaction (transaction.STEPS), for fault-injection tests.
+    the commit or another wiki-tui process is applying to the vault. Conflicting files are
+    skipped (see the module doc), never overwritten; with `abort_on_conflict` any conflict
+    means nothing is applied. `on_step(name)` runs before each step of the transaction
+    (transaction.STEPS), for fault-injection tests.
     """
+    try:
+        with vault_lock(_root(vault)):
+            return _apply(vault, changeset, date, on_step, abort_on_conflict)
+    except VaultBusy as exc:
+        raise ApplyError(str(exc)) from None
+
+
+def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
+           on_step: StepHook | None, abort_on_conflict: bool) -> ApplyResult:
     root = _root(vault)
     recovered = recover(vault)
     conflicts = sorted(c.path for c in check_conflicts(vault, changeset, accepted_only=True))
@@ -414,6 +425,14 @@ def undo_last(vault: Any, *, date: _dt.date | str | None = None,
     when any file of that changeset changed since (later commits, staged or unstaged edits,
     untracked files in the way). Only that changeset's files are touched.
     """
+    try:
+        with vault_lock(_root(vault)):
+            return _undo(vault, date, on_step)
+    except VaultBusy as exc:
+        raise UndoError(str(exc)) from None
+
+
+def _undo(vault: Any, date: _dt.date | str | None, on_step: StepHook | None) -> UndoResult:
     root = _root(vault)
     recovered = recover(vault)
     repo = GitRepo.open(root)
@@ -492,10 +511,17 @@ def recover(vault: Any) -> str | None:
     for the files involved) or a vault folder.
     """
     root = Path(vault) if isinstance(vault, (str, Path)) else _root(vault)
-    record = transaction.load_journal(root)
-    if record is None:
+    if not transaction.journal_path(root).exists():
         return None
-    message = transaction.recover(root)
+    try:
+        with vault_lock(root):  # waits for a live apply in another process to finish
+            record = transaction.load_journal(root)
+            if record is None:
+                return None  # it was a live apply, now complete
+            message = transaction.recover(root)
+    except VaultBusy:
+        return ("another wiki-tui process is applying changes to this vault; an unfinished "
+                "apply will be checked the next time")
     if not isinstance(vault, (str, Path)):
         paths = list(record.get("files") or {}) + [logmd.LOG_PATH]
         _refresh(vault, [p for p in paths if isinstance(p, str)])
