@@ -23,7 +23,7 @@ from typing import Any
 from .links import Heading, Link
 from .page import Page
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # bump whenever records or the link index state change shape
 CACHE_FILE = "index.pickle"
 
 _PAGE_FIELDS = tuple(f.name for f in fields(Page))

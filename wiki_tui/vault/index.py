@@ -33,7 +33,7 @@ class LinkIndex:
         self.unresolved: dict[str, dict[str, int]] = {}
         self.back: dict[str, dict[str, int]] = {}  # target path -> {source: count}
         self.unresolved_by_key: dict[str, dict[str, int]] = {}  # lower linkpath -> {source: count}
-        self.by_name: dict[str, dict[str, int]] = {}  # name_key -> {source: links}
+        self.by_name: dict[str, dict[str, list[int]]] = {}  # name_key -> {source: row indexes}
         self.names_of: dict[str, list[str]] = {}  # source -> its name_keys
 
     # -- state for the cache -----------------------------------------------------------------
@@ -65,7 +65,7 @@ class LinkIndex:
         unresolved: dict[str, int] = {}
         names = self.by_name
         keys: list[str] = []
-        for row in links:
+        for i, row in enumerate(links):
             linkpath = row[L_TARGET]
             if row[L_KIND] == "external":
                 targets.append(None)
@@ -81,9 +81,12 @@ class LinkIndex:
                 resolved[target] = resolved.get(target, 0) + 1
             key = name_key(linkpath)
             bucket = names.setdefault(key, {})
-            if source not in bucket:
+            rows = bucket.get(source)
+            if rows is None:
                 keys.append(key)
-            bucket[source] = bucket.get(source, 0) + 1
+                bucket[source] = [i]
+            else:
+                rows.append(i)
         self.names_of[source] = keys
         self.targets[source] = targets
         self.resolved[source] = resolved
@@ -110,6 +113,37 @@ class LinkIndex:
         for key in self.names_of.pop(source, ()):
             _drop(self.by_name, key, source)
 
+    def reresolve(self, source: str, links: list[tuple], path: str) -> None:
+        """A file named like `path` came or went: re-resolve just the links of `source` that
+        name it (index.md links every page; redoing all its links per change would be slow)."""
+        rows = self.by_name.get(name_key(path), {}).get(source)
+        targets = self.targets.get(source)
+        if not rows or targets is None:
+            return
+        for i in rows:
+            linkpath = links[i][L_TARGET]
+            old = targets[i]
+            new = self.resolver.resolve(linkpath, source)
+            if new != old:
+                targets[i] = new
+                self._count(source, linkpath, old, -1)
+                self._count(source, linkpath, new, +1)
+
+    def _count(self, source: str, linkpath: str, target: str | None, delta: int) -> None:
+        if target is None:
+            _bump(self.unresolved.setdefault(source, {}), linkpath, delta)
+            key = link_key(linkpath)
+            bucket = self.unresolved_by_key.setdefault(key, {})
+            _bump(bucket, source, delta)
+            if not bucket:
+                del self.unresolved_by_key[key]
+        else:
+            _bump(self.resolved.setdefault(source, {}), target, delta)
+            bucket = self.back.setdefault(target, {})
+            _bump(bucket, source, delta)
+            if not bucket:
+                del self.back[target]
+
     def affected_by_file(self, path: str) -> list[str]:
         """Pages whose links could change meaning when `path` appears or disappears."""
         return list(self.by_name.get(name_key(path), ()))
@@ -124,6 +158,14 @@ class LinkIndex:
 
     def unresolved_sources(self, linkpath: str) -> dict[str, int]:
         return self.unresolved_by_key.get(link_key(linkpath), {})
+
+
+def _bump(counts: dict[str, int], key: str, delta: int) -> None:
+    value = counts.get(key, 0) + delta
+    if value > 0:
+        counts[key] = value
+    else:
+        counts.pop(key, None)
 
 
 def _drop(mapping: dict[str, dict[str, int]], key: str, source: str) -> None:

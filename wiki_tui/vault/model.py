@@ -175,11 +175,13 @@ class Vault:
                 for child in [*sub.pages, *sub.files]:
                     self.refresh_file(f"{rel}/{child}")
                 return
-            known_below = [p for p in (*self._stamps, *self._files) if p.startswith(rel + "/")]
-            if known_below and not abs_path.exists():  # a folder went away
-                for child in known_below:
+            if rel not in self._stamps and rel not in self._files and not abs_path.exists():
+                prefix = rel + "/"
+                known_below = [p for p in (*self._stamps, *self._files) if p.startswith(prefix)]
+                for child in known_below:  # a folder went away
                     self.refresh_file(child)
-                return
+                if known_below:
+                    return
             stamp = stat_file(self.root, rel)
             if is_page_path(rel):
                 if stamp is None:
@@ -251,7 +253,7 @@ class Vault:
         for source in self._index.affected_by_file(path):
             record = self.pages.record(source)
             if record is not None:
-                self._index.set_links(source, record[R_LINKS])
+                self._index.reresolve(source, record[R_LINKS], path)
 
     # -- lookups -----------------------------------------------------------------------------
     @property

@@ -1,0 +1,225 @@
+"""Vault benchmarks on a synthetic 10,000-page vault; prints JSON (medians, seconds/ms).
+
+    uv run python benchmarks/bench_vault.py [--pages 10000] [--dir DIR] [--runs 3]
+
+Generates the vault with gen_vault.py in a temp folder (or reuses --dir). Opening is measured
+in fresh subprocesses (cold: no cache; warm: cache present); "cpu" figures are process CPU
+time, which stays meaningful when other jobs share the machine. Targets (issue 2): cold <= 2 s,
+warm <= 0.5 s, fuzzy <= 10 ms per keystroke, full text p95 <= 10 ms, one file <= 20 ms,
+index RSS <= 150 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+KEYSTROKES = ["r", "rv", "rvw", "rvw ", "rvw m", "rvw mt", "rvw mtg",
+              "b", "bu", "bud", "budg", "budge", "budget",
+              "c", "co", "con", "conc", "concepts/", "concepts/r",
+              "x", "q", "e", "s", "m", "t", "z", "mtg", "rm", "lbr", "ledger design"]
+SEARCHES = ["review", "review meeting", "budget policy", '"carbon market"', "river OR glacier",
+            "ledger", "signal noise", "meeting -review", "kernel", "harbor bridge", "sel", "torfa",
+            "quobri", "lantern compass", "nothingmatches", "archive", "tower valley", "climate",
+            "denselfalin", "vigra sasa", 'treaty" AND (', "the", "of policy"]
+
+
+def rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def child(mode: str, root: Path) -> None:
+    """Run in a fresh interpreter: open the vault and report."""
+    from wiki_tui.vault import Vault  # noqa: F401 - imports are not part of the timing
+
+    import gc
+
+    gc.collect()
+    before = rss_kb()
+    wall, cpu = time.perf_counter(), time.process_time()
+    vault = Vault.open(root, use_cache=(mode != "cold"))
+    out = {
+        "wall_s": time.perf_counter() - wall,
+        "cpu_s": time.process_time() - cpu,
+        "stats": vault.load_stats,
+        "rss_mb": (rss_kb() - before) / 1024,
+    }
+    if mode == "rss":
+        vault.find("r")
+        out["rss_with_finder_mb"] = (rss_kb() - before) / 1024
+        vault.search("review")
+        out["rss_with_finder_and_search_mb"] = (rss_kb() - before) / 1024
+    if mode == "cold-save":
+        wall = time.perf_counter()
+        vault.save_cache()
+        out["save_s"] = time.perf_counter() - wall
+    print(json.dumps(out))
+
+
+def run_child(mode: str, root: Path) -> dict:
+    result = subprocess.run(
+        [sys.executable, __file__, "--child", mode, "--dir", str(root)],
+        capture_output=True, text=True, check=True,
+    )
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def ms(values: list[float]) -> float:
+    return round(statistics.median(values) * 1000, 3)
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 3)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pages", type=int, default=10000)
+    parser.add_argument("--dir", type=Path, default=None)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--child", default=None)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.dir)
+        return 0
+
+    from gen_vault import generate
+
+    tmp = None
+    root = args.dir
+    if root is None or not root.exists():
+        if root is None:
+            tmp = Path(tempfile.mkdtemp(prefix="wiki-bench-"))
+            root = tmp / "vault"
+        generate(root, args.pages)
+    try:
+        report = bench(root, args.runs)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+def bench(root: Path, runs: int) -> dict:
+    from wiki_tui.vault import Vault
+
+    shutil.rmtree(root / ".wiki-tui", ignore_errors=True)
+    cold = [run_child("cold", root) for _ in range(runs)]
+    saved = run_child("cold-save", root)
+    warm = [run_child("warm", root) for _ in range(runs)]
+    rss = run_child("rss", root)
+
+    vault = Vault.open(root)
+    wall = time.perf_counter()
+    vault.find("a")
+    finder_build = time.perf_counter() - wall
+    # Search database: first build from scratch, then a sync against an up-to-date database.
+    (root / ".wiki-tui" / "search.sqlite").unlink(missing_ok=True)
+    fresh = Vault.open(root)
+    wall = time.perf_counter()
+    fresh.search("x")
+    search_build = time.perf_counter() - wall
+    fresh.close()
+    again = Vault.open(root)
+    wall = time.perf_counter()
+    again.search("x")
+    search_sync = time.perf_counter() - wall
+    again.close()
+
+    # Fuzzy: every keystroke on a fresh finder (first-use costs included), then repeated.
+    vault._fuzzy = None
+    vault.find("")  # nothing built yet by an empty query
+    vault._fuzzy_index()
+    first = []
+    for q in KEYSTROKES:
+        t = time.perf_counter()
+        vault.find(q)
+        first.append(time.perf_counter() - t)
+    repeat = []
+    for _ in range(5):
+        for q in KEYSTROKES:
+            t = time.perf_counter()
+            vault.find(q)
+            repeat.append(time.perf_counter() - t)
+    one_letter = []
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        t = time.perf_counter()
+        vault.find(letter)
+        one_letter.append(time.perf_counter() - t)
+
+    vault.search("warm up")
+    search_times = []
+    for _ in range(10):
+        for q in SEARCHES:
+            t = time.perf_counter()
+            vault.search(q)
+            search_times.append(time.perf_counter() - t)
+
+    # One changed file: links, backlinks, finder and search all updated.
+    rng = random.Random(7)
+    paths = rng.sample(sorted(p for p in vault.pages if "/" in p), 30)
+    refresh, rename = [], []
+    for i, path in enumerate(paths[:20]):
+        abs_path = root / path
+        abs_path.write_text(abs_path.read_text(encoding="utf-8") + f"\nAlso [[{Path(paths[i + 1]).stem}]].\n",
+                            encoding="utf-8")
+        t = time.perf_counter()
+        vault.refresh_file(path)
+        refresh.append(time.perf_counter() - t)
+    for path in paths[20:]:
+        new = path[:-3] + " moved.md"
+        (root / path).rename(root / new)
+        t = time.perf_counter()
+        vault.rename_file(path, new)
+        rename.append(time.perf_counter() - t)
+    t = time.perf_counter()
+    findings = vault.lint()
+    lint_s = time.perf_counter() - t
+    vault.close()
+
+    return {
+        "pages": len(vault.pages),
+        "cold_build_s": {"wall": round(statistics.median(c["wall_s"] for c in cold), 3),
+                         "cpu": round(statistics.median(c["cpu_s"] for c in cold), 3), "target": 2.0},
+        "cache_save_s": round(saved["save_s"], 3),
+        "warm_start_s": {"wall": round(statistics.median(w["wall_s"] for w in warm), 3),
+                         "cpu": round(statistics.median(w["cpu_s"] for w in warm), 3), "target": 0.5},
+        "index_rss_mb": {"after_open": round(rss["rss_mb"], 1),
+                         "with_finder": round(rss["rss_with_finder_mb"], 1),
+                         "with_finder_and_search": round(rss["rss_with_finder_and_search_mb"], 1),
+                         "target": 150},
+        "finder_build_s": round(finder_build, 3),
+        "search_db_build_s": round(search_build, 3),
+        "search_db_sync_s": round(search_sync, 3),
+        "fuzzy_ms": {"first_use_median": ms(first), "first_use_max": round(max(first) * 1000, 3),
+                     "median": ms(repeat), "p95": p95(repeat), "max": round(max(repeat) * 1000, 3),
+                     "one_letter_median": ms(one_letter), "one_letter_max": round(max(one_letter) * 1000, 3),
+                     "target": 10},
+        "fulltext_ms": {"p50": ms(search_times), "p95": p95(search_times),
+                        "max": round(max(search_times) * 1000, 3), "target_p95": 10},
+        "refresh_one_file_ms": {"median": ms(refresh), "max": round(max(refresh) * 1000, 3), "target": 20},
+        "rename_one_file_ms": {"median": ms(rename), "max": round(max(rename) * 1000, 3)},
+        "lint_s": round(lint_s, 3),
+        "lint_findings": len(findings),
+    }
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
