@@ -36,8 +36,17 @@ async def send(pilot, text: str) -> None:
 
 
 async def settle(pilot) -> None:
+    """Wait until no worker runs (vault load, browser loaders); cancelled ones are fine."""
+    from textual.worker import WorkerCancelled
+
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    for _ in range(50):
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue
+        if not any(w.is_running for w in pilot.app.workers):
+            break
     await pilot.pause()
 
 
@@ -238,8 +247,7 @@ async def test_escape_cancels_a_running_operation(git_vault):
         await pilot.pause(0.2)
         assert app.operation_running
         await pilot.press("escape")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         reply = app.query(ReplyMessage).last()
         assert reply.has_class("-cancelled")
         assert reply.text.startswith("The answer starts here")
@@ -264,7 +272,7 @@ async def test_streamed_events_show_proposed_files_and_tool_lines(git_vault):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         app.run_operation("ingest", stream)
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await pilot.pause(0.2)
         lines = notes(app)
         assert any("read_source: read raw/lunar-distances.md" in n for n in lines)

@@ -12,16 +12,38 @@ import time
 from typing import Callable
 
 from rich.markdown import Markdown
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
 
 from wiki_tui.ui.prompt import PromptInput
 
 FLUSH_SECONDS = 0.12
+# A live reply reserves its height in steps, so most flushes repaint only the reply itself;
+# a layout of the whole (long) conversation happens once per step, not once per flush.
+HEIGHT_STEP = 12
+_FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
+
+
+def settled_split(text: str) -> int:
+    """Where the settled part of a streaming markdown text ends: the last blank line that is
+    not inside a code fence. Only the part after it can still change as tokens arrive."""
+    split = text.rfind("\n\n")
+    if split <= 0:
+        return 0
+    fences = list(_FENCE.finditer(text, 0, split))
+    if len(fences) % 2:  # the split is inside an open fence: settle only what precedes it
+        return fences[-1].start()
+    return split
+
+
 _WIKILINK = re.compile(r"(?<!!)\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 
 
@@ -51,21 +73,10 @@ class NoteLine(Static):
         super().__init__(Text(text), classes=f"note -{kind}")
 
 
-class ReplyMessage(Message_):
-    """A model reply; streams while live, then holds its final markdown."""
+class ReplyText:
+    """The text of a reply as tokens arrive (joined lazily: feeding is O(1) per token)."""
 
-    BINDINGS = [
-        Binding("enter,c", "citations", "Citations", id="conversation.citations"),
-    ]
-
-    class CitationsRequested(Message):
-        def __init__(self, reply: "ReplyMessage") -> None:
-            super().__init__()
-            self.reply = reply
-
-    def __init__(self, title: str = "") -> None:
-        super().__init__("", classes="message reply -live")
-        self.title = title
+    def __init__(self) -> None:
         self.buffer: list[str] = []
         self._text = ""
         self._dirty = False
@@ -88,34 +99,103 @@ class ReplyMessage(Message_):
         self._text = text
         self._dirty = True
 
-    def flush(self) -> bool:
-        if not self._dirty:
-            return False
-        self._dirty = False
-        text = self.text
-        self.update(Markdown(text) if text.strip() else Text("…", style="dim"))
-        return True
+    def targets(self) -> list[str]:
+        return list(self.citations) or cited_targets(self.text)
 
-    def finish(self, status: str = "done") -> None:
-        """status: "done" | "cancelled" | "failed"."""
+
+class ReplyMessage(ReplyText, Message_):
+    """A finished model reply: one Static holding its markdown (height computed once)."""
+
+    BINDINGS = [
+        Binding("enter,c", "citations", "Citations", id="conversation.citations"),
+    ]
+
+    class CitationsRequested(Message):
+        def __init__(self, reply: "ReplyMessage") -> None:
+            super().__init__()
+            self.reply = reply
+
+    def __init__(self, text: str = "", *, status: str = "done",
+                 citations: tuple[str, ...] = ()) -> None:
+        ReplyText.__init__(self)
+        Message_.__init__(self, Markdown(text) if text.strip() else Text("(no reply)",
+                                                                           style="dim"),
+                          classes="message reply")
+        self._text = text
+        self.citations = tuple(citations)
         self.finished = True
-        self._dirty = True
-        self.flush()
-        self.remove_class("-live")
+        self.status = status
         if status != "done":
             self.add_class(f"-{status}")
             self.border_subtitle = status
         if self.targets():
-            self.border_title = f"{len(self.targets())} citations · enter"
-
-    def targets(self) -> list[str]:
-        return list(self.citations) or cited_targets(self.text)
+            self.border_title = f"{len(self.targets())} cited · enter"
 
     def action_citations(self) -> None:
         if self.targets():
             self.post_message(self.CitationsRequested(self))
         else:
             self.notify("This message cites no pages.", timeout=3)
+
+
+class LiveReply(ReplyText, Widget):
+    """The reply being streamed. Renders through the line API from cached strips: the settled
+    part of the markdown is rendered once, only the last block again on each flush, and only
+    the visible lines are painted. Its height is reserved in steps, so most flushes repaint
+    this widget alone instead of laying out the whole conversation."""
+
+    DEFAULT_CSS = "LiveReply { height: auto; }"
+
+    def __init__(self, title: str = "") -> None:
+        ReplyText.__init__(self)
+        Widget.__init__(self, classes="message reply -live")
+        self.title = title
+        self._strips: list[Strip] = []
+        self._reserved = 0
+        self._settled_text = ""  # the settled part already rendered, at _settled_width
+        self._settled_lines: list[list[Segment]] = []
+        self._settled_width = 0
+
+    def flush(self) -> bool:
+        if not self._dirty or self.finished:
+            return False
+        width = self.size.width - self.styles.gutter.width
+        if width <= 0:  # not laid out yet; try again on the next flush
+            return False
+        self._dirty = False
+        lines = self._live_lines(self.text, width)
+        self._strips = [Strip(line).adjust_cell_length(width) for line in lines]
+        if len(lines) > self._reserved:
+            self._reserved = len(lines) + HEIGHT_STEP
+            self.styles.height = self._reserved  # one layout per step
+        else:
+            self.refresh()  # same height: repaint this widget only
+        return True
+
+    def render_line(self, y: int) -> Strip:
+        if y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(max(0, self.size.width - self.styles.gutter.width))
+
+    def _live_lines(self, text: str, width: int) -> list[list[Segment]]:
+        console = self.app.console
+        options = console.options.update_width(width)
+        split = settled_split(text)
+        head, tail = text[:split], text[split:]
+        if width != self._settled_width or not head.startswith(self._settled_text):
+            self._settled_width, self._settled_text, self._settled_lines = width, "", []
+        if len(head) > len(self._settled_text):
+            part = head[len(self._settled_text):]
+            if part.strip():
+                rendered = console.render_lines(Markdown(part), options, pad=False)
+                if self._settled_lines:
+                    self._settled_lines.append([])  # the blank line between blocks
+                self._settled_lines.extend(rendered)
+            self._settled_text = head
+        tail_lines = (console.render_lines(Markdown(tail), options, pad=False)
+                      if tail.strip() else [[Segment("…", Style(dim=True))]])
+        gap = [[]] if self._settled_lines else []
+        return self._settled_lines + gap + tail_lines
 
 
 class ProposedFiles(Static):
@@ -172,11 +252,14 @@ class Conversation(Vertical):
         super().__init__(**kwargs)
         self._history = history
         self._raw_files = raw_files
-        self.live: ReplyMessage | None = None
+        self.live: LiveReply | None = None
         self.last_flush_lag = 0.0
 
     def compose(self) -> ComposeResult:
-        yield VerticalScroll(id="messages", can_focus=False)
+        # Finished messages live in #history; the live reply sits after it, so a layout caused
+        # by the live reply reuses #history's cached arrangement instead of redoing it.
+        with VerticalScroll(id="messages", can_focus=False):
+            yield Vertical(id="history")
         yield ProposedFiles()
         yield Static("", id="completions")
         yield PromptInput(self._history, self._raw_files, id="prompt")
@@ -200,26 +283,22 @@ class Conversation(Vertical):
 
     # -- adding content --------------------------------------------------------------------
     def _append(self, widget: Static) -> Static:
-        self.messages.mount(widget)
+        self.query_one("#history").mount(widget)
         return widget
 
     def add_user(self, text: str) -> UserMessage:
         return self._append(UserMessage(text))
 
     def add_markdown(self, text: str) -> ReplyMessage:
-        reply = ReplyMessage()
-        self._append(reply)
-        reply.set_text(text)
-        reply.finish()
-        return reply
+        return self._append(ReplyMessage(text))
 
     def add_note(self, text: str, kind: str = "info") -> NoteLine:
         return self._append(NoteLine(text, kind))
 
-    def start_reply(self, title: str = "") -> ReplyMessage:
+    def start_reply(self, title: str = "") -> LiveReply:
         self.finish_reply("done")
-        self.live = ReplyMessage(title)
-        self._append(self.live)
+        self.live = LiveReply(title)
+        self.messages.mount(self.live)
         return self.live
 
     def feed(self, chunk: str) -> None:
@@ -228,11 +307,15 @@ class Conversation(Vertical):
         self.live.feed(chunk)
 
     def finish_reply(self, status: str = "done") -> ReplyMessage | None:
-        reply, self.live = self.live, None
-        if reply is not None:
-            reply.finish(status)
+        """End the live reply: its final text moves into the history as one Static."""
+        live, self.live = self.live, None
         self.proposed.flush()
-        return reply
+        if live is None:
+            return None
+        live.finished = True
+        final = self._append(ReplyMessage(live.text, status=status, citations=live.citations))
+        live.remove()
+        return final
 
     def flush(self) -> None:
         if self.live is not None:

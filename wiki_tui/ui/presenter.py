@@ -7,20 +7,20 @@ touches disk or the model.
 from __future__ import annotations
 
 from wiki_tui.agent import events as ev
-from wiki_tui.ui.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.conversation import Conversation, LiveReply
 
 
 class EventPresenter:
     def __init__(self, conversation: Conversation, operation: str) -> None:
         self.conversation = conversation
         self.operation = operation
-        self.reply: ReplyMessage | None = None
+        self.reply: LiveReply | None = None
         self.answer: str = ""
         self.changeset = None
         self.failed: ev.Failed | None = None
         self.finished = False
 
-    def _reply(self) -> ReplyMessage:
+    def _reply(self) -> LiveReply:
         if self.reply is None:
             self.reply = self.conversation.start_reply(self.operation)
         return self.reply
@@ -84,5 +84,3 @@ class EventPresenter:
         self.finished = True
         if self.reply is not None and self.conversation.live is self.reply:
             self.conversation.finish_reply(status)
-        elif self.reply is not None and not self.reply.finished:
-            self.reply.finish(status)

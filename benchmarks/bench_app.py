@@ -1,0 +1,282 @@
+"""Benchmarks of the full-screen app; prints JSON (medians over fresh subprocesses).
+
+    uv run python benchmarks/bench_app.py [--runs 5] [--stream-runs 3] [--pages 10000]
+
+- first_paint: process start -> first screen refresh, WikiApp vs a bare Textual app, same run
+  (target ratio <= 1.3).
+- streaming: 100 tokens/s into a conversation holding 200 earlier messages; worst event-loop
+  lag (a 10 ms ticker measuring its own lateness) and total time / token time (targets
+  <= 100 ms and <= 1.15). Tokens arrive on a fixed 10 ms schedule, as from a server streaming
+  at 100 tokens/s; the total ends when the last token is on screen, so a UI that falls behind
+  (or stalls at the end) lengthens it.
+- memory: RSS once the 10,000-page synthetic vault is loaded, before any model call
+  (target <= 150 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+START = time.perf_counter()
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (120, 40)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _emit(data: dict) -> None:
+    sys.stdout.write("BENCH " + json.dumps(data) + "\n")
+    sys.stdout.flush()
+
+
+# -- children (each runs in a fresh process) ----------------------------------------------
+
+async def _vault_settled(app) -> None:
+    """Wait for the vault-loading worker (not for all workers: this one is among them)."""
+    import asyncio
+
+    while any(w.group == "vault" and not w.is_finished for w in app.workers):
+        await asyncio.sleep(0.05)
+
+
+def child_first_paint(kind: str, vault: str) -> None:
+    from textual.app import App
+
+    if kind == "bare":
+        from textual.widgets import Footer, Static
+
+        class Bare(App):
+            def compose(self):
+                yield Static("hello")
+                yield Footer()
+
+        app: App = Bare()
+    else:
+        from wiki_tui.ui.app import WikiApp
+
+        app = WikiApp(Path(vault))
+
+    result: dict = {}
+
+    def painted() -> None:
+        result["seconds"] = time.perf_counter() - START
+        result["litellm_imported"] = "litellm" in sys.modules
+        app.exit()
+
+    app.call_after_refresh(painted)  # queued before mount: runs after the first refresh
+    app.run(headless=True, size=SIZE)
+    _emit(result)
+
+
+ANSWER_PARAGRAPH = (
+    "The **Board of Longitude** weighed [[Harrison's sea clocks|H4]] against the method of "
+    "[[Lunar Distances]]; both needed careful observation at sea. See also `almanac` tables, "
+    "and the trials aboard the *Deptford* in 1761. "
+)
+
+
+def _tokens(count: int) -> list[str]:
+    text = ""
+    section = 0
+    while len(text) < count * 5:
+        section += 1
+        text += f"\n\n## Point {section}\n\n" + ANSWER_PARAGRAPH * 2
+        text += "\n\n- first item with a [[Link]]\n- second item\n- third item\n"
+    return [text[i:i + 5] for i in range(0, count * 5, 5)]
+
+
+def child_streaming(vault: str, tokens: int, earlier: int) -> None:
+    import asyncio
+
+    from wiki_tui.agent import events as ev
+    from wiki_tui.ui.app import WikiApp
+    from wiki_tui.ui.presenter import EventPresenter
+
+    app = WikiApp(Path(vault))
+    result: dict = {}
+
+    async def run() -> None:
+        await _vault_settled(app)
+        conv = app.conversation
+        for i in range(earlier // 2):
+            conv.add_user(f"Question {i}: what did the board decide about chronometers?")
+            conv.add_markdown(f"### Answer {i}\n\n" + ANSWER_PARAGRAPH * 3
+                              + "\n\n- a point\n- another point\n")
+        await asyncio.sleep(1.0)  # let the history lay out before measuring
+
+        lags: list[float] = []
+        when: list[float] = []
+        stop = asyncio.Event()
+
+        async def ticker() -> None:
+            interval = 0.01
+            while not stop.is_set():
+                before = time.perf_counter()
+                await asyncio.sleep(interval)
+                lags.append(time.perf_counter() - before - interval)
+                when.append(round(before - began, 2))
+
+        presenter = EventPresenter(conv, "query")
+        pieces = _tokens(tokens)
+        began = time.perf_counter()
+        tick = asyncio.create_task(ticker())
+        cpu_began = time.process_time()
+        presenter.handle(ev.Started("query", "bench", "bench"))
+        for index, piece in enumerate(pieces, 1):
+            # The server sends at 100 tokens/s whatever the app does (a network stream does
+            # not wait for its reader): the token is handled as soon as the loop gets to it.
+            await asyncio.sleep(max(0.0, began + index * 0.01 - time.perf_counter()))
+            presenter.handle(ev.Token(piece))
+        presenter.handle(ev.Done())
+        await asyncio.sleep(0)  # the final render is queued; count it
+        done = asyncio.Event()
+        app.call_after_refresh(done.set)
+        await done.wait()
+        total = time.perf_counter() - began
+        cpu = time.process_time() - cpu_began
+        stop.set()
+        await tick
+        token_time = len(pieces) * 0.01
+        result.update(tokens=len(pieces), earlier_messages=earlier,
+                      token_seconds=round(token_time, 3), total_seconds=round(total, 3),
+                      ratio=round(total / token_time, 3),
+                      max_lag_ms=round(max(lags) * 1000, 1),
+                      p99_lag_ms=round(sorted(lags)[int(len(lags) * 0.99)] * 1000, 1),
+                      reply_chars=len(conv.replies()[-1].text),
+                      lag_samples=len(lags),
+                      worst_lags=sorted(((round(l * 1000), w) for l, w in zip(lags, when)),
+                                        reverse=True)[:5],
+                      cpu_seconds=round(cpu, 3), load_average=os.getloadavg()[0])
+        app.exit()
+
+    app.call_later(lambda: app.run_worker(run(), group="bench"))
+    app.run(headless=True, size=SIZE)
+    _emit(result)
+
+
+def child_memory(vault: str) -> None:
+    import asyncio
+
+    from wiki_tui.ui.app import WikiApp
+
+    app = WikiApp(Path(vault))
+    result: dict = {}
+
+    async def run() -> None:
+        began = time.perf_counter()
+        await _vault_settled(app)
+        await asyncio.sleep(0.3)
+        result.update(rss_mb=round(_rss_mb(), 1),
+                      pages=len(app.vault.pages) if app.vault is not None else None,
+                      vault_loaded=app.vault is not None,
+                      load_seconds=round(time.perf_counter() - began, 2),
+                      litellm_imported="litellm" in sys.modules)
+        app.exit()
+
+    app.call_later(lambda: app.run_worker(run(), group="bench"))
+    app.run(headless=True, size=SIZE)
+    _emit(result)
+
+
+# -- parent --------------------------------------------------------------------------------
+
+def _child(*args: str) -> dict:
+    proc = subprocess.run([sys.executable, __file__, "--child", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "TEXTUAL_COLOR_SYSTEM": "truecolor"})
+    for line in proc.stdout.splitlines():
+        if line.startswith("BENCH "):
+            return json.loads(line[6:])
+    raise RuntimeError(f"child {args} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+
+
+def _median(rows: list[dict], key: str) -> float:
+    return round(statistics.median(row[key] for row in rows), 3)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--stream-runs", type=int, default=3)
+    parser.add_argument("--tokens", type=int, default=670)
+    parser.add_argument("--earlier", type=int, default=200)
+    parser.add_argument("--pages", type=int, default=10000)
+    parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--child", nargs="+")
+    args = parser.parse_args()
+    if args.child:
+        kind, *rest = args.child
+        if kind == "paint":
+            child_first_paint(rest[0], rest[1])
+        elif kind == "stream":
+            child_streaming(rest[0], int(rest[1]), int(rest[2]))
+        elif kind == "memory":
+            child_memory(rest[0])
+        return
+
+    scratch = Path(tempfile.mkdtemp(prefix="bench-app-"))
+    os.environ["XDG_STATE_HOME"] = str(scratch / "state")  # never touch the person's state
+    os.environ["XDG_CONFIG_HOME"] = str(scratch / "config")
+    os.environ.pop("WIKI_TUI_MODEL", None)
+    try:
+        sample = scratch / "sample"
+        shutil.copytree(ROOT / "sample_vault", sample)
+        report: dict = {}
+
+        bare, wiki = [], []
+        for _ in range(args.runs):  # interleaved, so machine noise hits both alike
+            bare.append(_child("paint", "bare", str(sample)))
+            wiki.append(_child("paint", "wiki", str(sample)))
+        bare_s, wiki_s = _median(bare, "seconds"), _median(wiki, "seconds")
+        report["first_paint"] = {
+            "bare_textual_s": bare_s, "wiki_app_s": wiki_s,
+            "ratio": round(wiki_s / bare_s, 3), "target_ratio": 1.3,
+            "litellm_imported_before_paint": any(r["litellm_imported"] for r in wiki),
+            "runs": args.runs}
+
+        streams = [_child("stream", str(sample), str(args.tokens), str(args.earlier))
+                   for _ in range(args.stream_runs)]
+        report["streaming"] = {
+            "tokens": streams[0]["tokens"], "earlier_messages": args.earlier,
+            "token_seconds": streams[0]["token_seconds"],
+            "total_seconds": _median(streams, "total_seconds"),
+            "ratio": _median(streams, "ratio"), "target_ratio": 1.15,
+            "max_lag_ms": _median(streams, "max_lag_ms"), "target_max_lag_ms": 100,
+            "worst_run_max_lag_ms": max(r["max_lag_ms"] for r in streams),
+            "p99_lag_ms": _median(streams, "p99_lag_ms"),
+            "cpu_seconds": _median(streams, "cpu_seconds"),
+            "load_average_1min": _median(streams, "load_average"), "runs": args.stream_runs}
+
+        if not args.skip_memory:
+            big = scratch / "big"
+            subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gen_vault.py"), str(big),
+                            "--pages", str(args.pages)], check=True, capture_output=True)
+            _child("memory", str(big))  # first run builds the index cache
+            memory = [_child("memory", str(big)) for _ in range(3)]
+            report["memory"] = {
+                "pages": memory[0]["pages"], "vault_loaded": memory[0]["vault_loaded"],
+                "rss_mb": _median(memory, "rss_mb"), "target_mb": 150,
+                "load_seconds": _median(memory, "load_seconds"),
+                "litellm_imported": any(r["litellm_imported"] for r in memory)}
+        print(json.dumps(report, indent=2))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
