@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wiki_tui.agent import prompts, tools
-from wiki_tui.agent.backlinks import rewrite_blocks
+from wiki_tui.agent.backlinks import SPECIAL_FILES, rewrite_blocks
+from wiki_tui.agent.pageinfo import page_infos
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.dismissed import finding_id, load_dismissed
 from wiki_tui.agent.events import (
@@ -210,10 +211,11 @@ def pages_named_in(vault: Any, text: str) -> list[str]:
     """Pages whose path, title or alias appears in `text` (an instruction)."""
     low = text.casefold()
     named = []
-    for path, page in vault.pages.items():
-        names = [page.name, page.title, *map(str, page.aliases or [])]
-        if any(n and len(n) > 2 and n.casefold() in low for n in names):
-            named.append(path)
+    for page in page_infos(vault):
+        names = [page.name, page.title, *map(str, page.aliases)]
+        if page.path not in SPECIAL_FILES and any(
+                n and len(n) > 2 and n.casefold() in low for n in names):
+            named.append(page.path)
     return named[:20]
 
 
@@ -253,6 +255,7 @@ class _Run:
     errors: list = field(default_factory=list)  # EditErrors of the last build
     notice: str = ""
     failed: bool = False
+    _built: Any = None  # the changeset of the last build, when it used all kept blocks
 
     @property
     def reply(self) -> str:
@@ -375,7 +378,7 @@ class _Run:
                     edited = {b.path for b in [*self.blocks, *new_blocks]}
                     new_blocks += rewrite_blocks(self.vault, moves, skip=edited)
             candidate = [*self.blocks, *new_blocks]
-            _changeset, errors = build_changeset(
+            changeset, errors = build_changeset(
                 self.vault, ParsedReply(candidate + parsed.incomplete, parsed.errors,
                                         parsed.prose), operation=self.operation,
                 title=self.title, model=self.settings.model)
@@ -384,6 +387,8 @@ class _Run:
             self.blocks = [b for b in candidate
                            if b.path not in failed_paths and b.new_path not in failed_paths]
             self.errors = errors
+            # the build of exactly these blocks can serve as the result (no second lint)
+            self._built = changeset if len(self.blocks) == len(candidate) else None
             if not retry or round_no == rounds:
                 return
             yield Retry(f"{len(retry)} edit(s) could not be used; sending the errors back to "
@@ -394,8 +399,11 @@ class _Run:
     async def finish(self) -> AsyncIterator[Event]:
         from wiki_tui.changes.build import build_changeset
 
-        changeset, errors = build_changeset(self.vault, self.blocks, operation=self.operation,
-                                            title=self.title, model=self.settings.model)
+        changeset = self._built
+        if changeset is None:
+            changeset, _errors = build_changeset(self.vault, self.blocks,
+                                                 operation=self.operation, title=self.title,
+                                                 model=self.settings.model)
         leftover = [str(e) for e in self.errors if e.retry]
         changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))
         for change in changeset.files:

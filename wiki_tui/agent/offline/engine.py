@@ -20,6 +20,7 @@ from wiki_tui.agent.backlinks import (
     SPECIAL_FILES, blocks_as_text, link_name, name_counts, rewrite_blocks,
 )
 from wiki_tui.agent.config import OFFLINE_LABEL
+from wiki_tui.agent.pageinfo import page_infos
 from wiki_tui.changes.protocol import DELETE, EDIT, RENAME, WRITE, Block
 
 NOTE = f"_({OFFLINE_LABEL}.)_"
@@ -49,11 +50,13 @@ def _ingest(vault: Any, args: dict) -> str:
     if args.get("part_number", 1) > 1:  # the whole source was handled with part 1
         return f"{NOTE} Part {args['part_number']} was covered with the first part.\n"
     title = source_title(text, source)
-    page_path = _existing_source_page(vault, source) or _source_page_path(vault, title)
-    mentioned = mentioned_pages(vault, text, exclude={page_path})
-    page = _source_page(vault, source, title, text, mentioned, page_path)
+    infos = list(page_infos(vault))  # one pass over the records serves every question below
+    counts = name_counts(vault)
+    page_path = _existing_source_page(infos, source) or _source_page_path(vault, title)
+    mentioned = mentioned_pages(vault, text, exclude={page_path}, infos=infos)
+    page = _source_page(vault, source, title, text, mentioned, counts)
     blocks = [Block(WRITE, page_path, content=page)]
-    cite = f"[[{link_name_new(vault, page_path)}]]"
+    cite = f"[[{link_name(vault, page_path, counts)}]]"
     updated = []
     for path in mentioned[:_MAX_UPDATES]:
         edit = _add_source_edit(vault, path, cite)
@@ -67,10 +70,10 @@ def _ingest(vault: Any, args: dict) -> str:
     return prose + blocks_as_text(blocks)
 
 
-def _existing_source_page(vault: Any, source: str) -> str | None:
-    for path, page in vault.pages.items():
-        if page.type == "source" and source in (page.sources or []):
-            return path
+def _existing_source_page(infos: list, source: str) -> str | None:
+    for info in infos:
+        if info.type == "source" and source in info.sources:
+            return info.path
     return None
 
 
@@ -84,10 +87,6 @@ def _source_page_path(vault: Any, title: str) -> str:
         path = f"{folder}/{name} ({n}).md"
         n += 1
     return path
-
-
-def link_name_new(vault: Any, path: str) -> str:
-    return link_name(vault, path)
 
 
 def _sections(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -129,7 +128,7 @@ def _yaml_str(text: str) -> str:
 
 
 def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list[str],
-                 page_path: str) -> str:
+                 counts: dict[str, int]) -> str:
     lead, sections = _sections(text)
     summary = lead_sentences(lead or text, 1) or title
     summary = re.sub(r"\s+", " ", summary)[:240]
@@ -148,38 +147,41 @@ def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list
             sentence = lead_sentences(body, 1)
             lines.append(f"- **{heading}**" + (f": {sentence}" if sentence else ""))
     if mentioned:
-        counts = name_counts(vault)
         lines += ["", "## Pages this source mentions", ""]
         lines += [f"- [[{link_name(vault, p, counts)}]]" for p in mentioned]
     return "\n".join(lines) + "\n"
 
 
-def mentioned_pages(vault: Any, text: str, exclude: set[str] = frozenset()) -> list[str]:
+def mentioned_pages(vault: Any, text: str, exclude: set[str] = frozenset(),
+                    infos: list | None = None) -> list[str]:
     """Existing pages whose title, file name or an alias occurs in `text`, most mentioned first.
 
     Word n-grams of the text are looked up in a name table: linear in the text, whatever the
     number of pages."""
     names: dict[str, set[str]] = {}
-    longest = 1
-    for path, page in vault.pages.items():
+    for page in infos if infos is not None else page_infos(vault):
+        path = page.path
         if path in exclude or path in SPECIAL_FILES or page.type == "source":
             continue
-        for name in {page.name, page.title, *map(str, page.aliases or [])}:
+        for name in {page.name, page.title, *map(str, page.aliases)}:
             key = " ".join(w.casefold() for w in _WORD.findall(name or ""))
             if len(key) < 3 and not (len(key) == 2 and any(c.isdigit() for c in key)):
                 continue  # "H4" is a name; "of" is not
             words = key.count(" ") + 1
             if words > _MAX_NAME_WORDS:
                 continue
-            longest = max(longest, words)
             names.setdefault(key, set()).add(path)
+    reach: dict[str, int] = {}  # first word of a name -> most words a name starting so has
+    for key in names:
+        first, _, rest = key.partition(" ")
+        reach[first] = max(reach.get(first, 0), rest.count(" ") + 2 if rest else 1)
     words = [w.casefold() for w in _WORD.findall(text)]
     counts: dict[str, int] = {}
-    for i in range(len(words)):
-        for n in range(1, longest + 1):
+    for i, word in enumerate(words):
+        for n in range(1, reach.get(word, 0) + 1):
             if i + n > len(words):
                 break
-            key = " ".join(words[i:i + n])
+            key = " ".join(words[i:i + n]) if n > 1 else word
             paths = names.get(key)
             if paths and len(paths) == 1:  # an ambiguous name links nothing
                 path = next(iter(paths))
