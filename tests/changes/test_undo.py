@@ -150,3 +150,11 @@ def test_undo_is_scoped_to_its_files(git_vault: Path):
     assert read(git_vault, other).endswith("unrelated unstaged work\n")
     assert git(git_vault, "status", "--porcelain", "-uall") == f' M "{other}"\n?? scratch.md\n'
     assert other not in git(git_vault, "show", "--name-only", "--format=", "HEAD")
+
+
+def test_results_read_as_sentences(git_vault: Path):
+    vault = open_vault(git_vault)
+    applied = apply_changeset(vault, three_file_changeset(git_vault))
+    assert str(applied).startswith("applied: 2 written, 1 deleted, commit ")
+    text = str(undo_last(vault))
+    assert text.startswith("undid “Test change” (") and "removed concepts/Gnomon.md" in text

@@ -60,6 +60,17 @@ class ApplyResult:
     def applied(self) -> bool:
         return bool(self.log_entry)
 
+    def __str__(self) -> str:
+        if not self.applied:
+            return self.notice or "nothing applied"
+        done = [f"{len(self.written)} written"] + ([f"{len(self.deleted)} deleted"] if self.deleted else [])
+        text = "applied: " + ", ".join(done)
+        if self.commit:
+            text += f", commit {self.commit[:7]}"
+        if self.conflicts:
+            text += f"; not written (changed on disk): {', '.join(self.conflicts)}"
+        return text
+
 
 @dataclass
 class UndoResult:
@@ -70,6 +81,14 @@ class UndoResult:
     removed: list[str] = field(default_factory=list)  # files the undone change had created
     log_entry: str = ""
     notice: str | None = None
+
+    def __str__(self) -> str:
+        parts = [f"undid “{self.title}” ({self.reverted[:7]}, new commit {self.commit[:7]})"]
+        if self.restored:
+            parts.append("restored " + ", ".join(self.restored))
+        if self.removed:
+            parts.append("removed " + ", ".join(self.removed))
+        return "; ".join(parts)
 
 
 # -- reading disk ------------------------------------------------------------------------------
