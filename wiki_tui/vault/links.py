@@ -103,8 +103,10 @@ def is_attachment_path(target: str) -> bool:
 # are looked at one by one; the stretches between them are prose as a whole. The little
 # context a hard line needs (blank line before? inside a list?) is read backwards.
 
-_NEEDLES = ("`", "%%", "~~~", "\n    ", "\n\t")  # the last two: an indented line
+_NEEDLES = ("%%", "\n    ", "\n\t")  # the last two: an indented line
 _SPACES_TAB = re.compile(r"\n {1,3}\t")
+_FENCE_LINE = re.compile(r"\n[ \t]*+(?:>[ \t]*+)*+(?:```|~~~)")
+_FIRST_LINE_HARD = re.compile(r"[ \t]*+(?:>[ \t]*+)*+(?:```|~~~)|    | {0,3}\t")
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _HEADING_AT = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|\r?$)", re.M)
@@ -171,27 +173,45 @@ class _Pass:
         self.lines = _Lines(text)
         self.in_comment = False
         self.start = start
-        self.cache = [-2] * len(_NEEDLES)
+        self.cache = [-2] * (len(_NEEDLES) + 1)  # the last: _FENCE_LINE
         self.has_tab = text.find("\t", start) != -1
 
     # -- inline code and %% comments inside one prose line ------------------
-    def inline(self, a: int, b: int) -> None:
-        """Add prose spans for text[a:b] minus inline code and %% comments."""
-        text = self.text
+    def add_span(self, a: int, b: int) -> None:
+        """Add a prose span, merged with the previous one when they touch."""
         spans = self.out.spans
-        has_tick = text.find("`", a, b) >= 0
-        next_pct = text.find("%%", a, b)
+        if spans and spans[-1][1] == a:
+            spans[-1] = (spans[-1][0], b)
+        else:
+            spans.append((a, b))
+
+    def inline(self, a: int, b: int, line_start: int | None = None) -> None:
+        """Add prose spans for text[a:b] minus inline code and %% comments.
+
+        Code spans and comments are looked for from ``line_start`` on (default ``a``):
+        text before it is known to be plain prose.
+        """
+        text = self.text
+        add = self.add_span
+        ls = a if line_start is None else line_start
+        has_tick = text.find("`", ls, b) >= 0
+        next_pct = text.find("%%", ls, b)
         if not has_tick and next_pct == -1:
             if a < b:
-                spans.append((a, b))
+                add(a, b)
             return
         runs: list[tuple[int, int]] = []  # (start, length) of backtick runs
         by_len: dict[int, list[int]] = {}  # run length -> indexes into runs
         if has_tick:
-            for m in _BACKTICKS.finditer(text, a, b):
-                by_len.setdefault(m.end() - m.start(), []).append(len(runs))
-                runs.append((m.start(), m.end() - m.start()))
+            # str.find jumps between backticks; a regex finditer would test every offset
+            i = text.find("`", ls, b)
+            while i != -1:
+                j = _BACKTICKS.match(text, i, b).end()
+                by_len.setdefault(j - i, []).append(len(runs))
+                runs.append((i, j - i))
+                i = text.find("`", j, b)
         ri = 0  # next run to consider
+        nl = -2  # next newline at or after the current run (-1: none)
         pos = seg = a  # seg: start of the current prose segment
         while True:
             while ri < len(runs) and runs[ri][0] < pos:
@@ -203,7 +223,7 @@ class _Pass:
                 break
             if next_pct != -1 and (tick == -1 or next_pct < tick):
                 if seg < next_pct:
-                    spans.append((seg, next_pct))
+                    add(seg, next_pct)
                 close = text.find("%%", next_pct + 2, b)
                 if close < 0:
                     self.in_comment = True  # runs on to a closing %% in a later line
@@ -213,15 +233,20 @@ class _Pass:
             start, n = runs[ri]
             same = by_len[n]
             k = bisect_right(same, ri)
-            if k < len(same):  # a closing run of the same length: a code span
-                close_start = runs[same[k]][0]
+            close_start = runs[same[k]][0] if k < len(same) else -1
+            if close_start != -1:
+                if nl != -1 and nl < start:
+                    nl = text.find("\n", start, b)
+                if nl != -1 and nl < close_start:
+                    close_start = -1  # code spans stay on one line here
+            if close_start != -1:  # a closing run of the same length: a code span
                 if seg < start:
-                    spans.append((seg, start))
+                    add(seg, start)
                 pos = seg = close_start + n
             else:  # unmatched run: literal backticks
                 pos = start + n
         if seg < b:
-            spans.append((seg, b))
+            add(seg, b)
 
     # -- context read backwards from a line start ----------------------------
     def _prev_line(self, ls: int) -> str | None:
@@ -250,8 +275,8 @@ class _Pass:
 
     # -- the block pass ------------------------------------------------------
     def _next_hard(self, pos: int) -> int:
-        """Offset of the next thing that can start non-prose: a backtick, "%%", "~~~",
-        or a line indented by 4+ columns. Each needle's pointer only moves forward."""
+        """Offset of the next thing that may end plain prose: "%%", or the start of a line
+        that may open a fence or indented code. Every pointer only moves forward."""
         text = self.text
         cache = self.cache
         best = len(text)
@@ -260,28 +285,34 @@ class _Pass:
             c = cache[k]
             if c == -1:
                 continue
-            lo = lo_nl if k >= 3 else pos
+            lo = lo_nl if k else pos
             if c < lo:
                 c = cache[k] = text.find(_NEEDLES[k], lo)
                 if c == -1:
                     continue
-            hit = c + 1 if k >= 3 else c
+            hit = c + 1 if k else c
             if hit < best:
                 best = hit
+        c = cache[-1]
+        if c != -1 and c < lo_nl:
+            if text.find("```", lo_nl) == -1 and text.find("~~~", lo_nl) == -1:
+                c = cache[-1] = -1  # cheap test first: most pages have no fences
+            else:
+                m = _FENCE_LINE.search(text, lo_nl)
+                c = cache[-1] = m.start() if m else -1
+        if c != -1 and c + 1 < best:
+            best = c + 1
         if self.has_tab:
             m = _SPACES_TAB.search(text, lo_nl, best)
             if m is not None:
                 best = m.start() + 1
-        if pos == 0 and best > 0 and (
-            text.startswith(("    ", "\t"), 0) or _SPACES_TAB.match("\n" + text[:4])
-        ):
+        if pos == 0 and best > 0 and _FIRST_LINE_HARD.match(text):
             best = 0
         return best
 
     def blocks(self) -> None:
         text = self.text
         n = len(text)
-        spans = self.out.spans
         pos = prose_from = self.start  # pos: always a line start
         while pos < n:
             if self.in_comment:
@@ -289,30 +320,32 @@ class _Pass:
                 if j < 0:
                     return  # an unclosed %% comments out the rest (as Obsidian does)
                 self.in_comment = False
-                e = text.find("\n", j)
-                e = n if e == -1 else e
-                self.inline(j + 2, e)
-                pos = prose_from = e + 1
+                pos = prose_from = j + 2
+                le = text.find("\n", j)
+                if le == -1:
+                    break
+                self.inline(prose_from, le + 1)
+                pos = prose_from = le + 1
                 continue
             i = self._next_hard(pos)
             if i >= n:
                 break
-            ls = text.rfind("\n", pos, i) + 1 or pos
-            if ls < pos:
-                ls = pos
             le = text.find("\n", i)
             le = n if le == -1 else le
-            e = le - 1 if le > ls and text[le - 1] == "\r" else le
-            if prose_from < ls:
-                spans.append((prose_from, ls))
-            pos = prose_from = le + 1
-            skip_to = self._block_line(ls, e)
-            if skip_to is None:
-                self.inline(ls, e)
-            else:
-                pos = prose_from = skip_to
+            next_line = min(le + 1, n)
+            if text.startswith("%%", i):
+                self.inline(prose_from, next_line)
+                pos = prose_from = next_line
+                continue
+            e = le - 1 if le > i and text[le - 1] == "\r" else le
+            skip_to = self._block_line(i, e)
+            if skip_to is None:  # not a block after all: prose
+                pos = next_line
+                continue
+            self.inline(prose_from, i)
+            pos = prose_from = skip_to
         if prose_from < n and not self.in_comment:
-            spans.append((prose_from, n))
+            self.inline(prose_from, n)
 
     def _block_line(self, ls: int, e: int) -> int | None:
         """For a fence or indented-code start at ``ls``: the offset after the block."""
@@ -499,7 +532,10 @@ class _LinkFinder:
         links.append(self._make(path, sub, label, embed, kind, start, end))
 
     def _wiki(self, o: int, end: int, body: str, embed: bool, links: list, ranges: list) -> None:
-        target, sub, display = _split_wiki_body(body)
+        if "|" in body or "#" in body:
+            target, sub, display = _split_wiki_body(body)
+        else:  # the common [[Page]]
+            target, sub, display = body.strip(), "", None
         start = o - 1 if embed else o
         ranges.append((start, end))
         if not target and not sub:
