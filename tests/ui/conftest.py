@@ -107,4 +107,4 @@ async def wait_page(pilot, browser, path: str | None = None, timeout: float = 5.
         return view.document is doc and not view.rendering
 
     await wait_for(pilot, ready, timeout)
-    await pilot.pause()
+    await pilot.pause(0.01)  # one more turn so the rendered page is painted

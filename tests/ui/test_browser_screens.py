@@ -134,10 +134,9 @@ async def test_big_page_renders_without_blocking(tiny_vault, browser_app):
         assert browser.has_class("-panel-closed")
         await pilot.press("n")
         assert view.selected_link is not None
-        await wait_for(pilot, lambda: not view.rendering, timeout=60)
         assert first_screen < 3  # ~0.3 s on an idle machine; generous for a loaded CI box
-        assert view.line_count > 10_000
         assert "Section 9" in "\n".join(view.plain_lines()[:400])
+        # (the full render, seconds for 1 MB, is measured in benchmarks/bench_browser.py)
 
 
 def test_units_split_at_headings_never_inside_fences():

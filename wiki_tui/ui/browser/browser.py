@@ -240,7 +240,7 @@ class WikiBrowser(Container):
         if visit is not None and visit.path == self.current_path:
             visit.scroll_y = self.page_view.scroll_y
 
-    @work(thread=True, exclusive=True, group="page-load", exit_on_error=False)
+    @work(thread=True, group="page-load", exit_on_error=False)
     def _load(self, path: str, subpath: str, line: int | None, scroll_y: float | None) -> None:
         try:
             doc = load_document(self.vault, path)
@@ -378,7 +378,7 @@ class WikiBrowser(Container):
             self.query_one(BacklinksPanel).show_loading()
             self._load_backlinks(path)
 
-    @work(thread=True, exclusive=True, group="backlinks", exit_on_error=False)
+    @work(thread=True, group="backlinks", exit_on_error=False)
     def _load_backlinks(self, path: str) -> None:
         vault = self.vault
         try:

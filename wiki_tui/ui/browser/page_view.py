@@ -227,10 +227,16 @@ class PageView(ScrollView, can_focus=True):
         self._render_worker(self.vault, self.document, width, self._markdown_styles(), dark,
                             self._generation)
 
-    @work(thread=True, exclusive=True, group="page-render", exit_on_error=False)
+    # Not `exclusive`: a newer render makes older workers return on their own (generation), so
+    # no worker ends "cancelled" (tests that wait for all workers treat that as an error).
+    @work(thread=True, group="page-render", exit_on_error=False)
     def _render_worker(self, vault, doc: PageDocument, width: int, styles: dict[str, Style],
                        dark: bool, generation: int) -> None:
         worker = get_current_worker()
+
+        def obsolete() -> bool:
+            return worker.is_cancelled or generation != self._generation
+
         started = time.perf_counter()
         console = make_console(width, styles)
         highlight = doc.size <= HIGHLIGHT_LIMIT
@@ -246,10 +252,10 @@ class PageView(ScrollView, can_focus=True):
             pieces.append((None, doc.header))
         pieces.extend((unit, None) for unit in doc.units)
         for unit, header in pieces:
-            if worker.is_cancelled:
+            if obsolete():
                 return
             if not first:
-                self._yield_to_ui(worker)
+                self._yield_to_ui()
             source = header if unit is None else prepare_unit(vault, doc, unit)
             rendered = render_unit(console, source, highlight_code=highlight, dark=dark,
                                    external_link=external)
@@ -260,15 +266,13 @@ class PageView(ScrollView, can_focus=True):
                 first = False
                 self.post_message(_RenderedBatch(generation, batch, False, 0.0))
                 batch, last_flush = [], now
-        if not worker.is_cancelled:
+        if not obsolete():
             self.post_message(_RenderedBatch(generation, batch, True, time.perf_counter() - started))
 
-    def _yield_to_ui(self, worker) -> None:
-        """Between units after the first screen: give the event loop the GIL, and wait while
-        another screen (jump, search, review) covers the page, so typing there stays instant."""
-        time.sleep(0.001)
-        while not worker.is_cancelled and not self.screen.is_active:
-            time.sleep(0.05)
+    def _yield_to_ui(self) -> None:
+        """Between units after the first screen: give the event loop the GIL; go slower still
+        while another screen (jump, search, review) covers the page, so typing there is instant."""
+        time.sleep(0.001 if self.screen.is_active else 0.02)
 
     @on(_RenderedBatch)
     def _on_batch(self, message: _RenderedBatch) -> None:

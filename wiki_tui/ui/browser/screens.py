@@ -6,6 +6,7 @@ Each is pushed with the vault and dismisses with what to open (a path; a search 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from rich.text import Text
@@ -61,6 +62,8 @@ class _PickerScreen(ModalScreen[str | None]):
     def update_results(self, query: str) -> None:
         raise NotImplementedError
 
+    shown_query: str | None = None  # the query whose results are listed (tests, benchmarks)
+
     def show_options(self, options: list[tuple[Text, str]], status: str) -> None:
         results = self.results
         self._results = {str(n): value for n, (_, value) in enumerate(options)}
@@ -106,9 +109,14 @@ class PageJumpScreen(_PickerScreen):
     PLACEHOLDER = "Page title, alias or path…"
 
     def update_results(self, query: str) -> None:
+        self._list_pages(query)
+        self.shown_query = query
+
+    def _list_pages(self, query: str) -> None:
         if not query.strip():
-            self.show_options([(_page_prompt(self.vault, p), p) for p in self._recent()],
-                              "Recent pages" if self._recent() else "Type to find a page")
+            recent = self._recent()
+            self.show_options([(_page_prompt(self.vault, p), p) for p in recent],
+                              "Recent pages" if recent else "Type to find a page")
             return
         hits = self.vault.find(query, limit=JUMP_LIMIT)
         options = []
@@ -131,31 +139,33 @@ class SearchScreen(_PickerScreen):
     TITLE_TEXT = "Search the wiki"
     PLACEHOLDER = "Words to search for…"
 
+    _latest = ""
+
     def update_results(self, query: str) -> None:
+        self._latest = query
         if not query.strip():
             self.show_options([], "Type words to search page text")
+            self.shown_query = query
             return
         self.query_one("#picker-status", Static).update("Searching…")
         self._search(query)
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    @work(thread=True, group="search", exit_on_error=False)
     def _search(self, query: str) -> None:
-        import time
-
-        from textual.worker import get_current_worker
-
-        time.sleep(SEARCH_DELAY)  # let fast typing settle; a newer keystroke cancels us
-        if get_current_worker().is_cancelled:
+        time.sleep(SEARCH_DELAY)  # let fast typing settle; only the latest query runs
+        if query != self._latest:
             return
         try:
             hits = self.vault.search(query, limit=SEARCH_LIMIT)
         except Exception as error:  # a query the index cannot parse
             self.app.call_from_thread(self.show_options, [], f"Search failed: {error}")
             return
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_hits, hits)
+        if query == self._latest:
+            self.app.call_from_thread(self._show_hits, query, hits)
 
-    def _show_hits(self, hits) -> None:
+    def _show_hits(self, query: str, hits) -> None:
+        if query != self._latest:
+            return
         options = []
         for hit in hits:
             line = getattr(hit, "line", None)
@@ -167,6 +177,7 @@ class SearchScreen(_PickerScreen):
                 prompt.append(_snippet_text(snippet, getattr(hit, "highlights", ())))
             options.append((prompt, PageLocation(hit.path, line or None)))
         self.show_options(options, f"{len(hits)} results" if hits else "Nothing found")
+        self.shown_query = query
 
 
 class TagsScreen(_PickerScreen):
