@@ -213,3 +213,20 @@ def test_recovery_waits_for_a_live_apply_in_another_process(git_vault: Path, tmp
     finally:
         assert child.wait(timeout=60) == 0, child.stderr.read()
     _assert_applied(git_vault, before_head)
+
+
+@pytest.mark.parametrize("step", ["log", "commit"])
+def test_rollback_removes_folders_it_created(git_vault: Path, step: str):
+    from tests.changes.journal_support import changeset, create, page
+
+    vault = open_vault(git_vault)
+    before = full_state(git_vault)
+
+    def fault(name: str) -> None:
+        if name == step:
+            raise Boom(name)
+
+    with pytest.raises(Boom):
+        apply_changeset(vault, changeset(create("topics/deep/New.md", page("New"))), on_step=fault)
+    assert full_state(git_vault) == before
+    assert not (git_vault / "topics").exists()

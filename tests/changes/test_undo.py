@@ -158,3 +158,13 @@ def test_results_read_as_sentences(git_vault: Path):
     assert str(applied).startswith("applied: 2 written, 1 deleted, commit ")
     text = str(undo_last(vault))
     assert text.startswith("undid “Test change” (") and "removed concepts/Gnomon.md" in text
+
+
+def test_undo_removes_folders_the_change_created(git_vault: Path):
+    vault = open_vault(git_vault)
+    before = disk_state(git_vault)
+    apply_changeset(vault, changeset(create("topics/deep/New.md", page("New"))))
+    undo_last(vault)
+    after = disk_state(git_vault)
+    assert {k: v for k, v in after.items() if k != "log.md"} == \
+        {k: v for k, v in before.items() if k != "log.md"}

@@ -520,7 +520,20 @@ def _undo(vault: Any, date: _dt.date | str | None, on_step: StepHook | None) -> 
     result.notice = _join(recovered, notice)
     if result.commit is None:  # cannot happen with a repository, but never claim a no-op
         raise UndoError("the undo was written but git made no commit")
+    _prune_empty_folders(root, result.removed)
     return result
+
+
+def _prune_empty_folders(root: Path, removed: list[str]) -> None:
+    """Folders the undone change created for its new pages go too, once empty."""
+    for path in removed:
+        folder = (root / path).parent
+        while folder != root and root in folder.parents:
+            try:
+                folder.rmdir()
+            except OSError:
+                break  # not empty (or not ours to remove)
+            folder = folder.parent
 
 
 def recover(vault: Any) -> str | None:
