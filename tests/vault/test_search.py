@@ -110,3 +110,16 @@ def test_in_memory_index_works_without_a_folder():
     index.close()
     with pytest.raises(sqlite3.ProgrammingError):
         index.search("hello")
+
+
+def test_terms_in_most_pages_do_not_cost_a_full_ranking(tmp_path):
+    files = {f"p{i}.md": f"the page {i} of the vault\n" for i in range(250)}
+    files["Rare.md"] = "the rare zebra\n"
+    files["The Title.md"] = "---\ntitle: The Title\n---\nthe body\n"
+    vault = Vault.open(write(tmp_path / "v", files), use_cache=False)
+    # "the" is in every page: dropped from an AND query, it changes nothing...
+    assert [h.path for h in vault.search("the zebra")] == ["Rare.md"]
+    # ...and alone it ranks title matches first, then fills up.
+    hits = vault.search("the ", limit=5)
+    assert hits[0].path == "The Title.md" and len(hits) == 5
+    vault.close()

@@ -21,7 +21,9 @@ TITLE_WEIGHT = 10.0
 BODY_WEIGHT = 1.0
 SNIPPET_WIDTH = 160
 _SCAN_CHUNK = 32768
-PREFIX_MIN = 3  # the last term matches as a prefix from this length on
+PREFIX_MIN = 3
+COMMON_SHARE = 0.5  # a term in more than this share of pages carries no BM25 weight
+COMMON_MIN_PAGES = 200  # below this many pages, always rank plainly  # the last term matches as a prefix from this length on
 _TERM = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|_+")
 _QUOTED = re.compile(r'"([^"]*)"')
 
@@ -41,6 +43,15 @@ class ParsedQuery:
     fts: str  # the MATCH expression
     terms: tuple[str, ...]  # words to highlight (casefolded)
     prefix_last: bool  # the last term matches as a prefix (typing in progress)
+    groups: tuple[tuple[str, ...], ...] = ()  # OR of ANDs of quoted FTS5 tokens
+    excluded: tuple[str, ...] = ()
+
+
+def build_expression(groups, excluded=()) -> str:
+    expr = " OR ".join("(" + " ".join(g) + ")" if len(g) > 1 else g[0] for g in groups)
+    if excluded:
+        expr = f"({expr}) NOT (" + " OR ".join(f'"{w}"' for w in excluded) + ")"
+    return expr
 
 
 def parse_query(text: str) -> ParsedQuery | None:
@@ -91,10 +102,10 @@ def parse_query(text: str) -> ParsedQuery | None:
     if prefix_last:
         gi, ti = last_bare
         groups[gi][ti] += "*"
-    expr = " OR ".join("(" + " ".join(g) + ")" if len(g) > 1 else g[0] for g in groups)
-    if excluded:
-        expr = f"({expr}) NOT (" + " OR ".join(f'"{w}"' for w in excluded) + ")"
-    return ParsedQuery(expr, tuple(dict.fromkeys(terms)), prefix_last)
+    frozen = tuple(tuple(g) for g in groups)
+    return ParsedQuery(
+        build_expression(frozen, excluded), tuple(dict.fromkeys(terms)), prefix_last, frozen, tuple(excluded)
+    )
 
 
 class SearchIndex:
@@ -135,6 +146,7 @@ class SearchIndex:
                     """
                 )
                 conn.execute("INSERT OR REPLACE INTO meta VALUES('version', ?)", (SCHEMA_VERSION,))
+            conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'docs', 'row')")
         except sqlite3.DatabaseError:
             conn.close()
             raise
@@ -252,19 +264,64 @@ class SearchIndex:
             except sqlite3.OperationalError:
                 return []
 
+    def _ranked_rows(self, parsed: ParsedQuery, limit: int) -> list[tuple[int, float]]:
+        """(rowid, bm25) best first.
+
+        BM25 gives a term found in more than half the pages no weight (FTS5 clamps its idf
+        to ~0), yet scoring it costs a pass over nearly every page ("the": ~13 ms on 10k
+        pages). Such terms are dropped from an AND query that has other terms; a query of
+        only such terms ranks the pages holding them in the title, then fills up unranked.
+        """
+        conn = self._conn
+        groups = parsed.groups
+        if len(groups) == 1:
+            total = conn.execute("SELECT count(*) FROM files").fetchone()[0]
+            if total >= COMMON_MIN_PAGES:
+                common = {tok for tok in groups[0] if self._doc_share(tok, total) > COMMON_SHARE}
+                if common:
+                    kept = tuple(tok for tok in groups[0] if tok not in common)
+                    if kept:
+                        return self._bm25(build_expression((kept,), parsed.excluded), limit)
+                    expr = build_expression(groups, parsed.excluded)
+                    rows = self._bm25(f"title : ({expr})", limit)
+                    seen = {r[0] for r in rows}
+                    for (rowid,) in conn.execute(
+                        "SELECT rowid FROM docs WHERE docs MATCH ? LIMIT ?", (expr, limit + len(rows))
+                    ):
+                        if len(rows) >= limit:
+                            break
+                        if rowid not in seen:
+                            rows.append((rowid, 0.0))
+                    return rows
+        return self._bm25(parsed.fts, limit)
+
+    def _bm25(self, expr: str, limit: int) -> list[tuple[int, float]]:
+        return self._conn.execute(
+            f"SELECT rowid, bm25(docs, {TITLE_WEIGHT}, {BODY_WEIGHT}) AS r FROM docs "
+            "WHERE docs MATCH ? ORDER BY r LIMIT ?",
+            (expr, limit),
+        ).fetchall()
+
+    def _doc_share(self, token: str, total: int) -> float:
+        """Share of pages holding a quoted term ('"word"'; for '"word"*' a lower bound: the pages
+        holding the word itself); 0 for phrases."""
+        word = token[:-1] if token.endswith('"*') else token
+        if not (word.startswith('"') and word.endswith('"')) or " " in word:
+            return 0.0
+        row = self._conn.execute("SELECT doc FROM vocab WHERE term = ?", (word[1:-1],)).fetchone()
+        return (row[0] / total) if row and total else 0.0
+
     def search(self, query: str, limit: int = 20) -> list[SearchHit]:
         parsed = parse_query(query)
         if parsed is None or limit <= 0:
             return []
         with self._lock:
             try:
-                rows = self._conn.execute(
-                    f"SELECT rowid, bm25(docs, {TITLE_WEIGHT}, {BODY_WEIGHT}) AS r FROM docs "
-                    "WHERE docs MATCH ? ORDER BY r LIMIT ?",
-                    (parsed.fts, limit),
-                ).fetchall()
+                rows = self._ranked_rows(parsed, limit)
             except sqlite3.OperationalError:
                 return []  # parse_query should prevent this; never crash on a query
+            if not rows:
+                return []
             marks = ",".join("?" * len(rows))
             docs = {
                 rowid: rest
