@@ -156,3 +156,31 @@ async def test_cancel_event_gives_cancelled_and_applies_nothing(sample_vault, of
     events = await run_op(operations.ingest(vault, SOURCE, offline, cancel=cancel))
     assert isinstance(events[-1], Failed) and events[-1].kind == "cancelled"
     assert not any(isinstance(e, ChangesetReady) for e in events)
+
+
+def test_cli_query_save_and_ask_and_lint_fix(git_vault, capsys):
+    assert cli_main(["--vault", str(git_vault), "query", "When was the Nautical Almanac "
+                     "first published?", "--save", "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert "1766" in out and "[[Nautical Almanac]]" in out
+    saved = git_vault / "answers/When was the Nautical Almanac first published.md"
+    assert "type: answer" in saved.read_text(encoding="utf-8")
+    assert git(git_vault, "log", "-1", "--format=%s").startswith("save")
+
+    assert cli_main(["--vault", str(git_vault), "ask", "rename Dead reckoning to "
+                     "Deduced reckoning", "--yes"]) == 0
+    assert (git_vault / "concepts/Deduced reckoning.md").exists()
+    assert not (git_vault / "concepts/Dead reckoning.md").exists()
+    assert git(git_vault, "log", "-1", "--format=%s").startswith("instruct")
+
+    assert cli_main(["--vault", str(git_vault), "lint", "--fix", "--yes"]) == 0
+    kendall = (git_vault / "entities/Larcum Kendall.md").read_text(encoding="utf-8")
+    assert "[[entities/John Harrison|Longitude Harrison]]" in kendall
+    assert "] lint | " in (git_vault / "log.md").read_text(encoding="utf-8")
+
+
+def test_cli_unknown_model_fails_with_a_clear_message(git_vault, capsys):
+    code = cli_main(["--vault", str(git_vault), "query", "x", "--model", "nosuch-provider/x"])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "Unknown model or provider" in err and "Traceback" not in err

@@ -187,3 +187,54 @@ async def test_model_checked_lint_findings(llm_server, sample_vault):
     assert [(i.code, i.path, i.evidence) for i in model] == [
         ("contradiction", "entities/H4.md", "completed in 1759")]
     assert "broken-link" in llm_server.requests[0].text()  # structural findings were given
+
+
+async def test_large_source_is_read_in_parts(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    big = "# Big source\n\n" + "\n\n".join(
+        f"## Section {i}\n\n" + f"Sentence {i} about the marine chronometer. " * 60
+        for i in range(12))
+    (sample_vault / "raw" / "big.md").write_text(big, encoding="utf-8")
+    settings = llm_server.settings(context_tokens=4000)
+    from wiki_tui.agent.prompts import split_source
+
+    parts = split_source(big, 2000)
+    assert len(parts) >= 3
+    llm_server.queue(Reply(NEW_PAGE_BLOCK.replace(PAGE, "sources/Big source.md")),
+                     *[Reply("Nothing new in this part.")] * (len(parts) - 1))
+    events = await run_op(operations.ingest(vault, "raw/big.md", settings))
+    assert len(llm_server.requests) == len(parts)
+    second = llm_server.requests[1].messages[1]["content"]
+    assert f"(part 2 of {len(parts)})" in second
+    assert "already changed these pages" in second and "sources/Big source.md" in second
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    assert [f.path for f in changeset.files] == ["sources/Big source.md"]
+    for request in llm_server.requests:  # each prompt stays within the budget (estimate)
+        assert sum(len(m["content"] or "") for m in request.messages) // 4 < 4000 * 1.1
+
+
+async def test_usage_and_cost_for_a_model_with_a_known_price(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply("The wiki does not hold it.",
+                           usage={"prompt_tokens": 1000, "completion_tokens": 100,
+                                  "total_tokens": 1100}))
+    events = await run_op(operations.query(vault, "What?",
+                                           llm_server.settings(model="openai/gpt-4o-mini")))
+    usage = events[-1].usage
+    assert (usage.prompt_tokens, usage.completion_tokens) == (1000, 100)
+    assert usage.cost_usd is not None and 0 < usage.cost_usd < 0.01
+
+
+async def test_cancel_event_mid_stream_keeps_the_partial_reply(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply(NEW_PAGE_BLOCK, chunk_size=1, rate=200))
+    cancel = asyncio.Event()
+    events = []
+    async for event in operations.ingest(vault, SOURCE, llm_server.settings(), cancel=cancel):
+        events.append(event)
+        if len(events) == 8:
+            cancel.set()
+    failed = events[-1]
+    assert isinstance(failed, Failed) and failed.kind == "cancelled"
+    assert failed.partial_reply and NEW_PAGE_BLOCK.startswith(failed.partial_reply)
+    assert not any(isinstance(e, ChangesetReady) for e in events)

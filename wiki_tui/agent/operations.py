@@ -38,7 +38,7 @@ _FINDING = re.compile(r"^\s*[-*]?\s*FINDING:\s*(.+)$", re.MULTILINE)
 async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
                  cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
     """Ingest a raw source: summary page, touched pages updated, one changeset."""
-    path = source_path.strip().lstrip("./") if source_path.startswith("./") else source_path.strip()
+    path = source_path.strip().removeprefix("./")
     try:
         text = _read_source(vault, path)
     except ValueError as exc:
