@@ -177,3 +177,19 @@ def test_the_installed_command_runs(git_vault: Path, tmp_path: Path):
                           cwd=Path(__file__).resolve().parents[2])
     assert proc.returncode == 0, proc.stderr
     assert "commit" in proc.stdout and (git_vault / "concepts/Gnomon.md").exists()
+
+
+@pytest.mark.parametrize("answer,code", [("y", 0), ("", 3)])
+def test_terminal_prompt(git_vault: Path, tmp_path: Path, monkeypatch, capsys, answer, code):
+    from wiki_tui.cli import change_commands
+
+    reply = _write_reply(tmp_path, _reply(git_vault))
+    before = head(git_vault)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    asked = []
+    monkeypatch.setattr(change_commands.console, "input",
+                        lambda prompt: asked.append(prompt) or answer)
+    assert main(["--vault", str(git_vault), "apply", str(reply)]) == code
+    assert asked == ["Apply 2 file(s)? [y/N] "]
+    assert (head(git_vault) != before) == (answer == "y")
