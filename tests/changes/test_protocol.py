@@ -257,3 +257,9 @@ def test_inside_a_block_only_unmistakable_markers_count():
     assert r.blocks[0].edits == [("x\n", "y\n")]
     r = parse_reply("@@@ WRITE a.md\nx\n@@@ RENAME b.md -> c.md\n")
     assert r.errors[0].path == "a.md" and r.blocks[0].kind == "rename"
+
+
+def test_aider_style_markers_get_a_precise_hint():
+    r = parse_reply("@@@ EDIT a.md\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n@@@ END\n")
+    assert r.blocks == []
+    assert "not '<<<<<<< SEARCH' / '=======' / '>>>>>>> REPLACE'" in r.errors[0].message

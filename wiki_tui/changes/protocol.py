@@ -393,8 +393,11 @@ class StreamParser:
         elif op.section == "replace":
             op.replace.append(line)
         elif line.strip() and not op.bad:
+            hint = (" (write the marker lines '@@@ SEARCH' and '@@@ REPLACE', not "
+                    "'<<<<<<< SEARCH' / '=======' / '>>>>>>> REPLACE')"
+                    if line.lstrip().startswith("<<<<<<<") else "")
             self._bad(op, "text after '@@@ EDIT' before the first '@@@ SEARCH'; an EDIT block "
-                      "holds only SEARCH/REPLACE pairs", events)
+                      "holds only SEARCH/REPLACE pairs" + hint, events)
 
     def _finish_pair(self, op: _Open, cut: bool = False) -> None:
         if op.section == "replace" or (cut and op.section == "search"):
