@@ -159,11 +159,11 @@ def test_empty_page():
 def test_five_megabyte_page_parses_quickly():
     para = "Some text with a [[Link]] and `code` and #tag here.\n\n"
     text = "---\ntitle: Big\n---\n" + para * (5_000_000 // len(para))
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: the test machine is shared
     page = parse_page("Big.md", text)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     assert len(page.links) == 5_000_000 // len(para)
-    assert elapsed < 5.0  # typically ~1 s on a loaded 2-core machine
+    assert elapsed < 4.0  # ~0.6 s of CPU; this page has a link, code and a tag every 53 bytes
 
 
 # -- reading files ---------------------------------------------------------------------

@@ -581,16 +581,6 @@ def _parse_destination(text: str, i: int, limit: int) -> tuple[int, str]:
 _TAG = re.compile(r"#([\w/-]+)")
 
 
-def _tags_in(text: str, a: int, b: int, out: list[str]) -> None:
-    for m in _TAG.finditer(text, a, b):
-        i = m.start()
-        if i > 0 and not text[i - 1].isspace():
-            continue  # "a#b", "url/#frag": not tags
-        tag = m.group(1)
-        if not tag.replace("/", "").isdigit():
-            out.append(tag)
-
-
 # ---------------------------------------------------------------------------
 # Public API
 
@@ -629,22 +619,23 @@ def scan(
 
 
 def _find_tags(text: str, spans, ranges, tags: list[str]) -> None:
-    """Inline tags in prose spans, outside links."""
+    """Inline tags in prose spans, outside links (``ranges``: sorted link extents)."""
     ri = 0
+    nr = len(ranges)
     for a, b in spans:
         if text.find("#", a, b) == -1:
             continue
-        while ri < len(ranges) and ranges[ri][1] <= a:
-            ri += 1
-        seg = a
-        k = ri
-        while k < len(ranges) and ranges[k][0] < b:
-            if seg < ranges[k][0]:
-                _tags_in(text, seg, ranges[k][0], tags)
-            seg = max(seg, ranges[k][1])
-            k += 1
-        if seg < b:
-            _tags_in(text, seg, b, tags)
+        for m in _TAG.finditer(text, a, b):
+            i = m.start()
+            while ri < nr and ranges[ri][1] <= i:
+                ri += 1
+            if ri < nr and ranges[ri][0] <= i:
+                continue  # inside a link
+            if i > 0 and not text[i - 1].isspace():
+                continue  # "a#b", "url/#frag": not tags
+            tag = m.group(1)
+            if not tag.replace("/", "").isdigit():
+                tags.append(tag)
 
 
 def _shift(link: Link, lines: int) -> Link:
