@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -151,6 +152,8 @@ def main() -> int:
         "vault_open_ms": round(open_ms, 1),
     }, indent=2))
     vault.close()
+    if not args.dir:
+        shutil.rmtree(root.parent, ignore_errors=True)
     return 0
 
 
