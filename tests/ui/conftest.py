@@ -108,3 +108,75 @@ async def wait_page(pilot, browser, path: str | None = None, timeout: float = 5.
 
     await wait_for(pilot, ready, timeout)
     await pilot.pause(0.01)  # one more turn so the rendered page is painted
+
+
+# -- review and history (ui-review) ------------------------------------------------------------
+
+DEAD = "concepts/Dead reckoning.md"
+MAYER = "entities/Tobias Mayer.md"
+NEW = "concepts/Sandglass.md"
+
+# Two hunks in Dead reckoning (first and last paragraph), one in Tobias Mayer, one new page.
+REPLY = f"""Here are the changes.
+
+@@@ EDIT {DEAD}
+@@@ SEARCH
+The navigator starts from a known position and estimates the new one from the course steered,
+@@@ REPLACE
+The navigator starts from a known position and works out the new one from the course steered,
+@@@ SEARCH
+A log of the kind kept aboard, shown as plain text:
+@@@ REPLACE
+A log of the kind kept aboard, shown as plain text (see [[Sandglass]]):
+@@@ END
+
+@@@ EDIT {MAYER}
+@@@ SEARCH
+British government for them.
+@@@ REPLACE
+British government for them, and a share of the longitude prizes.
+@@@ END
+
+@@@ WRITE {NEW}
+---
+title: Sandglass
+type: concept
+summary: The half-minute glass used with the log line to measure a ship's speed.
+---
+# Sandglass
+
+Timed the run of the log line for [[Dead reckoning]].
+@@@ END
+"""
+
+
+def make_changeset(vault, reply: str = REPLY, title: str = "Tidy navigation pages"):
+    """A real changeset built from reply text against the vault's files."""
+    from wiki_tui.changes.build import build_changeset
+    from wiki_tui.changes.protocol import parse_reply
+
+    changeset, errors = build_changeset(vault, parse_reply(reply), operation="instruct",
+                                        title=title, model="test-model")
+    assert not errors, [str(e) for e in errors]
+    return changeset
+
+
+class ReviewHost(App[None]):
+    """A bare app that pushes one screen and records what it dismisses with."""
+
+    def __init__(self, make_screen) -> None:
+        super().__init__()
+        self.make_screen = make_screen
+        self.results: list = []
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Static
+
+        yield Static("host")
+
+    def on_mount(self) -> None:
+        self.push_screen(self.make_screen(), callback=self.results.append)
+
+
+def read(root: Path, path: str) -> str:
+    return (root / path).read_text(encoding="utf-8")

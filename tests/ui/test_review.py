@@ -1,0 +1,215 @@
+"""ReviewScreen on a real git vault: decisions per file and hunk, apply, conflicts, $EDITOR."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.conftest import git
+from tests.ui.conftest import wait_for
+from tests.ui.conftest import DEAD, MAYER, NEW, ReviewHost, make_changeset, read
+from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, REJECTED
+from wiki_tui.ui.review import ReviewScreen
+
+SIZE = (120, 36)
+
+
+@pytest.fixture
+def review(git_vault, open_vault):
+    """Factory: (app, screen getter, changeset) for a review of REPLY on the git vault."""
+
+    def _make(grace: float = 0.0):
+        vault = open_vault(git_vault)
+        changeset = make_changeset(vault)
+        app = ReviewHost(lambda: ReviewScreen(vault, changeset, grace=grace))
+        return app, changeset
+
+    return _make
+
+
+def status(app) -> str:
+    return str(app.screen.query_one("#review-status").render())
+
+
+def head(root) -> str:
+    return git(root, "rev-parse", "HEAD").strip()
+
+
+async def test_keys_ignored_during_grace_period(review):
+    app, changeset = review(grace=1.5)  # the default is 0.5 s; longer for a busy test machine
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "keys active in 1.5 s" in status(app)
+        await pilot.press("A", "a", "enter")
+        assert all(f.status == PENDING for f in changeset.files)
+        await wait_for(pilot, lambda: app.screen.armed)
+        await pilot.pause(0.05)
+        assert "keys active" not in status(app)
+        await pilot.press("a")
+        assert changeset.files[0].status == ACCEPTED
+
+
+async def test_accept_one_reject_another_and_one_hunk_then_apply(review, git_vault):
+    app, changeset = review()
+    before_mayer = read(git_vault, MAYER)
+    first_commit = head(git_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert [f.path for f in changeset.files] == [DEAD, MAYER, NEW]
+        assert len(changeset.files[0].hunks) == 2
+        await pilot.press("a", "n", "space")  # Dead reckoning: accept, then reject hunk 2
+        dead = changeset.files[0]
+        assert [h.status for h in dead.hunks] == [ACCEPTED, REJECTED]
+        assert screen.diff.focus_hunk == 1
+        await pilot.press("j", "r", "j", "a")  # reject Tobias Mayer, accept the new page
+        assert [f.status for f in changeset.files] == [ACCEPTED, REJECTED, ACCEPTED]
+        assert "2 accepted, 1 rejected" in status(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.results)
+    result = app.results[0]
+    assert sorted(result.written) == [DEAD, NEW]
+    text = read(git_vault, DEAD)
+    assert "works out the new one" in text
+    assert "(see [[Sandglass]])" not in text  # the rejected hunk
+    assert read(git_vault, MAYER) == before_mayer
+    assert "Timed the run of the log line" in read(git_vault, NEW)
+    log = read(git_vault, "log.md")
+    assert "] instruct | Tidy navigation pages" in log.splitlines()[-4] or \
+        "instruct | Tidy navigation pages" in log
+    assert f"- rejected: {MAYER}" in log
+    assert result.commit == head(git_vault) != first_commit
+    files = git(git_vault, "show", "--name-only", "--format=%B", "HEAD")
+    assert "instruct: Tidy navigation pages" in files
+    assert "Model: test-model" in files
+    for path in (DEAD, NEW, "log.md", "index.md"):
+        assert path in files
+    assert MAYER not in files
+    assert git(git_vault, "status", "--porcelain") == ""
+
+
+async def test_escape_leaves_and_writes_nothing(review, git_vault):
+    app, changeset = review()
+    before = read(git_vault, DEAD)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("A", "escape")
+        await wait_for(pilot, lambda: app.results)
+    assert app.results == [None]
+    assert read(git_vault, DEAD) == before
+    assert not (git_vault / NEW).exists()
+    assert git(git_vault, "status", "--porcelain") == ""
+    assert all(f.status == ACCEPTED for f in changeset.files)  # decisions kept, still pending
+
+
+async def test_apply_with_nothing_accepted_says_so(review, git_vault):
+    app, _changeset = review()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("R", "enter")
+        await pilot.pause()
+        assert "Nothing accepted, nothing written" in status(app)
+        assert not app.results
+    assert git(git_vault, "status", "--porcelain") == ""
+
+
+async def test_pending_files_need_a_second_enter(review, git_vault):
+    app, changeset = review()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("G", "a", "enter")
+        await pilot.pause()
+        assert "2 files still pending" in status(app)
+        assert not (git_vault / NEW).exists()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.results)
+    assert app.results[0].written == [NEW]
+    assert set(app.results[0].rejected) == {DEAD, MAYER}
+
+
+async def test_conflict_from_outside_edit(review, git_vault):
+    app, changeset = review()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("A")
+        outside = read(git_vault, MAYER).replace("Göttingen", "Goettingen")
+        (git_vault / MAYER).write_text(outside, encoding="utf-8")  # someone edits it meanwhile
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: changeset.files[1].status == CONFLICT)
+        assert "changed on disk" in status(app)
+        assert not (git_vault / NEW).exists()  # nothing written yet
+        await pilot.press("j", "a")  # accepting the stale file is refused
+        assert changeset.files[1].status == CONFLICT
+        assert "d re-diffs" in status(app)
+        await pilot.press("enter")  # apply the rest
+        await wait_for(pilot, lambda: app.results)
+    result = app.results[0]
+    assert result.conflicts == [MAYER]
+    assert sorted(result.written) == [DEAD, NEW]
+    assert read(git_vault, MAYER) == outside
+
+
+async def test_rediff_after_disk_change_keeps_both_edits(review, git_vault):
+    app, changeset = review()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        outside = read(git_vault, MAYER).replace("Göttingen", "Goettingen")
+        (git_vault / MAYER).write_text(outside, encoding="utf-8")
+        app.screen.files_changed([("modified", MAYER)])  # what the app's watcher passes on
+        await wait_for(pilot, lambda: changeset.files[1].status == CONFLICT)
+        assert MAYER in app.screen.stale
+        await pilot.press("j", "d")
+        await wait_for(pilot, lambda: changeset.files[1].status == PENDING)
+        await pilot.press("a", "enter")
+        await pilot.press("enter")  # two files still pending: confirm
+        await wait_for(pilot, lambda: app.results)
+    text = read(git_vault, MAYER)
+    assert "Goettingen" in text and "a share of the longitude prizes" in text
+
+
+async def test_edit_in_editor_rediffs(review, git_vault, tmp_path, monkeypatch):
+    script = tmp_path / "editor.py"
+    script.write_text("import sys\np = sys.argv[1]\nt = open(p).read()\n"
+                      "open(p, 'w').write(t.replace('half-minute', 'twenty-eight second'))\n")
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    app, changeset = review()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("G", "e")
+        await wait_for(pilot, lambda: changeset.files[2].edited_by_hand)
+        new = changeset.files[2]
+        assert "twenty-eight second" in new.proposed_text
+        assert new.status == PENDING
+        assert "edited by hand" in status(app)
+        await pilot.press("a", "R", "G", "a", "enter")
+        await wait_for(pilot, lambda: app.results)
+    assert "twenty-eight second glass" in read(git_vault, NEW)
+
+
+async def test_edit_without_editor_says_so(review):
+    app, changeset = review()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        assert "No editor set" in status(app)
+        assert not any(f.edited_by_hand for f in changeset.files)
+
+
+async def test_navigation_and_split(review):
+    app, changeset = review()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.diff.split  # wide terminal: side by side
+        await pilot.press("G")
+        assert screen.cursor == 2
+        await pilot.press("g", "n", "n")  # past the last hunk of file 1 into file 2
+        assert (screen.cursor, screen.hunk) == (1, 0)
+        await pilot.press("p")
+        assert (screen.cursor, screen.hunk) == (0, 1)
+        await pilot.press("s")
+        assert not screen.diff.split
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not screen.diff.split

@@ -1,0 +1,5 @@
+"""The review of a changeset (ReviewScreen) and the log/history view with undo (HistoryScreen)."""
+
+from wiki_tui.ui.review.screen import ReviewScreen
+
+__all__ = ["ReviewScreen"]
