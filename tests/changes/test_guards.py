@@ -97,6 +97,8 @@ ATTEMPTS = [
     ("@@@ WRITE concepts/a|b.md\nx\n@@@ END\n", "contains '|'"),
     ("@@@ WRITE concepts/a*b.md\nx\n@@@ END\n", "contains '*'"),
     ("@@@ WRITE concepts/a\x1b[31mb.md\nx\n@@@ END\n", "U+001B (a control character)"),
+    ("@@@ WRITE concepts/C#.md\nx\n@@@ END\n", "Obsidian links cannot reach"),
+    ("@@@ WRITE concepts/[draft] A.md\nx\n@@@ END\n", "contains '['"),
     ("@@@ WRITE concepts./x.md\nx\n@@@ END\n", "ends with a dot or a space"),
     ("@@@ WRITE concepts /x.md\nx\n@@@ END\n", "ends with a dot or a space"),
     ("@@@ WRITE concepts//x.md\nx\n@@@ END\n", "empty or '.' folder name"),
@@ -186,3 +188,10 @@ def test_names_differing_only_in_case_or_unicode_form_collide(world):
     with pytest.raises(GuardError, match="decomposed Unicode"):
         check_path(world.vault, "concepts/" + nfd)
     assert tree(world.vault) == {**before, "concepts/" + nfd: tree(world.vault)["concepts/" + nfd]}
+
+
+def test_existing_page_with_link_breaking_name_can_still_be_edited(world):
+    (world.vault / "concepts" / "C#.md").write_text("x\n")
+    assert check_path(world.vault, "concepts/C#.md") == "concepts/C#.md"
+    with pytest.raises(GuardError, match="Obsidian links cannot reach"):
+        check_path(world.vault, "concepts/F#.md")

@@ -27,6 +27,7 @@ _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 1
                      *(f"LPT{i}" for i in range(1, 10)), "COM¹", "COM²", "COM³", "LPT¹",
                      "LPT²", "LPT³", "CONIN$", "CONOUT$"}
 _BAD_CHARS = re.compile(r'[<>:"|?*\x00-\x1f\x7f]')
+_LINK_BREAKERS = re.compile(r"[#^\[\]]")
 
 
 class GuardError(Exception):
@@ -122,6 +123,8 @@ def check_path(vault_root: Path | str, path: str) -> str:
         cur = cur / part
         if not os.path.lexists(cur):
             _check_collision(clean, cur.parent, part)
+            for new_part in parts[i:]:
+                _check_new_name(clean, new_part)
             break  # nothing further exists: it will be created as real folders
         if cur.is_symlink():
             if i == len(parts) - 1:
@@ -140,6 +143,15 @@ def check_path(vault_root: Path | str, path: str) -> str:
     if final.exists() and not final.is_file():
         raise GuardError(clean, "this path is a folder, not a page")
     return clean
+
+
+def _check_new_name(path: str, part: str) -> None:
+    """Names a new page or folder may not take (existing ones are left alone)."""
+    link_bad = _LINK_BREAKERS.search(part)
+    if link_bad:
+        raise GuardError(path, f"the name '{part}' contains '{link_bad.group(0)}', which "
+                         "Obsidian links cannot reach ([[...]] reads # ^ [ ] | as link syntax); "
+                         "leave it out or spell it out (e.g. 'C sharp')")
 
 
 def _name_key(name: str) -> str:
