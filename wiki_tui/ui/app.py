@@ -25,12 +25,15 @@ from wiki_tui.ui.commands import CommandError, help_text, parse_command
 from wiki_tui.ui.config import load_ui_config, user_config_dir
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
 from wiki_tui.ui.palette import ActionsProvider, PagesProvider
+from wiki_tui.ui.prompt import PromptInput
 from wiki_tui.ui.state import AppState
 from wiki_tui.ui.status import StatusBar, git_branch
 from wiki_tui.ui.themes import DEFAULT_THEME, load_themes
 
 NARROW_WIDTH = 100  # below this many columns the panes stack
 RAW_LIST_LIMIT = 5000
+HISTORY_TURNS = 3
+WARM_COMMANDS = ("/ingest", "/query", "/save", "/lint")  # earlier question/answer pairs sent with a query
 
 
 class WikiApp(App[None]):
@@ -71,9 +74,11 @@ class WikiApp(App[None]):
         self.pending_changesets: list[Any] = []
         self.last_question = ""
         self.last_answer = ""
+        self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
         self.raw_files: list[str] = []
         self._browser: Any = None
         self._themes_ready = False
+        self._warm_started = False
         self._load_themes()
 
     # -- set-up ----------------------------------------------------------------------------
@@ -123,7 +128,7 @@ class WikiApp(App[None]):
             self.conversation.add_note(notice, "warning")
         self.load_vault()
         if not self.settings.offline:
-            self.call_after_refresh(self.warm_up)
+            self.call_after_refresh(self.start_warm_up)
 
     def _apply_keymap(self) -> None:
         from wiki_tui.ui.help import binding_rows
@@ -230,6 +235,20 @@ class WikiApp(App[None]):
         if self._browser is not None and hasattr(self._browser, "files_changed"):
             self._browser.files_changed(changes)
 
+    def on_text_area_changed(self, event) -> None:
+        """The person is typing a request: load the model library now, not after they send.
+        (Even the offline engine runs through litellm; with a real model it loads at start.)"""
+        if self._warm_started or not isinstance(event.text_area, PromptInput):
+            return
+        text = event.text_area.text.lstrip()
+        if len(text) >= 3 and (not text.startswith("/") or text.startswith(WARM_COMMANDS)):
+            self.start_warm_up()
+
+    def start_warm_up(self) -> None:
+        if not self._warm_started:
+            self._warm_started = True
+            self.warm_up()
+
     @work(thread=True, group="warmup", exit_on_error=False)
     def warm_up(self) -> None:
         """Import litellm (seconds) off the event loop so the first model call starts at once."""
@@ -250,6 +269,16 @@ class WikiApp(App[None]):
                     getattr(self.vault, method)()
                 except Exception:
                     pass
+
+    MAIN_SCREEN_ACTIONS = {"jump", "search", "tags", "review", "focus_prompt", "focus_browser",
+                           "toggle_maximise", "escape"}
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """The app's pane and picker keys belong to the main screen; over a review or a picker
+        they stand aside so the screen on top gets the key."""
+        if action in self.MAIN_SCREEN_ACTIONS and self.screen is not self.screen_stack[0]:
+            return False
+        return True
 
     # -- layout ----------------------------------------------------------------------------
     def on_resize(self, event) -> None:
@@ -432,7 +461,7 @@ class WikiApp(App[None]):
         self.status_bar.model = self.settings_label
         self.conversation.add_note(f"model switched to {self.settings_label} for this session")
         if not self.settings.offline:
-            self.warm_up()
+            self.start_warm_up()
 
     def _needs_vault(self) -> bool:
         if self.vault is None:
@@ -454,7 +483,11 @@ class WikiApp(App[None]):
             return
         self.last_question = question
         ops = self._operations()
-        self.run_operation("query", lambda: ops.query(self.vault, question, self.settings))
+        history = [message for question_, answer in self.exchanges[-HISTORY_TURNS:]
+                   for message in ({"role": "user", "content": question_},
+                                   {"role": "assistant", "content": answer})]
+        self.run_operation("query", lambda: ops.query(self.vault, question, self.settings,
+                                                      history or None))
 
     def _command_ingest(self, path: str) -> None:
         if not self._needs_vault():
@@ -500,7 +533,15 @@ class WikiApp(App[None]):
         except UndoError as exc:
             self.call_from_thread(self.conversation.add_note, f"nothing undone: {exc}", "warning")
             return
-        self.call_from_thread(self.conversation.add_note, f"undone: {result}", "success")
+        parts = [f"undone: {result.title}"]
+        if result.restored:
+            parts.append(f"{len(result.restored)} restored")
+        if result.removed:
+            parts.append(f"{len(result.removed)} removed")
+        parts.append(f"commit {result.commit[:8]}")
+        self.call_from_thread(self.conversation.add_note, ", ".join(parts), "success")
+        if result.notice:
+            self.call_from_thread(self.conversation.add_note, result.notice, "warning")
 
     @work(group="operation", exclusive=True, exit_on_error=False)
     async def run_operation(self, name: str,
@@ -528,6 +569,7 @@ class WikiApp(App[None]):
             self.conversation.flush()
         if presenter.failed is None and name == "query" and presenter.answer:
             self.last_answer = presenter.answer
+            self.exchanges.append((self.last_question, presenter.answer))
         if presenter.changeset is not None and presenter.failed is None:
             self.open_review(presenter.changeset)
 

@@ -61,6 +61,9 @@ class EventPresenter:
                 cost = f" · ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
                 conv.add_note(f"  {usage.prompt_tokens:,} + {usage.completion_tokens:,} "
                               f"tokens{cost}", "tool")
+            notice = getattr(event, "notice", None)
+            if notice:
+                conv.add_note(notice, "warning")
         elif isinstance(event, ev.Failed):
             self.failed = event
             if event.partial_reply and (self.reply is None or not self.reply.text):
