@@ -60,3 +60,15 @@ def test_read_only_state_dir_does_not_fail(tmp_path):
     assert vault.save_cache() is False
     assert vault.search("note")  # search falls back to an in-memory database
     vault.close()
+
+
+def test_forked_parse_equals_serial(tmp_path, monkeypatch):
+    from wiki_tui.vault import bulk
+
+    root = write(tmp_path / "v", {f"d{i % 7}/Page {i}.md": f"[[Page {i + 1}]] #t{i % 3}\n" for i in range(60)})
+    monkeypatch.setattr(bulk, "MIN_PAGES_TO_FORK", 10)
+    forked = Vault.open(root, use_cache=False)
+    monkeypatch.setenv("WIKI_TUI_NO_FORK", "1")
+    serial = Vault.open(root, use_cache=False)
+    assert forked.pages.records() == serial.pages.records()
+    assert _snapshot(forked) == _snapshot(serial)

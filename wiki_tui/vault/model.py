@@ -24,6 +24,7 @@ from .cache import (
     L_END, L_KIND, L_LINE, L_START, L_TARGET, PageMap, R_ALIASES, R_BODY_START, R_LINKS, R_TAGS,
     R_TITLE, R_TYPE, ensure_state_dir, load_cache, save_cache,
 )
+from .bulk import parse_all
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
 from .layout import STATE_DIR, VaultError, clean_path, is_page_path, is_raw_path, scan_tree, stat_file
@@ -111,12 +112,11 @@ class Vault:
         self._resolver = Resolver([*tree.pages, *tree.files])
         self._index = LinkIndex(self._resolver)
         parsed = 0
-        for path, stamp in tree.pages.items():
-            page = self._parse_file(path)
-            if page is None:  # vanished
+        for path, record in parse_all(list(tree.pages), self._parse_file).items():
+            if record is None:  # vanished
                 continue
-            self.pages.put_record(path, _record(page))
-            self._stamps[path] = stamp
+            self.pages.put_record(path, record)
+            self._stamps[path] = tree.pages[path]
             parsed += 1
         for path in tree.pages:
             if path not in self._stamps:
@@ -593,12 +593,6 @@ def _no_gc():
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _record(page: Page):
-    from .cache import page_to_record
-
-    return page_to_record(page)
 
 
 __all__ = ["Vault", "Backlink", "Mention"]
