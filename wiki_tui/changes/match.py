@@ -192,8 +192,9 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
     if hits:
         shown = "\n".join(_show(bodies, h, m, 1) for h in hits[:_MAX_SHOWN])
         more = f"\n(and {len(hits) - _MAX_SHOWN} more)" if len(hits) > _MAX_SHOWN else ""
+        where = ", ".join(str(h + 1) for h in hits[:10]) + (", ..." if len(hits) > 10 else "")
         raise MatchError(path, f"the SEARCH text matches {len(hits)} places (lines "
-                         f"{', '.join(str(h + 1) for h in hits)}); it must match exactly one. "
+                         f"{where}); it must match exactly one. "
                          "Add neighbouring lines to the SEARCH (and the same lines to the "
                          f"REPLACE) so that it is unique.\n{shown}{more}",
                          edit_index=idx, edit_count=count, kind="ambiguous",
