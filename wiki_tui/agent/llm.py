@@ -79,11 +79,24 @@ def load_litellm() -> Any:
             litellm.suppress_debug_info = True
             litellm.set_verbose = False
             litellm.telemetry = False
+            _quiet_loggers()
             from wiki_tui.agent.offline.provider import register
 
             register(litellm)
             _litellm = litellm
     return _litellm
+
+
+def _quiet_loggers() -> None:
+    """litellm logs its own view of every fault to stderr/stdout; we report faults ourselves
+    (LLMError), and stray lines would corrupt the full-screen app or the CLI's --json output.
+    LITELLM_LOG=DEBUG (or any level) in the environment keeps litellm's logging for debugging."""
+    import logging
+
+    if os.environ.get("LITELLM_LOG"):
+        return
+    for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def warm_up() -> None:

@@ -268,8 +268,13 @@ class _Run:
             paths.add(b.new_path or b.path)
         return paths
 
+    @property
+    def model_name(self) -> str:
+        """The model as events and changesets name it ("offline" for the built-in engine)."""
+        return "offline" if self.settings.offline else self.settings.model
+
     def started(self) -> Started:
-        return Started(self.operation, self.title, self.settings.model, self.settings.offline)
+        return Started(self.operation, self.title, self.model_name, self.settings.offline)
 
     # a model turn, with read-only tool calls answered in between
     async def turn(self, messages: list[dict], parser=None) -> AsyncIterator[Any]:
@@ -381,7 +386,7 @@ class _Run:
             changeset, errors = build_changeset(
                 self.vault, ParsedReply(candidate + parsed.incomplete, parsed.errors,
                                         parsed.prose), operation=self.operation,
-                title=self.title, model=self.settings.model)
+                title=self.title, model=self.model_name)
             retry = [e for e in errors if e.retry and e.kind != "incomplete"]
             failed_paths = {e.path for e in retry}
             self.blocks = [b for b in candidate
@@ -403,7 +408,7 @@ class _Run:
         if changeset is None:
             changeset, _errors = build_changeset(self.vault, self.blocks,
                                                  operation=self.operation, title=self.title,
-                                                 model=self.settings.model)
+                                                 model=self.model_name)
         leftover = [str(e) for e in self.errors if e.retry]
         changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))
         for change in changeset.files:
