@@ -177,6 +177,15 @@ def test_url_in_wikilink_is_a_note_link():
     assert (link.target, link.kind) == ("https://x.y", "wiki")
 
 
+def test_wikilink_inside_bracketed_text():
+    assert targets("[see [[X]] here] and [a [[Y]]](Z.md)") == ["X", "Y"]
+
+
+def test_escaped_bracket_is_not_a_link():
+    assert scan_links("\\[[Page]]") == []
+    assert targets("\\\\[[Page]]") == ["Page"]  # an escaped backslash escapes nothing
+
+
 def test_extra_brackets_around():
     assert targets("[[[Page]]]") == ["Page"]
 

@@ -92,6 +92,11 @@ def test_lone_strings_tolerated():
     assert page.sources == ["src"]
 
 
+def test_legacy_singular_keys():
+    page = parse_page("a.md", "---\ntag: x\nalias: Y\n---\n")
+    assert (page.tags, page.aliases) == (["x"], ["Y"])
+
+
 def test_odd_property_types_do_not_crash():
     text = "---\ntitle: [a, b]\naliases: {x: 1}\ntags: 5\ntype: [x]\nsummary: 3\n---\n"
     page = parse_page("a.md", text)

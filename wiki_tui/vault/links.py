@@ -479,13 +479,16 @@ class _LinkFinder:
     def run(self, a: int, b: int, links: list, external: list, ranges: list) -> None:
         text = self.text
         # cached "next occurrence" pointers: -2 unknown, -1 none left in the span
-        wclose = close = nl = -2
+        wclose = close = nl = failed = -2
         pos = text.find("[", a, b)
         while pos != -1:
             if nl != -1 and nl < pos:
                 nl = text.find("\n", pos, b)
             line_end = b if nl == -1 else nl
             if pos + 1 < b and text[pos + 1] == "[":
+                if pos > a and text[pos - 1] == "\\" and (pos < 2 or text[pos - 2] != "\\"):
+                    pos += 1  # "\[[" is an escaped bracket, not a link
+                    continue
                 if wclose != -1 and wclose < pos + 2:
                     wclose = text.find("]]", pos + 2, b)
                 if wclose != -1 and wclose < line_end:
@@ -504,14 +507,17 @@ class _LinkFinder:
             if close > line_end:
                 pos = text.find("[", line_end, b)
                 continue
-            o = text.rfind("[", pos, close)  # the innermost "[" opens the link text
-            if close + 1 < b and text[close + 1] == "(":
-                end, dest = _parse_destination(text, close + 2, line_end)
-                if end != -1:
-                    self._markdown(o, close, end, dest, a, links, external, ranges)
-                    pos = text.find("[", end, b)
-                    continue
-            pos = text.find("[", close + 1, b)
+            if close != failed:
+                o = text.rfind("[", pos, close)  # the innermost "[" opens the link text
+                if close + 1 < b and text[close + 1] == "(":
+                    end, dest = _parse_destination(text, close + 2, line_end)
+                    if end != -1:
+                        self._markdown(o, close, end, dest, a, links, external, ranges)
+                        pos = text.find("[", end, b)
+                        continue
+                failed = close  # every "[" before this "]" would fail the same way
+            # go on from the next "[": a [[wikilink]] may sit inside "[text [[x]]]"
+            pos = text.find("[", pos + 1, b)
 
     def _markdown(self, o, close, end, dest, a, links, external, ranges) -> None:
         text = self.text

@@ -162,12 +162,19 @@ def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
     body = scan(text, start=body_start)
     name = page_name(path)
     title = _text_or_none(fm.get("title")) or name
-    tags = _dedupe_tags(_tag_list(fm.get("tags")) + body.tags)
+    # "tag"/"alias" are the pre-1.4 Obsidian spellings, still read by Obsidian
+    fm_tags = _tag_list(fm.get("tags"))
+    if "tag" in fm:
+        fm_tags += _tag_list(fm["tag"])
+    tags = _dedupe_tags(fm_tags + body.tags) if fm_tags or body.tags else []
+    aliases = _str_list(fm.get("aliases"))
+    if "alias" in fm:
+        aliases += _str_list(fm["alias"])
     return Page(
         path=path,
         name=name,
         title=title,
-        aliases=_str_list(fm.get("aliases")),
+        aliases=aliases,
         tags=tags,
         summary=_text_or_none(fm.get("summary")),
         type=_text_or_none(fm.get("type")),
