@@ -260,3 +260,32 @@ def test_old_path_of_a_rename_cannot_be_written_in_the_same_reply(sample_vault):
     cs, errors = build(sample_vault, reply)
     assert cs.files == []
     assert "was renamed to entities/H4 watch.md earlier in the reply" in str(errors[0])
+
+
+def test_reply_to_disk_through_the_journal(git_vault):
+    """The whole pipe: a streamed reply -> changeset -> accepted -> written, logged, committed."""
+    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.protocol import StreamParser
+
+    crlf = git_vault / "concepts" / "Dead reckoning.md"
+    crlf.write_bytes(crlf.read_bytes().replace(b"\n", b"\r\n"))
+    reply = (f"Updating two pages.\n```\n@@@ EDIT {H4}\n@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4\n\n"
+             "See also [[Dead reckoning]].\n@@@ END\n```\n@@@ EDIT concepts/Dead reckoning.md\n"
+             "@@@ SEARCH\n---\ntitle: Dead reckoning\n@@@ REPLACE\n---\ntitle: Dead reckoning (DR)\n"
+             "@@@ END\n")
+    parser = StreamParser()
+    for i in range(0, len(reply), 3):
+        parser.feed(reply[i : i + 3])
+    parser.close()
+    vault = open_vault(git_vault)
+    cs, errors = build_changeset(vault, parser.result(), operation="instruct", title="pipe")
+    assert errors == [] and len(cs.files) == 2
+    h4_before = (git_vault / H4).read_text()
+    cs.accept_all()
+    result = apply_changeset(vault, cs, date="2026-11-22")
+    assert sorted(result.written) == sorted([H4, "concepts/Dead reckoning.md"])
+    assert (git_vault / H4).read_text() == h4_before.replace(
+        "# H4\n", "# H4\n\nSee also [[Dead reckoning]].\n", 1)
+    data = crlf.read_bytes()
+    assert b"title: Dead reckoning (DR)\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")
+    assert "## [2026-11-22] instruct | pipe" in (git_vault / "log.md").read_text()
