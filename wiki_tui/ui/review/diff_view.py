@@ -1,10 +1,15 @@
 """DiffView: the focused file's hunks, drawn line by line (Textual's line API).
 
-Only the rows on screen are highlighted and rendered, so a diff of thousands of lines opens
-at once. Colours come from component classes styled with theme variables (review.tcss).
+Only the rows on screen are highlighted and rendered, so a diff of thousands of lines opens at
+once. Long lines wrap (pages are prose: a paragraph is one line), so a row may take several
+screen lines; `_offsets` maps rows to screen lines. Colours come from component classes styled
+with theme variables (review.tcss); changed words inside a changed line are emphasised.
 """
 
 from __future__ import annotations
+
+from bisect import bisect_right
+from difflib import SequenceMatcher
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -15,20 +20,23 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from wiki_tui.changes.model import ACCEPTED, REJECTED, FileChange
-from wiki_tui.ui.review.highlight import highlight_line
+from wiki_tui.ui.review.highlight import highlight_line, printable
 from wiki_tui.ui.review.rows import Cell, Row, build_rows, hunk_starts
 
 HUNK_STATUS = {ACCEPTED: "✓ accepted", REJECTED: "✗ rejected"}
 MARK = "▌"
+MIN_TEXT_WIDTH = 10
+WORD_DIFF_LIMIT = 2000  # characters: longer line pairs are not compared word by word
 
 
 class DiffView(ScrollView, can_focus=False):
     """Unified or side-by-side diff of one FileChange; `focus_hunk` is highlighted."""
 
     COMPONENT_CLASSES = {
-        "diff-view--added", "diff-view--removed", "diff-view--context", "diff-view--number",
-        "diff-view--header", "diff-view--header-focused", "diff-view--mark", "diff-view--gap",
-        "diff-view--accepted", "diff-view--rejected", "diff-view--pending", "diff-view--dim",
+        "diff-view--added", "diff-view--removed", "diff-view--added-word",
+        "diff-view--removed-word", "diff-view--number", "diff-view--header",
+        "diff-view--header-focused", "diff-view--mark", "diff-view--gap", "diff-view--accepted",
+        "diff-view--rejected", "diff-view--pending", "diff-view--dim",
     }
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -37,9 +45,13 @@ class DiffView(ScrollView, can_focus=False):
         self.rows: list[Row] = []
         self.split = False
         self.focus_hunk = 0
-        self._starts: dict[int, int] = {}
+        self._starts: dict[int, int] = {}  # hunk -> row of its header
         self._num_width = 3
-        self._cache: dict[str, Text] = {}  # highlighted line texts
+        self._offsets: list[int] = [0]  # row -> first screen line; last item: total lines
+        self._laid_out_width = -1
+        self._cache: dict[tuple[int, str], Strip] = {}  # (row, side) -> the whole line, unwrapped
+        self._breaks: dict[tuple[int, str], list[int]] = {}  # (row, "a"|"b") -> wrapped line starts
+        self._text_width = MIN_TEXT_WIDTH
 
     # -- content ---------------------------------------------------------------------------
     def show(self, change: FileChange | None, *, split: bool, focus_hunk: int = 0,
@@ -49,42 +61,61 @@ class DiffView(ScrollView, can_focus=False):
         self.rows = build_rows(change, split=split) if change is not None else []
         self._starts = hunk_starts(self.rows)
         self._cache.clear()
-        top = max((c.old_no or 0, c.new_no or 0) for r in self.rows
-                  for c in (r.left, r.right) if c is not None) if self.rows else (1, 1)
-        self._num_width = max(3, len(str(max(top))))
-        self._update_virtual_size()
-        self.set_focus_hunk(focus_hunk, scroll=not keep_scroll)
+        top = max((max(c.old_no or 0, c.new_no or 0) for r in self.rows
+                   for c in (r.left, r.right) if c is not None), default=1)
+        self._num_width = max(3, len(str(top)))
+        self._layout(force=True)
         if not keep_scroll:
-            self.scroll_to(x=0, animate=False, immediate=True)
+            self.scroll_to(x=0, y=0, animate=False, immediate=True)
+        self.set_focus_hunk(focus_hunk, scroll=not keep_scroll)
 
     def set_focus_hunk(self, index: int, *, scroll: bool = True) -> None:
         self.focus_hunk = index
         self.refresh()
         if scroll and index in self._starts:
-            start = self._starts[index]
-            end = self._starts.get(index + 1, len(self.rows))
+            start = self._offsets[self._starts[index]]
+            end_row = self._starts.get(index + 1, len(self.rows))
+            end = self._offsets[end_row]
             height = max(1, self.scrollable_content_region.height)
-            # the whole hunk if it fits, else its header at the top
-            target = start - 1 if end - start < height - 2 else start
-            if not (self.scroll_y <= target and end <= self.scroll_y + height):
+            target = start - 1 if end - start < height - 1 else start  # all of it, else its top
+            if not (self.scroll_y <= max(0, target) and end <= self.scroll_y + height):
                 self.scroll_to(y=max(0, target), animate=False, immediate=True)
 
-    def _update_virtual_size(self) -> None:
-        if self.split:
-            width = 0  # halves are cropped to the view: no horizontal scrolling
-        else:
-            longest = max((cell_len(r.left.text) for r in self.rows if r.left), default=0)
-            width = self._gutter_width + longest + 2
-        self.virtual_size = Size(width, len(self.rows))
+    # -- geometry --------------------------------------------------------------------------
+    def _widths(self, width: int) -> tuple[int, int, int]:
+        """(left part width, right part width, text width per part); right is 0 when unified."""
+        n = self._num_width
+        if not self.split:
+            return width, 0, max(MIN_TEXT_WIDTH, width - (2 * n + 5))
+        half = (width - 1) // 2
+        return half, width - half - 1, max(MIN_TEXT_WIDTH, min(half - (n + 4), width - half - 1 - (n + 3)))
 
-    @property
-    def _gutter_width(self) -> int:
-        # mark + numbers + sign: "▌ 12  13 + "
-        numbers = self._num_width if self.split else 2 * self._num_width + 1
-        return 1 + numbers + 3
+    def _layout(self, force: bool = False) -> None:
+        width = self.scrollable_content_region.width
+        if width == self._laid_out_width and not force:
+            return
+        self._laid_out_width = width
+        text_width = self._widths(width)[2]
+        self._text_width = text_width
+        self._breaks.clear()
+        offsets = [0]
+        total = 0
+        for index, row in enumerate(self.rows):
+            height = 1
+            if row.kind == "line":
+                for side, cell in (("a", row.left), ("b", row.right)):
+                    if cell is not None and len(cell.text) > text_width // 2:
+                        breaks = wrap_points(printable(cell.text), text_width)
+                        if len(breaks) > 1:
+                            self._breaks[(index, side)] = breaks
+                            height = max(height, len(breaks))
+            total += height
+            offsets.append(total)
+        self._offsets = offsets
+        self.virtual_size = Size(0, total)
 
     def on_resize(self) -> None:
-        self._update_virtual_size()
+        self._layout()
         self.refresh()
 
     def notify_style_update(self) -> None:
@@ -96,31 +127,31 @@ class DiffView(ScrollView, can_focus=False):
         return self.get_component_rich_style(f"diff-view--{name}", partial=True)
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        index = scroll_y + y
+        self._layout()
         width = self.scrollable_content_region.width
-        base = self.rich_style
-        if index >= len(self.rows):
-            return Strip.blank(width, base)
+        line = self.scroll_offset.y + y
+        if line >= self._offsets[-1] or not self.rows:
+            return Strip.blank(width, self.rich_style)
+        index = bisect_right(self._offsets, line) - 1
+        part = line - self._offsets[index]
         row = self.rows[index]
-        focused = row.hunk == self.focus_hunk
         if row.kind == "header":
             strip = self._header(row, width)
         elif row.kind == "gap":
-            strip = self._strip(Text("⋯", style=self._style("gap")), width)
-        elif self.split:
-            half = (width - 1) // 2
-            left = self._cell(row.left, row, half, side="old", focused=focused)
-            right = self._cell(row.right, row, width - half - 1, side="new", focused=False)
-            sep = Text("│", style=self._style("number"))
-            strip = self._strip(Text.assemble(left, sep, right), width)
+            strip = self._text_strip(Text("⋯", style=self._style("gap")), width)
         else:
-            text = self._cell(row.left, row, None, side="both", focused=focused)
-            strip = Strip(list(text.render(self.app.console)), cell_len(text.plain))
-            strip = strip.crop_extend(scroll_x, scroll_x + width, None)
-        return strip.apply_style(base)
+            left_w, right_w, text_w = self._widths(width)
+            focused = row.hunk == self.focus_hunk
+            if self.split:
+                strips = [self._side(index, row, row.left, "old", part, left_w, text_w, focused),
+                          Strip([Segment("│", self._style("number"))], 1),
+                          self._side(index, row, row.right, "new", part, right_w, text_w, False)]
+                strip = Strip.join(strips)
+            else:
+                strip = self._side(index, row, row.left, "both", part, left_w, text_w, focused)
+        return strip.apply_style(self.rich_style)
 
-    def _strip(self, text: Text, width: int) -> Strip:
+    def _text_strip(self, text: Text, width: int) -> Strip:
         text.truncate(width, overflow="ellipsis", pad=True)
         return Strip(list(text.render(self.app.console)), width)
 
@@ -128,58 +159,104 @@ class DiffView(ScrollView, can_focus=False):
         change = self.change
         assert change is not None
         hunk = change.hunks[row.hunk]
-        status = HUNK_STATUS.get(hunk.status, "· pending")
         focused = row.hunk == self.focus_hunk
         text = Text(no_wrap=True, end="")
         text.append(MARK if focused else " ", self._style("mark") if focused else Style())
         text.append(f" {hunk.header}  hunk {row.hunk + 1}/{len(change.hunks)}  ")
-        text.append(status, self._style(hunk.status if hunk.status in (ACCEPTED, REJECTED)
-                                        else "pending"))
+        status = hunk.status if hunk.status in (ACCEPTED, REJECTED) else "pending"
+        text.append(HUNK_STATUS.get(hunk.status, "· pending"), self._style(status))
         if focused:
-            text.append("  space toggles", self._style("dim"))
+            text.append("   space toggles this hunk")
         text.stylize(self._style("header-focused" if focused else "header"))
-        return self._strip(text, width)
+        return self._text_strip(text, width)
 
-    def _cell(self, cell: Cell | None, row: Row, width: int | None, *, side: str,
-              focused: bool) -> Text:
-        """One side of a row: mark, line number(s), sign, highlighted text, row background."""
-        change = self.change
-        assert change is not None
+    def _side(self, index: int, row: Row, cell: Cell | None, side: str, part: int, width: int,
+              text_width: int, focused: bool) -> Strip:
+        """Screen line `part` of one side of a row: mark, numbers, sign, a slice of the text."""
         n = self._num_width
-        text = Text(no_wrap=True, end="")
+        gutter = Text(no_wrap=True, end="")
         if side != "new":
-            text.append(MARK if focused else " ", self._style("mark") if focused else Style())
+            gutter.append(MARK if focused else " ", self._style("mark") if focused else Style())
         if cell is None:
-            pad = n + 3 if side != "both" else 2 * n + 4
-            text.append(" " * pad)
-            if width is not None:
-                text.truncate(width, pad=True)
-            return text
-        if side == "both":
-            numbers = f"{_no(cell.old_no, n)} {_no(cell.new_no, n)}"
+            return Strip(list(gutter.render(self.app.console))).extend_cell_length(width)
+        if part == 0:
+            numbers = (f"{_no(cell.old_no, n)} {_no(cell.new_no, n)}" if side == "both"
+                       else _no(cell.old_no if side == "old" else cell.new_no, n))
+            gutter.append(numbers, self._style("number"))
+            gutter.append(f" {cell.tag} ")
         else:
-            numbers = _no(cell.old_no if side == "old" else cell.new_no, n)
-        text.append(numbers, self._style("number"))
-        text.append(f" {cell.tag if cell.tag != ' ' else ' '} ")
-        text.append_text(self._highlighted(cell.text))
-        line_style = {"+": "added", "-": "removed"}.get(cell.tag, "context")
-        if cell.tag != " " and change.hunks[row.hunk].status == REJECTED:
-            line_style = "dim"
-        if width is not None:
-            text.truncate(width, overflow="ellipsis", pad=True)
+            gutter.append(" " * (2 * n + 1 if side == "both" else n) + " ↪ ", self._style("number"))
+        breaks = self._breaks.get((index, "b" if side == "new" else "a"), [0])
+        if part >= len(breaks):
+            body = Strip([])
         else:
-            full = self.scroll_offset.x + self.scrollable_content_region.width
-            text.append(" " * max(0, full - cell_len(text.plain)))
-        text.stylize(self._style(line_style), 1 if side != "new" else 0)
-        return text
+            end = breaks[part + 1] if part + 1 < len(breaks) else None
+            body = self._line(index, side, cell).crop(breaks[part], end)
+        strip = Strip.join([Strip(list(gutter.render(self.app.console))), body])
+        strip = strip.adjust_cell_length(width)
+        kind = {"+": "added", "-": "removed"}.get(cell.tag)
+        if kind is None:
+            return strip
+        if self.change is not None and self.change.hunks[row.hunk].status == REJECTED:
+            kind = "dim"
+        return strip.apply_style(self._style(kind))
 
-    def _highlighted(self, line: str) -> Text:
-        cached = self._cache.get(line)
-        if cached is None:
-            if len(self._cache) > 2000:
+    def _line(self, index: int, side: str, cell: Cell) -> Strip:
+        """The whole highlighted text of a cell (cached), changed words emphasised."""
+        key = (index, side)
+        strip = self._cache.get(key)
+        if strip is None:
+            text = highlight_line(cell.text, dark=self.app.current_theme.dark)
+            if cell.pair is not None and cell.tag in "+-":
+                style = self._style("added-word" if cell.tag == "+" else "removed-word")
+                for start, end in changed_spans(text.plain, printable(cell.pair)):
+                    text.stylize(style, start, end)
+            strip = Strip(list(text.render(self.app.console)), cell_len(text.plain))
+            if len(self._cache) > 4000:
                 self._cache.clear()
-            cached = self._cache[line] = highlight_line(line, dark=self.app.current_theme.dark)
-        return cached.copy()
+            self._cache[key] = strip
+        return strip
+
+
+def wrap_points(text: str, width: int) -> list[int]:
+    """Cell offsets where the wrapped lines of `text` start: at spaces when possible."""
+    if cell_len(text) != len(text):  # wide characters: cut by cells, not at words
+        return list(range(0, cell_len(text), width)) or [0]
+    points = [0]
+    start = 0
+    while len(text) - start > width:
+        cut = text.rfind(" ", start + 1, start + width + 1)
+        cut = cut + 1 if cut > start else start + width
+        points.append(cut)
+        start = cut
+    return points
+
+
+def changed_spans(text: str, other: str) -> list[tuple[int, int]]:
+    """Character ranges of `text` that differ from `other` (whole words), for emphasis."""
+    if not text or not other or len(text) + len(other) > WORD_DIFF_LIMIT:
+        return []
+    words_a, words_b = _words(text), _words(other)
+    matcher = SequenceMatcher(None, [w for w, _ in words_a], [w for w, _ in words_b],
+                              autojunk=False)
+    if matcher.ratio() < 0.4:  # mostly rewritten: emphasising everything says nothing
+        return []
+    spans = []
+    for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
+        if tag in ("replace", "delete") and i1 < i2:
+            spans.append((words_a[i1][1], words_a[i2 - 1][1] + len(words_a[i2 - 1][0])))
+    return spans
+
+
+def _words(text: str) -> list[tuple[str, int]]:
+    """Words and the runs between them, with their offsets."""
+    out: list[tuple[str, int]] = []
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or text[i].isalnum() != text[start].isalnum():
+            out.append((text[start:i], start))
+            start = i
+    return out
 
 
 def _no(number: int | None, width: int) -> str:

@@ -32,7 +32,7 @@ def _token_style(token_type, dark: bool) -> Style:
 
 def highlight_line(text: str, *, dark: bool = True) -> Text:
     """`text` (one line, no ending) coloured as markdown; tabs expanded, controls made visible."""
-    text = _printable(text)
+    text = printable(text)
     out = Text(no_wrap=True, end="")
     if not text.strip():
         out.append(text)
@@ -43,7 +43,7 @@ def highlight_line(text: str, *, dark: bool = True) -> Text:
     return out
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
     if "\t" in text:
         text = text.replace("\t", TAB)
     if any(ord(c) < 32 or c == "\x7f" for c in text):

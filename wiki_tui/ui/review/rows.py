@@ -22,6 +22,7 @@ class Cell:
     old_no: int | None
     new_no: int | None
     text: str
+    pair: str | None = None  # a changed line's counterpart on the other side, for word emphasis
 
 
 @dataclass(slots=True)
@@ -48,6 +49,8 @@ def build_rows(change: FileChange, *, split: bool, context: int = CONTEXT) -> li
             _context(rows, k, i + 1, i + 1 + shift, line_body(base[i]), split)
         old = [Cell("-", hunk.base_start + j + 1, None, line_body(x)) for j, x in enumerate(hunk.old_lines)]
         new = [Cell("+", None, new_start + j + 1, line_body(x)) for j, x in enumerate(hunk.new_lines)]
+        for a, b in zip(old, new):  # paired in order: the usual shape of an edited paragraph
+            a.pair, b.pair = b.text, a.text
         if split:
             rows.extend(Row("line", k, a, b) for a, b in zip_longest(old, new))
         else:
