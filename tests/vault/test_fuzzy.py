@@ -72,7 +72,10 @@ def test_incremental_add_remove_matches_build():
     fi.remove_page("Reviewer Guide.md")
     fresh = index([p for p in PAGES if p[0] != "Reviewer Guide.md" and p[0] != "Review.md"]
                   + [("Review.md", "Renamed Thing", [])])
-    for query in ("r", "rev", "rvw mtg", "thing", "walk", "x"):
+    fi.add_page("Zq.md", "Zqxj Ökonomie", [])  # letters no page had before
+    fresh.add_page("Zq.md", "Zqxj Ökonomie", [])
+    assert paths(fi.find("zxj ök")) == ["Zq.md"]
+    for query in ("r", "rev", "rvw mtg", "thing", "walk", "x", "zxj"):
         assert paths(fi.find(query)) == paths(fresh.find(query)), query
 
 

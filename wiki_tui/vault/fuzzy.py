@@ -144,6 +144,21 @@ class FuzzyIndex:
         paths.sort()
         words.sort()
         initials.sort()
+        self._build_letter_bits()
+
+    def _build_letter_bits(self) -> None:
+        """Every (char, is_path) bitset in one pass, so no keystroke pays for building one."""
+        members: dict[tuple[str, bool], list[int]] = {}
+        for eid, (key, field_name) in enumerate(zip(self._key, self._field)):
+            is_path = field_name == "path"
+            for ch in set(key):
+                members.setdefault((ch, is_path), []).append(eid)
+        size = len(self._key) // 8 + 1
+        for letter_key, eids in members.items():
+            bitmap = bytearray(size)
+            for eid in eids:
+                bitmap[eid >> 3] |= 1 << (eid & 7)
+            self._letters[letter_key] = int.from_bytes(bitmap, "little")
 
     def add_page(self, path: str, title: str, aliases: list[str]) -> None:
         self.remove_page(path)
@@ -152,9 +167,9 @@ class FuzzyIndex:
             eid = len(self._key)
             self._append(path, field_name, text, key)
             self._index_keys(eid, key, field_name, bulk=False)
-            for (ch, is_path), bits in list(self._letters.items()):
-                if is_path == (field_name == "path") and ch in key:
-                    self._letters[ch, is_path] = bits | (1 << eid)
+            bit, is_path = 1 << eid, field_name == "path"
+            for ch in set(key):
+                self._letters[ch, is_path] = self._letters.get((ch, is_path), 0) | bit
             ids.append(eid)
         self._by_page[path] = ids
         self._titles[path] = title
@@ -178,10 +193,10 @@ class FuzzyIndex:
                     _remove_sorted(self._words, (word, eid))
                 if len(words) > 1:
                     _remove_sorted(self._initials, ("".join(w[0] for w in words), eid))
-            bit = ~(1 << eid)
-            for letter_key, bits in list(self._letters.items()):
-                if letter_key[0] in key:
-                    self._letters[letter_key] = bits & bit
+            bit, is_path = ~(1 << eid), field_name == "path"
+            for ch in set(key):
+                if (ch, is_path) in self._letters:
+                    self._letters[ch, is_path] &= bit
         self._titles.pop(path, None)
 
     def _append(self, path: str, field_name: str, text: str, key: str) -> None:
@@ -206,12 +221,8 @@ class FuzzyIndex:
             add(self._initials, ("".join(w[0] for w in words), eid))
 
     def _letter_bits(self, ch: str, is_path: bool) -> int:
-        bits = self._letters.get((ch, is_path))
-        if bits is None:
-            flags = "".join("1" if ch in k and (f == "path") == is_path else "0"
-                            for k, f in zip(self._key, self._field))
-            bits = self._letters[ch, is_path] = int(flags[::-1] or "0", 2)
-        return bits
+        """Entries holding `ch` (a char no key holds: 0; all others are built up front)."""
+        return self._letters.get((ch, is_path), 0)
 
     # -- queries -----------------------------------------------------------------------------
     def find(self, query: str, limit: int = MAX_RESULTS) -> list[FindHit]:

@@ -107,6 +107,8 @@ class Vault:
             self._warm_build(tree, cached)
         self._load_schema()
         self._use_cache = use_cache
+        if use_cache and self.load_stats.get("cold"):
+            self.save_cache()  # so the next start is warm even if close() is never called
 
     def _cold_build(self, tree: layout.Tree) -> None:
         self._resolver = Resolver([*tree.pages, *tree.files])
