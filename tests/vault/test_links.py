@@ -292,7 +292,10 @@ def test_tags_not_in_urls_links_or_code():
 
 
 def test_headings():
-    text = "# One\n## Two ##\ntext\n####### seven\n#nospace\n```\n# code\n```\n   ### Three\n    # code"
+    text = (
+        "# One\n## Two ##\ntext\n####### seven\n#nospace\n"
+        "```\n# code\n```\n   ### Three\n    # code"
+    )
     headings = scan(text).headings
     assert [(h.level, h.text, h.line) for h in headings] == [
         (1, "One", 1),

@@ -6,7 +6,6 @@ import datetime
 import time
 
 import pytest
-import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from wiki_tui.vault.resolve import Resolver
 
 
@@ -136,3 +139,47 @@ def test_candidates_list_every_match_best_first():
     assert r.candidates("Note", "zz/x.md")[0] == "zz/Note.md"  # own folder first
     assert r.candidates("b/Note") == ["a/b/Note.md"]
     assert r.candidates("Missing") == []
+
+
+# -- properties over random file sets ---------------------------------------------------
+
+_segment = st.sampled_from(["a", "b", "B", "Note", "note", "zz", "Café", "x y"])
+_path = st.builds(
+    lambda parts, ext: "/".join(parts) + ext,
+    st.lists(_segment, min_size=1, max_size=3),
+    st.sampled_from([".md", ".md", ".png", ".MD"]),
+)
+_paths = st.lists(_path, max_size=12, unique=True)
+
+
+@given(_paths)
+def test_every_file_resolves_to_itself_by_full_path(paths):
+    r = Resolver(paths)
+    for path in paths:
+        assert r.resolve(path, "") == path
+        if path.endswith(".md"):
+            assert r.resolve(path[:-3], "some/where.md") == path
+
+
+@given(_paths, _segment, st.sampled_from(["", "a/x.md", "b/B/x.md"]))
+def test_resolution_is_one_of_the_candidates(paths, name, from_path):
+    r = Resolver(paths)
+    found = r.resolve(name, from_path)
+    candidates = r.candidates(name, from_path)
+    assert (found is None) == (not candidates)
+    if found is not None:
+        assert found == candidates[0]
+
+
+@given(_paths, _paths, _segment, st.sampled_from(["", "a/x.md"]))
+def test_incremental_updates_equal_a_fresh_build(first, second, name, from_path):
+    r = Resolver(first)
+    for path in first:
+        if path not in second:
+            r.remove(path)
+    for path in second:
+        r.add(path)
+    fresh = Resolver(second)
+    assert sorted(r) == sorted(fresh)
+    assert r.resolve(name, from_path) == fresh.resolve(name, from_path)
+    assert r.candidates(name, from_path) == fresh.candidates(name, from_path)

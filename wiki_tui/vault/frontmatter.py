@@ -87,7 +87,9 @@ _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)$")
 _SIMPLE_FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]*$")
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})$")
 # YAML's printable set; anything else (and YAML's extra line breaks) goes to PyYAML
-_NOT_SIMPLE = re.compile("[^\x0A\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\U00010000-\U0010FFFF]")
+_NOT_SIMPLE = re.compile(
+    "[^\x0A\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\U00010000-\U0010FFFF]"
+)
 _PLAIN_START_FORBIDDEN = set("-?:,[]{}#&*!|>'\"%@`")
 _RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers
 _STR = "tag:yaml.org,2002:str"

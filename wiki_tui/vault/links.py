@@ -122,7 +122,7 @@ _LIST_LOOKBACK = 400  # lines; a list item further up than this no longer counts
 
 @lru_cache(maxsize=64)
 def _fence_close(ch: str, n: int) -> re.Pattern[str]:
-    return re.compile(r"^[ \t]*+(?:>[ \t]*+)*+" + re.escape(ch) + "{%d,}[ \t]*\r?$" % n, re.M)
+    return re.compile(r"^[ \t]*+(?:>[ \t]*+)*+" + re.escape(ch) + f"{{{n},}}[ \t]*\r?$", re.M)
 
 
 def _indent_width(line: str) -> int:

@@ -133,9 +133,9 @@ class Resolver:
 
     def _suffix_matches(self, target: str) -> list[str]:
         key = target.lower()
-        name = _basename(key)
         out = []
-        for suffix, paths in ((key, self._by_name.get(name)), (key + ".md", self._by_name.get(name + ".md"))):
+        for suffix in (key, key + ".md"):
+            paths = self._by_name.get(_basename(suffix))
             if not paths:
                 continue
             tail = "/" + suffix
