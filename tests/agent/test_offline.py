@@ -184,3 +184,14 @@ def test_cli_unknown_model_fails_with_a_clear_message(git_vault, capsys):
     assert code == 1
     err = capsys.readouterr().err
     assert "Unknown model or provider" in err and "Traceback" not in err
+
+
+def test_cli_dismiss_hides_a_finding_for_good(git_vault, capsys):
+    assert cli_main(["--vault", str(git_vault), "lint", "--fix"]) == 3  # no terminal, no --yes
+    out = capsys.readouterr().out
+    line = next(l for l in out.splitlines() if "[broken-link]" in l)
+    finding_id = re.search(r"\(id ([0-9a-f]+)\)", line).group(1)
+    assert cli_main(["--vault", str(git_vault), "dismiss", finding_id]) == 0
+    cli_main(["--vault", str(git_vault), "lint", "--fix"])
+    out = capsys.readouterr()
+    assert "[broken-link]" not in out.out and "1 dismissed finding(s) not shown" in out.err

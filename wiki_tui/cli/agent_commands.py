@@ -41,6 +41,13 @@ def register(subparsers) -> None:
     _common(ask, apply=True)
     ask.set_defaults(func=run_ask)
 
+    dismiss = subparsers.add_parser(
+        "dismiss", help="dismiss lint findings for good (by the id `lint --fix` shows)",
+        description="Record lint findings as dismissed in .wiki-tui/dismissed.json; they are "
+                    "not shown again.")
+    dismiss.add_argument("ids", nargs="+", metavar="ID")
+    dismiss.set_defaults(func=run_dismiss)
+
 
 def _common(parser: argparse.ArgumentParser, apply: bool) -> None:
     parser.add_argument("--model", default=None,
@@ -91,6 +98,27 @@ def run_lint_fix(args) -> int:
     from wiki_tui.agent.operations import lint
 
     return _run(args, vault, lint(vault, settings, fix=True))
+
+
+def run_dismiss(args) -> int:
+    from wiki_tui.agent.dismissed import dismiss
+    from wiki_tui.agent.events import LintItem
+    from wiki_tui.agent.operations import structural_item
+    from wiki_tui.vault import Vault, VaultError
+
+    root = vault_root(args)
+    try:
+        vault = Vault.open(root)
+    except VaultError as exc:
+        raise CliError(str(exc), 2) from None
+    known = {item.id: item for item in map(structural_item, vault.lint())}
+    for finding_id in args.ids:
+        # a model-checked finding is not re-found without the model: its id alone is enough
+        item = known.get(finding_id) or LintItem(finding_id, "", "", "", source="model")
+        dismiss(root, item)
+        console_err.print(f"dismissed {finding_id}" + (f": {item}" if item.code else ""),
+                          markup=False)
+    return 0
 
 
 # -- shared machinery -------------------------------------------------------------------------
@@ -191,7 +219,7 @@ def _print_findings(event) -> None:
                                            else ""))
         return
     for item in event.items:
-        console.print(f"- {item}", markup=False)
+        console.print(f"- {item}  (id {item.id})", markup=False, soft_wrap=True)
     if event.dismissed:
         console_err.print(f"[dim]{event.dismissed} dismissed finding(s) not shown[/]")
 
