@@ -29,16 +29,31 @@ def test_new_vault_layout_and_commit(tmp_path):
     assert vault.lint() == []
 
 
-def test_refuses_existing_vaults_and_non_empty_folders(tmp_path):
+def test_refuses_existing_vaults(tmp_path):
     init_vault(tmp_path / "v").close()
+    before = sorted(p.name for p in (tmp_path / "v").iterdir())
     with pytest.raises(VaultError, match="already holds a vault"):
         init_vault(tmp_path / "v")
-    other = tmp_path / "other"
-    other.mkdir()
-    (other / "notes.txt").write_text("mine")
-    with pytest.raises(VaultError, match="not empty"):
-        init_vault(other)
-    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+    assert sorted(p.name for p in (tmp_path / "v").iterdir()) == before
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(VaultError, match="not a folder"):
+        init_vault(tmp_path / "file")
+
+
+def test_adopts_a_folder_of_notes_without_touching_them(tmp_path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "Mine.md").write_text("my note [[Other]]")
+    (notes / ".gitignore").write_text("*.tmp")
+    git(tmp_path, "init", "-q", "notes")
+    git(notes, "config", "user.email", "t@example.invalid")
+    git(notes, "config", "user.name", "t")
+    vault = init_vault(notes)
+    assert "Mine.md" in vault.pages
+    assert (notes / ".gitignore").read_text() == "*.tmp\n.wiki-tui/\n"
+    committed = git(notes, "show", "--name-only", "--format=", "HEAD").split()
+    assert sorted(committed) == [".gitignore", "AGENTS.md", "index.md", "log.md", "raw/.gitkeep"]
+    assert "?? Mine.md" in git(notes, "status", "--porcelain")  # the person's note stays theirs
 
 
 def test_empty_existing_folder_is_fine(tmp_path):

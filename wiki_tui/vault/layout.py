@@ -195,40 +195,51 @@ def looks_like_vault(root: Path) -> bool:
 
 
 def init_vault(root: Path):
-    """Create a new vault at `root` (layout, schema, index, log, .gitignore, git repo + commit)."""
+    """Create a vault at `root`: raw/, AGENTS.md, index.md, log.md, .gitignore, a git repository
+    and a commit of exactly those files. `root` may be new, empty, or a folder of notes that is
+    not yet a vault (an Obsidian vault, say): nothing already there is changed or committed,
+    an existing git repository is reused, an existing .gitignore only gains `.wiki-tui/`."""
     from .model import Vault
 
     root = Path(root)
     if root.exists() and not root.is_dir():
         raise VaultError(f"{root} exists and is not a folder")
-    if root.exists() and any(root.iterdir()):
-        if looks_like_vault(root):
-            raise VaultError(f"{root} already holds a vault (AGENTS.md, index.md, log.md or raw/ exist); nothing was changed")
-        raise VaultError(f"{root} is not empty; make a vault in a new or empty folder")
+    if root.exists() and looks_like_vault(root):
+        raise VaultError(
+            f"{root} already holds a vault (AGENTS.md, index.md, log.md, raw/ or .wiki-tui/ "
+            "exist); nothing was changed"
+        )
     root.mkdir(parents=True, exist_ok=True)
+    created = ["AGENTS.md", "index.md", "log.md", ".gitignore", f"{RAW_DIR}/.gitkeep"]
     (root / RAW_DIR).mkdir()
     (root / RAW_DIR / ".gitkeep").write_text("", encoding="utf-8")
     (root / "AGENTS.md").write_text(AGENTS_TEMPLATE, encoding="utf-8")
     (root / "index.md").write_text(INDEX_TEMPLATE, encoding="utf-8")
     (root / "log.md").write_text(LOG_TEMPLATE, encoding="utf-8")
-    (root / ".gitignore").write_text(GITIGNORE_LINE + "\n", encoding="utf-8")
-    _git_init(root)
+    ignore = root / ".gitignore"
+    lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.exists() else []
+    if GITIGNORE_LINE not in lines and STATE_DIR not in lines:
+        with open(ignore, "a", encoding="utf-8") as fh:
+            fh.write(("\n" if lines and not ignore.read_text(encoding="utf-8").endswith("\n") else "") + GITIGNORE_LINE + "\n")
+    _git_commit_new_vault(root, created)
     return Vault.open(root)
 
 
-def _git_init(root: Path) -> None:
+def _git_commit_new_vault(root: Path, paths: list[str]) -> None:
     def git(*args: str) -> None:
         result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
         if result.returncode != 0:
-            raise VaultError(f"git {' '.join(a for a in args if not a.startswith('-'))[:40]} failed in {root}: {result.stderr.strip() or result.stdout.strip()}")
+            what = " ".join(a for a in args if not a.startswith("-"))[:40]
+            raise VaultError(f"git {what} failed in {root}: {result.stderr.strip() or result.stdout.strip()}")
 
     try:
-        git("init", "-q", "-b", "main")
+        if not (root / ".git").exists():
+            git("init", "-q", "-b", "main")
     except FileNotFoundError:
-        raise VaultError("git is not installed; the vault was created without a repository") from None
-    git("add", "--", "AGENTS.md", "index.md", "log.md", ".gitignore", f"{RAW_DIR}/.gitkeep")
+        raise VaultError("git is not installed; the vault files were created without a repository") from None
+    git("add", "--", *paths)
     identity = ["-c", "commit.gpgsign=false"]
     check = subprocess.run(["git", "config", "user.email"], cwd=root, capture_output=True, text=True)
     if not check.stdout.strip():  # no identity configured: commit as wiki-tui rather than fail
         identity += ["-c", "user.name=wiki-tui", "-c", "user.email=wiki-tui@localhost"]
-    git(*identity, "commit", "-q", "-m", "New wiki-tui vault")
+    git(*identity, "commit", "-q", "-m", "New wiki-tui vault", "--", *paths)
