@@ -17,6 +17,8 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz, process
+
 from wiki_tui.changes.lines import line_body as _body
 from wiki_tui.changes.lines import newline_style, split_lines
 
@@ -116,7 +118,8 @@ def _reindent(replace: list[str], page_run: list[str], search: list[str]) -> lis
 
 
 def _closest(bodies: list[str], search: list[str]) -> tuple[int, int] | None:
-    """The page window most like the search (0-based start, length), via difflib on lines."""
+    """The page window most like the search (0-based start, length): the longest run of shared
+    lines (difflib), else the single most similar line (rapidfuzz, C speed on a 1 MB page)."""
     if not bodies:
         return None
     page_n = [b.strip() for b in bodies]
@@ -126,19 +129,13 @@ def _closest(bodies: list[str], search: list[str]) -> tuple[int, int] | None:
     if size and any(len(x) >= 4 for x in page_n[a : a + size]):  # not just a '---' or blank
         return max(0, a - b), len(want)
     best, best_i = 0.0, -1
-    matcher = difflib.SequenceMatcher()
-    for k, line in enumerate(want[:5]):
+    for k, line in enumerate(want[:5]):  # no shared line: the most similar single line
         if not line:
             continue
-        matcher.set_seq2(line)  # difflib caches what it learns about seq2: set it once
-        for i, cand in enumerate(page_n):
-            if not cand:
-                continue
-            matcher.set_seq1(cand)
-            if (matcher.real_quick_ratio() > best and matcher.quick_ratio() > best
-                    and matcher.ratio() > best):
-                best, best_i = matcher.ratio(), max(0, i - k)
-    if best_i < 0 or best < 0.5:
+        hit = process.extractOne(line, page_n, scorer=fuzz.ratio, score_cutoff=50)
+        if hit and hit[1] > best:
+            best, best_i = hit[1], max(0, hit[2] - k)
+    if best_i < 0:
         return None
     return best_i, len(want)
 
