@@ -78,6 +78,11 @@ def test_unquoted_frontmatter_link_is_reported_not_linked():
     assert len(page.warnings) == 1 and "line 2" in page.warnings[0]
 
 
+def test_markdown_links_in_frontmatter_are_not_links():
+    page = parse_page("a.md", '---\nsee: "[t](Other.md)"\n---\n')
+    assert page.links == [] and page.warnings == []
+
+
 def test_title_falls_back_to_stem():
     assert parse_page("a/My Page.md", "body").title == "My Page"
     assert parse_page("a/My Page.md", "---\ntitle: ''\n---\n").title == "My Page"

@@ -534,8 +534,7 @@ class _LinkFinder:
         path, sub = unquote(path).strip(), unquote(sub)
         if not path and not sub:
             return
-        kind = "markdown" if self.kind == "wiki" else self.kind
-        links.append(self._make(path, sub, label, embed, kind, start, end))
+        links.append(self._make(path, sub, label, embed, "markdown", start, end))
 
     def _wiki(self, o: int, end: int, body: str, embed: bool, links: list, ranges: list) -> None:
         if "|" in body or "#" in body:
@@ -678,8 +677,8 @@ def iter_prose_text(text: str, *, start: int = 0):
 def find_links_in(text: str, a: int, b: int, *, kind: str = "wiki") -> list[Link]:
     """Links in ``text[a:b]`` taken as plain prose (no code or comment rules).
 
-    Used for frontmatter, where YAML indentation must not look like code. Markdown
-    links come back with kind "markdown" only when ``kind`` is "wiki".
+    Used for frontmatter, where YAML indentation must not look like code. ``kind`` is
+    given to wikilinks; markdown links keep kind "markdown".
     """
     p = _Pass(text)
     links: list[Link] = []
