@@ -56,7 +56,7 @@ async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
         if number > 1 and run.touched:
             task_text += ("\n\nEarlier parts of this source already changed these pages "
                           "(edit them as they are shown): " + ", ".join(sorted(run.touched)))
-        prompt = prompts.build_prompt(vault, "ingest", task_text, model=settings.model,
+        prompt = await _build_prompt(vault, "ingest", task_text, model=settings.model,
                                       budget=budget, search_query=part,
                                       extra_paths=sorted(run.touched))
         run.task.args.update(part=part, part_number=number, parts=len(parts))
@@ -74,7 +74,7 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
     run = _Run(vault, settings, "query", question, Task("query", vault, {"question": question}),
                cancel=cancel)
     yield run.started()
-    prompt = prompts.build_prompt(vault, "query", f"# Question\n\n{question}",
+    prompt = await _build_prompt(vault, "query", f"# Question\n\n{question}",
                                   model=settings.model, budget=settings.context_tokens,
                                   search_query=question)
     messages = prompt.messages
@@ -100,7 +100,7 @@ async def save_answer(vault: Any, question: str, answer: str, settings: AgentSet
                Task("save", vault, {"question": question, "answer": answer}), cancel=cancel)
     yield run.started()
     task_text = f"# Question\n\n{question}\n\n# Answer to file\n\n{answer}"
-    prompt = prompts.build_prompt(vault, "save", task_text, model=settings.model,
+    prompt = await _build_prompt(vault, "save", task_text, model=settings.model,
                                   budget=settings.context_tokens, search_query=question,
                                   extra_paths=citations(vault, answer))
     async for event in run.edit_conversation(prompt.messages):
@@ -114,7 +114,7 @@ async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
                cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
     """Structural findings plus model-checked ones; fixes as one changeset (when `fix`)."""
     dismissed = load_dismissed(vault.root)
-    structural = [structural_item(f) for f in vault.lint()]
+    structural = [structural_item(f) for f in await asyncio.to_thread(vault.lint)]
     shown = [i for i in structural if i.id not in dismissed]
     run = _Run(vault, settings, "lint", "lint",
                Task("lint", vault, {"findings": shown, "fix": fix}), cancel=cancel)
@@ -124,7 +124,7 @@ async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
     if not fix:
         task_text += "\n\nList findings only; do not write edit blocks."
     paths = list(dict.fromkeys(i.path for i in shown if i.path in vault.pages))[:20]
-    prompt = prompts.build_prompt(vault, "lint", task_text, model=settings.model,
+    prompt = await _build_prompt(vault, "lint", task_text, model=settings.model,
                                   budget=settings.context_tokens, extra_paths=paths)
     async for event in run.edit_conversation(prompt.messages, apply_blocks=fix):
         yield event
@@ -152,7 +152,7 @@ async def instruct(vault: Any, instruction: str, settings: AgentSettings, *,
             sources = sorted({b.source for b in vault.backlinks(path)})
             rows.append(f"- {path} is linked from: " + (", ".join(sources) or "no page"))
         sections.append("# Backlinks of the pages named\n\n" + "\n".join(rows))
-    prompt = prompts.build_prompt(vault, "instruct", f"# Instruction\n\n{instruction}",
+    prompt = await _build_prompt(vault, "instruct", f"# Instruction\n\n{instruction}",
                                   model=settings.model, budget=settings.context_tokens,
                                   search_query=instruction, extra_paths=named,
                                   extra_sections=sections)
@@ -164,6 +164,11 @@ async def instruct(vault: Any, instruction: str, settings: AgentSettings, *,
 
 
 # -- helpers used by several operations --------------------------------------------------------
+async def _build_prompt(*args: Any, **kwargs: Any) -> prompts.Prompt:
+    """The prompt, built in a thread: a vault search and page reads stay off the event loop."""
+    return await asyncio.to_thread(prompts.build_prompt, *args, **kwargs)
+
+
 def _read_source(vault: Any, path: str) -> str:
     if not path.startswith("raw/"):
         raise ValueError(f"{path}: sources are ingested from raw/ (e.g. raw/article.md)")
@@ -383,10 +388,10 @@ class _Run:
                     edited = {b.path for b in [*self.blocks, *new_blocks]}
                     new_blocks += rewrite_blocks(self.vault, moves, skip=edited)
             candidate = [*self.blocks, *new_blocks]
-            changeset, errors = build_changeset(
-                self.vault, ParsedReply(candidate + parsed.incomplete, parsed.errors,
-                                        parsed.prose), operation=self.operation,
-                title=self.title, model=self.model_name)
+            changeset, errors = await asyncio.to_thread(
+                build_changeset, self.vault,
+                ParsedReply(candidate + parsed.incomplete, parsed.errors, parsed.prose),
+                operation=self.operation, title=self.title, model=self.model_name)
             retry = [e for e in errors if e.retry and e.kind != "incomplete"]
             failed_paths = {e.path for e in retry}
             self.blocks = [b for b in candidate
@@ -406,9 +411,9 @@ class _Run:
 
         changeset = self._built
         if changeset is None:
-            changeset, _errors = build_changeset(self.vault, self.blocks,
-                                                 operation=self.operation, title=self.title,
-                                                 model=self.model_name)
+            changeset, _errors = await asyncio.to_thread(
+                build_changeset, self.vault, self.blocks, operation=self.operation,
+                title=self.title, model=self.model_name)
         leftover = [str(e) for e in self.errors if e.retry]
         changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))
         for change in changeset.files:

@@ -7,6 +7,7 @@ to the provider as `litellm_params["metadata"]` (tests/agent/test_offline.py che
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -86,7 +87,8 @@ def register(litellm: Any) -> None:
                 usage=_usage(messages, text))
 
         async def acompletion(self, model, messages, *args, litellm_params=None, **kwargs):
-            return self.completion(model, messages, litellm_params=litellm_params)
+            return await asyncio.to_thread(self.completion, model, messages,
+                                           litellm_params=litellm_params)
 
         def streaming(self, model, messages, *args, litellm_params=None, **kwargs):
             for chunk in _chunks(_reply(litellm_params, messages), messages):
@@ -94,7 +96,10 @@ def register(litellm: Any) -> None:
 
         async def astreaming(self, model, messages, *args, litellm_params=None, **kwargs
                              ) -> AsyncIterator[Any]:
-            for chunk in _chunks(_reply(litellm_params, messages), messages):
+            # the engine reads the vault (up to ~1 s on 10,000 pages): off the event loop, so
+            # the TUI keeps painting
+            text = await asyncio.to_thread(_reply, litellm_params, messages)
+            for chunk in _chunks(text, messages):
                 yield GenericStreamingChunk(**chunk)
 
     entries = [e for e in (litellm.custom_provider_map or []) if e.get("provider") != PROVIDER]
