@@ -263,3 +263,12 @@ def test_aider_style_markers_get_a_precise_hint():
     r = parse_reply("@@@ EDIT a.md\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n@@@ END\n")
     assert r.blocks == []
     assert "not '<<<<<<< SEARCH' / '=======' / '>>>>>>> REPLACE'" in r.errors[0].message
+
+
+def test_paths_written_like_links_become_page_paths():
+    r = parse_reply("@@@ WRITE [[concepts/Foo]]\nx\n@@@ END\n@@@ DELETE concepts/Old page\n"
+                    "@@@ RENAME `a/B` -> [[c/D]]\n@@@ WRITE notes.txt\ny\n@@@ END\n"
+                    "@@@ WRITE Dr. Who\nz\n@@@ END\n")
+    assert [(b.path, b.new_path) for b in r.blocks] == [
+        ("concepts/Foo.md", None), ("concepts/Old page.md", None), ("a/B.md", "c/D.md"),
+        ("notes.txt", None), ("Dr. Who.md", None)]

@@ -26,6 +26,7 @@ _RENAME_ARROW = re.compile(r"\s+(?:->|=>|→)\s+")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*?[ \t\r]*$")
 _UNWRAP_INFO = {"", "markdown", "md"}
 _PUNCT_ONLY = re.compile(r"[^\w\s]*")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")  # "x.txt", "x.MD": left for the guards to judge
 
 
 # -- the parsed data ---------------------------------------------------------------------------
@@ -115,14 +116,20 @@ class ParsedReply:
 
 # -- helpers -----------------------------------------------------------------------------------
 
-def clean_path(raw: str) -> str:
-    """Forgive quoting a path: `"a b.md"`, 'x.md', `x.md`, <x.md>, and a trailing colon."""
+def clean_path(raw: str, *, add_md: bool = True) -> str:
+    """Forgive how a model may quote a path: `"a b.md"`, 'x.md', `x.md`, <x.md>, [[x]], a
+    trailing colon, and a page path without '.md' (wiki links omit it; only pages are written).
+    """
     s = raw.strip()
     if s.endswith(":") and not s.endswith("::"):
         s = s[:-1].rstrip()
     for _ in range(2):  # e.g. `"x.md"`
         if len(s) >= 2 and (s[0], s[-1]) in (('"', '"'), ("'", "'"), ("`", "`"), ("<", ">")):
             s = s[1:-1].strip()
+    if s.startswith("[[") and s.endswith("]]") and not set(s[2:-2]) & set("[]|#"):
+        s = s[2:-2].strip()
+    if add_md and s and not s.endswith(".md") and not _EXTENSION.search(s):
+        s += ".md"
     return s
 
 
@@ -177,12 +184,12 @@ def _keyword_in_block(m: re.Match[str]) -> str | None:
         return kw if _PUNCT_ONLY.fullmatch(rest) else None
     if kw == "END":
         quiet = (_PUNCT_ONLY.fullmatch(rest) or rest.upper() in ("WRITE", "EDIT")
-                 or clean_path(rest).endswith(".md"))
+                 or clean_path(rest, add_md=False).endswith(".md"))
         return kw if quiet else None
     if kw in _OPENERS and word == kw:
         if kw == "RENAME":
             return kw if _RENAME_ARROW.search(rest) else None
-        return kw if clean_path(rest).endswith(".md") else None
+        return kw if clean_path(rest, add_md=False).endswith(".md") else None
     return None
 
 
