@@ -8,9 +8,11 @@ posts `HistoryScreen.Undone(result)` so the app can refresh what it shows.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,6 +26,8 @@ from textual.widgets.option_list import Option
 from wiki_tui.changes import journal
 from wiki_tui.ui.review.confirm import ConfirmScreen
 from wiki_tui.ui.review.history_data import Commit, Entry, History, load_history
+
+LINK_TEXT = re.compile(r"\[\[([^\]]+)\]\]")
 
 
 class HistoryScreen(Screen[str | None]):
@@ -222,25 +226,40 @@ class HistoryScreen(Screen[str | None]):
             self._load()
 
 
-def entry_text(entry: Entry) -> Text:
-    """An entry: date, operation, title, its commit (or none), then its lines, dimmed."""
-    text = Text()
-    text.append(entry.date, "bold")
-    text.append(f"  {entry.operation:<8} ", "bold")
-    text.append(entry.title)
+def entry_text(entry: Entry) -> Table:
+    """An entry: date, operation, title, its commit, then its lines (links shown by name)."""
+    body = Text()
+    body.append(f"{entry.operation} ", "bold")
+    body.append(entry.title, "bold")
     if entry.commit is not None:
-        text.append(f"  {entry.commit.sha[:7]}", "dim")
+        body.append(f"  {entry.commit.sha[:7]}", "dim")
         if entry.commit.undone:
-            text.append("  undone", "italic")
+            body.append("  undone", "italic")
     for line in entry.lines:
-        text.append("\n    " + line, "dim")
-    return text
+        body.append("\n" + readable(line), "dim")
+    return _row(entry.date, body)
 
 
-def commit_text(commit: Commit) -> Text:
-    text = Text()
-    text.append(commit.date, "bold")
-    text.append(f"  {commit.operation or '':<8} ", "bold")
-    text.append(commit.title)
-    text.append(f"  {commit.sha[:7]}  (commit without a log.md entry)", "dim")
-    return text
+def commit_text(commit: Commit) -> Table:
+    body = Text()
+    body.append(f"{commit.operation or ''} ", "bold")
+    body.append(commit.title, "bold")
+    body.append(f"  {commit.sha[:7]}  (a wiki-tui commit without a log.md entry)", "dim")
+    return _row(commit.date, body)
+
+
+def readable(line: str) -> str:
+    """A log line with [[target|Title]] shown as Title and [[target]] as its last part."""
+    def name(match) -> str:
+        target, _, display = match.group(1).partition("|")
+        return display or target.rsplit("/", 1)[-1]
+
+    return LINK_TEXT.sub(name, line.lstrip("- "))
+
+
+def _row(date: str, body: Text) -> Table:
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(no_wrap=True, width=10)
+    grid.add_column(ratio=1)
+    grid.add_row(Text(date, "bold"), body)
+    return grid
