@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.console import Console
+
 from tests.conftest import git
 from tests.ui.conftest import DEAD, MAYER, NEW, ReviewHost, make_changeset, read, wait_for
 from wiki_tui.changes.journal import apply_changeset
@@ -13,6 +15,13 @@ SIZE = (120, 36)
 
 def status(app) -> str:
     return str(app.screen.query_one("#history-status").render())
+
+
+def plain(renderable) -> str:
+    console = Console(width=100, color_system=None)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get()
 
 
 def applied(vault):
@@ -44,8 +53,9 @@ async def test_history_lists_entries_newest_first_with_commits(git_vault, open_v
             ("2026-11-21", "instruct", "Tidy navigation pages")
         assert newest.commit is not None and newest.commit.sha == result.commit
         assert history.entries[-1].title == "John Harrison and the Sea Clocks"
-        first = str(app.screen.entries_list.get_option_at_index(0).prompt)
+        first = plain(app.screen.entries_list.get_option_at_index(0).prompt)
         assert "Tidy navigation pages" in first and result.commit[:7] in first
+        assert "created: Sandglass" in first and "updated: Dead reckoning, Tobias Mayer" in first
         assert "u undoes “Tidy navigation pages”" in status(app)
         pages = [str(app.screen.pages_list.get_option_at_index(i).prompt)
                  for i in range(app.screen.pages_list.option_count)]
