@@ -10,34 +10,9 @@ from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, Fi
 
 
 def open_vault(root: Path):
-    try:
-        from wiki_tui.vault import Vault
-    except ImportError:  # TEMPORARY until the vault-index helper's Vault lands
-        return _StandInVault(root)
+    from wiki_tui.vault import Vault
+
     return Vault.open(root, use_cache=False)
-
-
-class _StandInVault:
-    def __init__(self, root: Path) -> None:
-        from wiki_tui.vault.page import parse_page
-        from wiki_tui.vault.schema import parse_schema
-
-        self._parse = parse_page
-        self.root = root
-        agents = root / "AGENTS.md"
-        self.schema = parse_schema(agents.read_text() if agents.exists() else "")
-        self.pages = {}
-        for p in root.rglob("*.md"):
-            rel = p.relative_to(root).as_posix()
-            if not rel.startswith(("raw/", ".")):
-                self.pages[rel] = parse_page(rel, p.read_text())
-
-    def refresh_file(self, rel: str) -> None:
-        p = self.root / rel
-        if p.exists():
-            self.pages[rel] = self._parse(rel, p.read_text())
-        else:
-            self.pages.pop(rel, None)
 
 
 def git(cwd: Path, *args: str, check: bool = True) -> str:

@@ -6,10 +6,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.changes.journal_support import (changeset, create, disk_state, git, head,
                                            modify, open_vault, page, read, rename,
                                            three_file_changeset)
+from wiki_tui.changes.atomic import BOM, FileFormat, decode, encode
 from wiki_tui.changes.journal import ApplyError, apply_changeset, check_conflicts, rebase_conflict
 from wiki_tui.changes.model import ACCEPTED, CONFLICT, MODIFY, REJECTED, FileChange
 from wiki_tui.changes.transaction import journal_path
@@ -324,3 +327,11 @@ def test_rollback_un_adds_what_it_staged(git_vault: Path):
         apply_changeset(vault, cs)
     assert (disk_state(git_vault), head(git_vault), git(git_vault, "ls-files", "-s"),
             git(git_vault, "status", "--porcelain", "-uall")) == before
+
+
+@given(st.lists(st.sampled_from([b"a", b"\xc3\xa9", b"\n", b"\r\n", b"\xff", b"\xe2\x82", b" "]),
+                max_size=40).map(b"".join), st.booleans())
+def test_text_round_trips_to_the_same_bytes(data: bytes, bom: bool):
+    """What is read from a file writes back byte for byte: BOM, CRLF, invalid UTF-8 kept."""
+    data = (BOM if bom else b"") + data
+    assert encode(decode(data), FileFormat.of(data)) == data
