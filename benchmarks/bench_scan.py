@@ -1,7 +1,10 @@
 """Micro-benchmark: scan + parse time per page over 10,000 generated pages (in memory).
 
 Prints JSON with medians over a few rounds. Run:
-    uv run python benchmarks/bench_scan.py [--pages 10000] [--rounds 5]
+    uv run python benchmarks/bench_scan.py [--pages 10000] [--rounds 5] [--vault DIR]
+
+With --vault (e.g. made by benchmarks/gen_vault.py) it also times reading every page from
+disk with read_page_text plus parse_page: the vault-core share of a cold index build.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import statistics
 import time
 
 from wiki_tui.vault.links import scan_links
-from wiki_tui.vault.page import parse_page
+from wiki_tui.vault.page import parse_page, read_page_text
 from wiki_tui.vault.resolve import Resolver
 
 WORDS = (
@@ -78,6 +81,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pages", type=int, default=10_000)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--vault", type=str, default=None)
     args = ap.parse_args()
     rng = random.Random(1)
     names = [f"{sentence(rng, 2).title()} {i}" for i in range(args.pages)]
@@ -101,6 +105,28 @@ def main() -> None:
     resolver = Resolver(paths)
     links = [(link.target, page.path) for page in parsed for link in page.links]
     resolve_s = timed(lambda: [resolver.resolve(t, f) for t, f in links])
+    disk: dict = {}
+    if args.vault:
+        import pathlib
+
+        root = pathlib.Path(args.vault)
+        files = [
+            p for p in root.rglob("*.md")
+            if not any(part.startswith(".") for part in p.relative_to(root).parts)
+        ]
+
+        def read_and_parse() -> None:
+            for f in files:
+                text, _ = read_page_text(f)
+                parse_page(f.relative_to(root).as_posix(), text)
+
+        t0 = time.perf_counter()
+        read_and_parse()
+        disk = {
+            "vault_pages": len(files),
+            "vault_read_parse_wall_first_s": round(time.perf_counter() - t0, 4),
+            "vault_read_parse_cpu_s": round(timed(read_and_parse), 4),
+        }
     print(json.dumps({
         "clock": "process_time (CPU seconds, median of rounds)",
         "load_avg_1m": os.getloadavg()[0],
@@ -115,6 +141,7 @@ def main() -> None:
         "resolve_all_links_s": round(resolve_s, 4),
         "resolve_per_link_us": round(resolve_s / max(1, len(links)) * 1e6, 3),
         "unresolved": sum(1 for t, f in links if resolver.resolve(t, f) is None),
+        **disk,
     }, indent=2))
 
 

@@ -127,12 +127,11 @@ def _frontmatter_links(
         return []
     strings: list[str] = []
     _strings_in(fm, strings)
-    wanted: Counter[str] = Counter()
-    for s in strings:
-        if "[[" in s:
-            for link in find_links_in(s, 0, len(s), kind="frontmatter"):
-                if link.kind == "frontmatter":
-                    wanted[link.raw] += 1
+    strings = [s for s in strings if "[[" in s]
+    wanted: Counter[str] = Counter()  # how often each link's text occurs inside string values
+    for link in in_source:
+        if link.raw not in wanted:
+            wanted[link.raw] = sum(s.count(link.raw) for s in strings)
     found = []
     for link in in_source:
         if wanted[link.raw] > 0:
