@@ -272,3 +272,13 @@ def test_paths_written_like_links_become_page_paths():
     assert [(b.path, b.new_path) for b in r.blocks] == [
         ("concepts/Foo.md", None), ("concepts/Old page.md", None), ("a/B.md", "c/D.md"),
         ("notes.txt", None), ("Dr. Who.md", None)]
+
+
+def test_feed_after_close_is_a_bug():
+    import pytest
+
+    p = StreamParser()
+    p.close()
+    for chunk in ("x", "x\n"):
+        with pytest.raises(RuntimeError, match="after close"):
+            p.feed(chunk)

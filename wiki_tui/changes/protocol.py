@@ -231,9 +231,13 @@ class StreamParser:
     # public API ---------------------------------------------------------------------------
     def feed(self, chunk: str) -> list[ParseEvent]:
         if "\n" not in chunk:  # the common streaming case: nothing to decide yet
+            if self._closed:
+                raise RuntimeError("StreamParser.feed() after close(): start a new parser")
             if chunk:
                 self._tail.append(chunk)
             return []
+        if self._closed:
+            raise RuntimeError("StreamParser.feed() after close(): start a new parser")
         parts = chunk.split("\n")
         if self._tail:
             self._tail.append(parts[0])
