@@ -86,3 +86,11 @@ def test_fast_on_ten_thousand_pages():
     text = render_index(pages, DEFAULT_TYPES)
     assert time.perf_counter() - start < 1.0  # ~20 ms here; generous for noisy machines
     assert text.count("\n- [[") == 10_000
+
+
+def test_a_new_vault_index_is_what_the_generator_writes(tmp_path: Path):
+    from wiki_tui.vault import init_vault
+
+    vault = init_vault(tmp_path / "fresh")
+    assert render_index(vault.pages, vault.schema.types) == \
+        (tmp_path / "fresh/index.md").read_text(encoding="utf-8")

@@ -335,3 +335,20 @@ def test_text_round_trips_to_the_same_bytes(data: bytes, bom: bool):
     """What is read from a file writes back byte for byte: BOM, CRLF, invalid UTF-8 kept."""
     data = (BOM if bom else b"") + data
     assert encode(decode(data), FileFormat.of(data)) == data
+
+
+def test_rebase_of_a_delete_and_a_rename(git_vault: Path):
+    vault = open_vault(git_vault)
+    gone = FileChange(H4, "delete", read(git_vault, H4), None)
+    moved = rename(git_vault, DEAD, "concepts/Reckoning.md")
+    (git_vault / H4).write_text(read(git_vault, H4) + "more\n", encoding="utf-8")
+    (git_vault / DEAD).write_text(read(git_vault, DEAD) + "more\n", encoding="utf-8")
+    assert len(check_conflicts(vault, changeset(gone, moved))) == 2
+    fresh_delete = rebase_conflict(vault, gone)
+    assert fresh_delete.kind == "delete" and fresh_delete.base_text.endswith("more\n")
+    fresh_rename = rebase_conflict(vault, moved)
+    assert fresh_rename.kind == "rename" and fresh_rename.old_path == DEAD
+    assert fresh_rename.proposed_text.endswith("more\n") and fresh_rename.status != CONFLICT
+    result = apply_changeset(vault, changeset(fresh_delete, fresh_rename))
+    assert result.deleted == [H4] and result.renamed == [(DEAD, "concepts/Reckoning.md")]
+    assert read(git_vault, "concepts/Reckoning.md").endswith("more\n")
