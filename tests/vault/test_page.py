@@ -151,6 +151,11 @@ def test_no_frontmatter_variants():
     assert parse_page("a.md", "---\n---\nbody").body_line == 3
 
 
+def test_bom_before_frontmatter():
+    page = parse_page("a.md", "\ufeff---\ntitle: T\n---\nbody")
+    assert page.title == "T" and page.body_line == 4
+
+
 def test_crlf_page():
     text = "---\r\ntitle: T\r\ntags: [a]\r\n---\r\n# H\r\n[[L]] ^b\r\n"
     page = parse_page("a.md", text)

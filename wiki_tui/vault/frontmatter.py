@@ -26,12 +26,14 @@ def split_frontmatter(text: str) -> tuple[str | None, int, int, int]:
     """Find frontmatter between ``---`` lines at the very top.
 
     Returns (yaml_text or None, yaml_start offset, body_start offset, body_line 1-based).
-    An unclosed opening ``---`` is not frontmatter (the whole text is body).
+    An unclosed opening ``---`` is not frontmatter (the whole text is body). A leading
+    BOM (text not read through read_page_text) is allowed before it.
     """
-    if not text.startswith("---"):
+    bom = 1 if text.startswith("\ufeff") else 0
+    if not text.startswith("---", bom):
         return None, 0, 0, 1
     first_nl = text.find("\n")
-    if first_nl == -1 or text[3:first_nl].strip():
+    if first_nl == -1 or text[3 + bom : first_nl].strip():
         return None, 0, 0, 1
     yaml_start = first_nl + 1
     n = len(text)

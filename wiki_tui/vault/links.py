@@ -1,16 +1,29 @@
 """One linear pass over a markdown page: links, prose spans, tags, headings, block ids.
 
-The rules follow docs in shared/guide/obsidian-links.md. Everything here works with
-``str.find`` and small anchored regexes, never a regex that can backtrack over a link
-body: pathological inputs (40,000 ``[`` in a row, megabytes of brackets) stay linear.
+The rules are those of shared/guide/obsidian-links.md. Everything here works with
+``str.find`` and small regexes that cannot backtrack over a link body, and every search
+pointer only moves forward: pathological inputs (40,000 ``[`` in a row, megabytes of
+brackets or backticks) stay linear.
 
-Structure of the pass:
-1. a line pass separates prose from fenced code, indented code and ``%% comments %%``;
-   inside prose lines, inline code spans and inline comments are cut out too, leaving
-   *prose spans* (offset ranges);
-2. links are found inside prose spans (a link never crosses a span or a line);
-3. tags are found in prose spans outside links; headings and block ids come from the
-   line pass.
+The pass:
+1. block pass: jumps from one line that may open a fence or indented code (or holds
+   ``%%``) to the next; everything between is prose. Fenced code (any fence length, to
+   EOF when unclosed), indented code and ``%% comments %%`` are skipped;
+2. inline code spans (backtick runs of any length) and inline comments are cut out of the
+   prose, leaving *prose spans* (offset ranges, see ``prose_spans``);
+3. links are found inside prose spans; tags in prose outside links; headings and block
+   ids at line starts/ends inside prose.
+
+Decisions where the guide says *open* or Obsidian is unclear (tested):
+- an unclosed ``%%`` comments out the rest of the page (as Obsidian renders it);
+- a code span stays on one line (CommonMark lets it run on inside a paragraph: rare in
+  wiki pages, and the safe side is to keep the links);
+- links inside raw HTML are links; ``$$ math $$`` is prose;
+- ``\\[[x]]`` (escaped bracket) is text; in ``[[a [[b]]`` the innermost ``[[`` opens;
+- a ``[text](dest)`` destination may hold one level of parentheses;
+- any URL scheme (``http:``, ``mailto:``, ``obsidian:`` ...) in a markdown link is external,
+  while ``[[https://x.y]]`` stays a note link (observed in Obsidian);
+- indented text inside a list (even after a blank line) is list content, not code.
 """
 
 from __future__ import annotations
@@ -99,9 +112,9 @@ def is_attachment_path(target: str) -> bool:
 # ---------------------------------------------------------------------------
 # Block pass: fences, indented code, comments -> prose spans
 #
-# Only "hard" lines (a possible fence, an indented line, a line with a backtick or %%)
-# are looked at one by one; the stretches between them are prose as a whole. The little
-# context a hard line needs (blank line before? inside a list?) is read backwards.
+# Only "hard" lines (a possible fence, an indented line, a line with %%) are looked at
+# one by one; the stretches between them are prose as a whole. The little context a hard
+# line needs (blank line before? inside a list?) is read backwards from it.
 
 _NEEDLES = ("%%", "\n    ", "\n\t")  # the last two: an indented line
 _SPACES_TAB = re.compile(r"\n {1,3}\t")
