@@ -282,3 +282,8 @@ def test_feed_after_close_is_a_bug():
     for chunk in ("x", "x\n"):
         with pytest.raises(RuntimeError, match="after close"):
             p.feed(chunk)
+
+
+def test_block_paths_are_reported_as_the_vault_keys_them():
+    r = parse_reply("@@@ WRITE ./concepts/Cafe\u0301\nx\n@@@ END\n")
+    assert r.blocks[0].path == "concepts/Caf\u00e9.md"

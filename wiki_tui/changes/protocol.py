@@ -14,6 +14,7 @@ line is kept, so feeding a long reply costs O(length) whatever the chunking.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 WRITE, EDIT, DELETE, RENAME = "write", "edit", "delete", "rename"
@@ -130,7 +131,9 @@ def clean_path(raw: str, *, add_md: bool = True) -> str:
         s = s[2:-2].strip()
     if add_md and s and not s.endswith(".md") and not _EXTENSION.search(s):
         s += ".md"
-    return s
+    while s.startswith("./"):
+        s = s[2:]
+    return unicodedata.normalize("NFC", s)  # as the vault keys paths (and the guards check)
 
 
 def _fence(line: str) -> tuple[str, str] | None:
