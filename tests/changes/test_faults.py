@@ -230,3 +230,26 @@ def test_rollback_removes_folders_it_created(git_vault: Path, step: str):
         apply_changeset(vault, changeset(create("topics/deep/New.md", page("New"))), on_step=fault)
     assert full_state(git_vault) == before
     assert not (git_vault / "topics").exists()
+
+
+@pytest.mark.parametrize("step", ["files", "log", "commit", "cleanup"])
+def test_undo_interrupted_is_all_or_nothing(git_vault: Path, step: str):
+    from wiki_tui.changes.journal import undo_last
+
+    vault = open_vault(git_vault)
+    apply_changeset(vault, three_file_changeset(git_vault))
+    before = full_state(git_vault)
+
+    def fault(name: str) -> None:
+        if name == step:
+            raise Boom(name)
+
+    if step in PAST_COMMIT:
+        undo_last(vault, on_step=fault)
+        assert git(git_vault, "log", "-1", "--format=%s").strip() == "undo: Test change"
+        assert (git_vault / "entities/Scilly naval disaster of 1707.md").exists()
+    else:
+        with pytest.raises(Boom):
+            undo_last(vault, on_step=fault)
+        assert full_state(git_vault) == before
+    assert not journal_path(git_vault).exists()
