@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import subprocess
+from functools import partial
 from pathlib import Path
 from typing import Iterable
 
@@ -24,7 +25,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from wiki_tui.ui.browser.document import LinkRef, PageDocument, load_document
 from wiki_tui.ui.browser.history import History
-from wiki_tui.ui.browser.page_view import PageView
+from wiki_tui.ui.browser.page_view import PageView, is_lite
 from wiki_tui.ui.browser.panels import (
     BacklinksPanel,
     LocationSelected,
@@ -265,6 +266,9 @@ class WikiBrowser(Container):
         self._update_title()
         self.query_one(OutlinePanel).show(doc.headings)
         self._refresh_backlinks(force=True)
+        if not self._finder_warm:
+            self._finder_warm = True
+            self.set_timer(0.5, partial(warm_finder, self, self.vault))
         self.post_message(self.PageOpened(self, doc.path))
 
     def _update_title(self, loading: bool = False) -> None:
@@ -281,8 +285,9 @@ class WikiBrowser(Container):
         )
         if loading:
             text.append("  loading…", "italic")
-        elif doc is not None and doc.size > 256 * 1024:
-            text.append(f"  {doc.size / 1024 / 1024:.1f} MB, code not highlighted", "italic dim")
+        elif doc is not None and is_lite(doc):
+            text.append(f"  {doc.size / 1024 / 1024:.1f} MB: simplified view (markdown source)",
+                        "italic")
         title.update(text)
 
     # -- history --------------------------------------------------------------
@@ -337,17 +342,6 @@ class WikiBrowser(Container):
     @on(PageView.Rendered)
     def _rendered(self, event: PageView.Rendered) -> None:
         event.stop()
-        if not self._finder_warm:
-            self._finder_warm = True
-            self._warm_finder()
-
-    @work(thread=True, group="finder", exit_on_error=False)
-    def _warm_finder(self) -> None:
-        """Build the fuzzy finder's index early so the first jump keystroke is instant."""
-        try:
-            self.vault.find("a", limit=1)
-        except Exception:
-            pass  # the jump screen reports real errors
 
     @on(LocationSelected)
     def _open_location(self, event: LocationSelected) -> None:
@@ -477,6 +471,18 @@ class WikiBrowser(Container):
     def _open_result(self, result: str | None) -> None:
         if result:
             self.open_page(result)
+
+
+def warm_finder(node, vault) -> None:
+    """Build the fuzzy finder's index in a thread so the first jump keystroke is instant."""
+
+    def build() -> None:
+        try:
+            vault.find("a", limit=1)
+        except Exception:
+            pass  # the jump screen reports real errors
+
+    node.run_worker(build, thread=True, group="finder", exit_on_error=False)
 
 
 _BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)\s*$")

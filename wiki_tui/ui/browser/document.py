@@ -8,6 +8,7 @@ embed. Preparing a unit is done lazily, unit by unit, in the render worker.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 EMBED_MAX_LINES = 40
 _IMAGE_EXTENSIONS = frozenset("png jpg jpeg gif bmp svg webp avif heic tif tiff ico".split())
-_MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]()<>#+-.!|~&^$%=\"':;,?@/")
+_PUNCTUATION_RE = re.compile(r"[!-/:-@\[-`{-~]")  # every ASCII punctuation character
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,8 @@ class PageDocument:
 
 
 def escape_markdown(text: str) -> str:
-    return "".join("\\" + ch if ch in _MARKDOWN_PUNCTUATION else ch for ch in text)
+    """Backslash-escape ASCII punctuation so link text stays literal (CommonMark allows it)."""
+    return _PUNCTUATION_RE.sub(r"\\\g<0>", text)
 
 
 def _body_start(text: str, body_line: int) -> int:
@@ -232,13 +234,13 @@ def _rewrite(vault, doc, text, base, links, from_path, *, expand_embeds) -> str:
                 pos = line_end
                 continue
         out.append(text[pos:start])
-        out.append(f"[{escape_markdown(_inline_label(link, ref))}](wiki:{link_id})")
+        out.append(f"[{escape_markdown(inline_label(link, ref))}](wiki:{link_id})")
         pos = end
     out.append(text[pos:])
     return "".join(out)
 
 
-def _inline_label(link: Link, ref: LinkRef) -> str:
+def inline_label(link: Link, ref: LinkRef) -> str:
     label = link_label(link)
     if not link.embed:
         return label

@@ -23,12 +23,15 @@ from textual.strip import Strip
 from textual.worker import get_current_worker
 
 from wiki_tui.ui.browser.document import LinkRef, PageDocument, prepare_unit
+from wiki_tui.ui.browser.lite import LITE_LIMIT, lite_unit_text
 from wiki_tui.ui.browser.render import MARKDOWN_STYLE_NAMES, make_console, render_unit
 
 # Past this size code blocks are not syntax-highlighted (lexing dominates on big pages).
 HIGHLIGHT_LIMIT = 64 * 1024
 # Rendered units are handed to the view in batches at most this far apart (seconds).
 BATCH_INTERVAL = 0.15
+# After the first screen the worker pauses this often (seconds of work) so the UI gets the GIL.
+YIELD_EVERY = 0.02
 
 
 class _RenderedBatch(Message):
@@ -40,6 +43,11 @@ class _RenderedBatch(Message):
         self.batch = batch
         self.done = done
         self.seconds = seconds
+
+
+def is_lite(doc: PageDocument) -> bool:
+    """Very large pages are shown as styled source (see lite.py)."""
+    return len(doc.text) > LITE_LIMIT
 
 
 @dataclass(frozen=True)
@@ -240,6 +248,7 @@ class PageView(ScrollView, can_focus=True):
         started = time.perf_counter()
         console = make_console(width, styles)
         highlight = doc.size <= HIGHLIGHT_LIMIT
+        lite = is_lite(doc)
 
         def external(url: str) -> int:
             return doc.add_link(LinkRef("external", url))
@@ -251,12 +260,19 @@ class PageView(ScrollView, can_focus=True):
         if doc.header is not None:
             pieces.append((None, doc.header))
         pieces.extend((unit, None) for unit in doc.units)
+        last_yield = started
         for unit, header in pieces:
             if obsolete():
                 return
-            if not first:
-                self._yield_to_ui()
-            source = header if unit is None else prepare_unit(vault, doc, unit)
+            if not first and time.perf_counter() - last_yield >= YIELD_EVERY:
+                self._yield_to_ui(obsolete, big=doc.size > HIGHLIGHT_LIMIT)
+                last_yield = time.perf_counter()
+            if unit is None:
+                source = header
+            elif lite:
+                source = lite_unit_text(vault, doc, unit)
+            else:
+                source = prepare_unit(vault, doc, unit)
             rendered = render_unit(console, source, highlight_code=highlight, dark=dark,
                                    external_link=external)
             batch.append((unit, rendered))
@@ -269,10 +285,13 @@ class PageView(ScrollView, can_focus=True):
         if not obsolete():
             self.post_message(_RenderedBatch(generation, batch, True, time.perf_counter() - started))
 
-    def _yield_to_ui(self) -> None:
-        """Between units after the first screen: give the event loop the GIL; go slower still
-        while another screen (jump, search, review) covers the page, so typing there is instant."""
-        time.sleep(0.001 if self.screen.is_active else 0.02)
+    def _yield_to_ui(self, obsolete, *, big: bool) -> None:
+        """After the first screen: let the event loop have the GIL now and then. A big page
+        waits while another screen (jump, search, review) covers it, so typing there stays
+        instant; small pages just finish (nothing waits on a hidden render for long)."""
+        time.sleep(0.001)
+        while big and not self.screen.is_active and not obsolete():
+            time.sleep(0.05)
 
     @on(_RenderedBatch)
     def _on_batch(self, message: _RenderedBatch) -> None:

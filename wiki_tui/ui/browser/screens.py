@@ -18,9 +18,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser
+from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser, warm_finder
 
-JUMP_LIMIT = 50
+JUMP_LIMIT = 30
 SEARCH_LIMIT = 30
 SEARCH_DELAY = 0.12  # seconds of quiet typing before a full-text search runs
 
@@ -126,6 +126,10 @@ class PageJumpScreen(_PickerScreen):
                 prompt.append(f"  alias: {hit.matched}", "italic")
             options.append((prompt, hit.path))
         self.show_options(options, f"{len(hits)} matches" if hits else "No page matches")
+
+    def on_mount(self) -> None:
+        warm_finder(self, self.vault)  # usually built already; then a no-op
+        super().on_mount()
 
     def _recent(self) -> list[str]:
         for browser in self.app.query(WikiBrowser):

@@ -3,7 +3,8 @@
 Rendering unit by unit lets a big page show its first screen early, maps headings and source lines
 to rendered rows, and keeps each markdown parse small. Units never split a fenced code block; they
 start at every ATX heading, and past `max_chars` also at a blank line followed by an unindented
-line (which closes any list or quote, so the markdown means the same).
+line (which closes any list or quote, so the markdown means the same) or at a top-level list item
+(a long list renders as several lists that look the same; numbered items keep their numbers).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
@@ -46,10 +48,11 @@ def split_units(text: str, body_start: int, first_line: int, max_chars: int = 40
                     and not line[match.end():].strip():
                 fence = None
         else:
+            long_unit = offset - unit_start >= max_chars
             boundary = _HEADING.match(line) is not None or (
-                previous_blank
-                and offset - unit_start >= max_chars
+                long_unit
                 and line[:1] not in ("", " ", "\t")
+                and (previous_blank or _LIST_ITEM.match(line) is not None)
             )
             if boundary and offset > unit_start:
                 units.append(Unit(unit_line, unit_start, text[unit_start:offset]))
