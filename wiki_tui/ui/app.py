@@ -33,6 +33,8 @@ from wiki_tui.ui.themes import DEFAULT_THEME, load_themes
 NARROW_WIDTH = 100  # below this many columns the panes stack
 RAW_LIST_LIMIT = 5000
 HISTORY_TURNS = 3
+WELCOME = ("Ask the wiki a question, or /ingest raw/FILE, /lint, /help. "
+           "F1 lists every key; ctrl+p every action.")
 WARM_COMMANDS = ("/ingest", "/query", "/save", "/lint")  # earlier question/answer pairs sent with a query
 
 
@@ -44,7 +46,7 @@ class WikiApp(App[None]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("ctrl+p", "command_palette", "Palette", id="app.command_palette",
-                priority=True),
+                priority=True, show=False),  # the footer shows it on its right already
         Binding("f1", "help", "Keys", id="app.help"),
         Binding("f2", "toggle_maximise", "Maximise", id="app.maximise"),
         Binding("escape", "escape", "Cancel", id="app.cancel", show=False),
@@ -124,6 +126,7 @@ class WikiApp(App[None]):
         self._apply_keymap()
         self._update_layout_class(self.size.width)
         self.conversation.prompt.focus()
+        self.conversation.add_note(WELCOME)
         for notice in self.notices:
             self.conversation.add_note(notice, "warning")
         self.load_vault()
@@ -372,7 +375,8 @@ class WikiApp(App[None]):
 
     def _maybe_open(self, result: Any) -> None:
         if isinstance(result, str) and result:
-            self.open_page(result)
+            # after the modal screen is gone: the browser pauses its rendering under modals
+            self.call_after_refresh(self.open_page, result)
 
     def action_jump(self) -> None:
         self._push_browser_screen("PageJumpScreen")
@@ -636,7 +640,8 @@ class WikiApp(App[None]):
             if path is not None and path in seen:
                 continue
             seen.add(path or target)
-            targets.append((target, path))
+            page = self.vault.pages.get(path) if path and self.vault is not None else None
+            targets.append((page.title if page is not None else target, path))
         resolved = [path for _t, path in targets if path]
         if len(targets) == 1 and resolved:
             self.open_page(resolved[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,11 +18,12 @@ class CitationsScreen(ModalScreen[str | None]):
 
     def __init__(self, targets: list[tuple[str, str | None]]) -> None:
         super().__init__()
-        self.targets = targets  # (as written, resolved path or None)
+        self.targets = targets  # (page title or link as written, resolved path or None)
 
     def compose(self) -> ComposeResult:
         options = [
-            Option(f"{shown}  → {path}" if path else f"{shown}  (not in the wiki)",
+            Option(Text.assemble(shown, ("  " + path, "dim")) if path
+                   else Text.assemble(shown, ("  not in the wiki", "dim italic")),
                    id=path or None, disabled=path is None)
             for shown, path in self.targets
         ]
