@@ -287,3 +287,10 @@ def test_feed_after_close_is_a_bug():
 def test_block_paths_are_reported_as_the_vault_keys_them():
     r = parse_reply("@@@ WRITE ./concepts/Cafe\u0301\nx\n@@@ END\n")
     assert r.blocks[0].path == "concepts/Caf\u00e9.md"
+
+
+def test_blank_lines_before_frontmatter_are_dropped():
+    r = parse_reply("@@@ WRITE a.md\n\n\n---\ntitle: A\n---\nx\n@@@ END\n")
+    assert r.blocks[0].content == "---\ntitle: A\n---\nx\n"
+    r = parse_reply("@@@ WRITE a.md\n\nplain\n@@@ END\n")
+    assert r.blocks[0].content == "\nplain\n"

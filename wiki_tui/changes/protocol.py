@@ -196,6 +196,16 @@ def _keyword_in_block(m: re.Match[str]) -> str | None:
     return None
 
 
+def _frontmatter_first(lines: list[str]) -> list[str]:
+    """Blank lines a model put before a page's frontmatter would stop it being frontmatter."""
+    k = 0
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    if k and k < len(lines) and lines[k].rstrip("\r\n") == "---":
+        return lines[k:]
+    return lines
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 class _Open:
@@ -425,7 +435,7 @@ class StreamParser:
         block = op.block
         block.end_line = self._line_no
         if block.kind == WRITE:
-            block.content = "".join(unwrap_fenced(op.lines))
+            block.content = "".join(_frontmatter_first(unwrap_fenced(op.lines)))
         else:
             if op.section == "search":
                 self._bad(op, "'@@@ END' right after a SEARCH section: every SEARCH needs a "
