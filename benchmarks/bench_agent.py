@@ -2,6 +2,8 @@
 
     uv run python benchmarks/bench_agent.py [--runs N] [--vault-dir DIR] [--skip-vault]
 
+- cli_query_first_token_s: `wiki-tui query ... --model openai/test-model` against the local
+  server, from launching the process to the first token byte on its stdout;
 - first_token_with_import_s: a fresh process, from start to the first streamed token against
   the local OpenAI-compatible server (tests/support/llm_server.py), litellm's import included;
 - first_token_first_call_after_warm_up_s: the first call in a process that ran llm.warm_up();
@@ -60,6 +62,37 @@ def first_token_with_import(server: LLMServer, runs: int) -> list[float]:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              check=True, env=os.environ | {"LITELLM_LOCAL_MODEL_COST_MAP": "True"})
         times.append(float(out.stdout.strip().splitlines()[-1]))
+    return times
+
+
+def cli_first_token(server: LLMServer, runs: int) -> list[float]:
+    """`wiki-tui query` as a person runs it: from process launch to the first token byte on
+    stdout (interpreter, imports, vault open, prompt, litellm import, request)."""
+    import shutil
+
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        vault = Path(tmp) / "vault"
+        shutil.copytree(ROOT / "sample_vault", vault)
+        env = os.environ | {"WIKI_TUI_API_BASE": server.api_base,
+                            "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        env.pop("OPENAI_API_KEY", None)
+        for _ in range(runs):
+            server.queue(Reply("Tokens arrive.", chunk_size=4))
+            start = time.perf_counter()
+            proc = subprocess.Popen(
+                [sys.executable, "-c", "import sys; from wiki_tui.cli import main; "
+                 "sys.exit(main(sys.argv[1:]))", "--vault", str(vault), "query",
+                 "When was the Nautical Almanac first published?", "--model",
+                 "openai/test-model"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=env, cwd=ROOT)
+            first = proc.stdout.read(1)
+            elapsed = time.perf_counter() - start
+            proc.stdout.read()
+            proc.wait()
+            if not first:
+                raise SystemExit("the CLI printed no token")
+            times.append(elapsed)
     return times
 
 
@@ -131,6 +164,8 @@ def main() -> None:
     args = parser.parse_args()
     result: dict = {}
     with LLMServer() as server:
+        cli = cli_first_token(server, args.runs)
+        result["cli_query_first_token_s"] = round(statistics.median(cli), 3)
         with_import = first_token_with_import(server, args.runs)
         result["first_token_with_import_s"] = round(statistics.median(with_import), 3)
 

@@ -117,7 +117,7 @@ class LLMServer:
         class Handler(_Handler):
             owner = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever,
                                         kwargs={"poll_interval": 0.05}, daemon=True)
@@ -175,6 +175,15 @@ class LLMServer:
         with self._lock:
             self.requests.append(request)
             return self._replies.popleft() if self._replies else None
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return  # a client that went away (cancelled, exited): not the server's fault
+        super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
