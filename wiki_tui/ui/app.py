@@ -326,7 +326,7 @@ class WikiApp(App[None]):
         from wiki_tui.ui.citations import CitationsScreen
         from wiki_tui.ui.help import HelpScreen
 
-        classes += [HelpScreen, CitationsScreen]
+        classes += [HelpScreen, CitationsScreen, ReplyMessage]
         try:
             from wiki_tui.ui import browser
         except ImportError:
