@@ -72,3 +72,26 @@ def test_forked_parse_equals_serial(tmp_path, monkeypatch):
     serial = Vault.open(root, use_cache=False)
     assert forked.pages.records() == serial.pages.records()
     assert _snapshot(forked) == _snapshot(serial)
+
+
+class _Boom:
+    def __reduce__(self):
+        return (os.system, ("echo pwned > pwned.txt",))
+
+
+def test_a_crafted_cache_cannot_run_code(tmp_path, monkeypatch):
+    root = write(tmp_path / "v", BASIC)
+    (root / ".wiki-tui").mkdir()
+    (root / ".wiki-tui" / CACHE_FILE).write_bytes(pickle.dumps({"version": None, "x": _Boom()}))
+    monkeypatch.chdir(tmp_path)
+    vault = Vault.open(root)
+    assert vault.load_stats["cold"] is True
+    assert not (tmp_path / "pwned.txt").exists()
+
+
+def test_frontmatter_dates_survive_the_cache(tmp_path):
+    root = write(tmp_path / "v", {"A.md": "---\ncreated: 2024-01-02\nwhen: 2024-01-02T03:04:05+01:00\n---\nx\n"})
+    Vault.open(root).close()
+    warm = Vault.open(root)
+    assert warm.load_stats["cold"] is False
+    assert str(warm.pages["A.md"].frontmatter["created"]) == "2024-01-02"

@@ -110,11 +110,28 @@ class PageMap(Mapping[str, Page]):
         self._objects.pop(path, None)
 
 
+class _SafeUnpickler(pickle.Unpickler):
+    """Plain data only. A vault may come from someone else (a cloned repository that committed
+    its .wiki-tui/): a crafted pickle must not run code, so no class outside this list loads.
+    Records are tuples, lists, dicts and scalars; YAML frontmatter adds dates and sets."""
+
+    ALLOWED = {
+        ("datetime", "date"), ("datetime", "datetime"), ("datetime", "time"),
+        ("datetime", "timedelta"), ("datetime", "timezone"),
+        ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "complex"),
+    }
+
+    def find_class(self, module: str, name: str):
+        if (module, name) in self.ALLOWED:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the index cache")
+
+
 def load_cache(state_dir: Path) -> dict[str, Any] | None:
     """The cached state, or None when there is none usable."""
     try:
         with open(state_dir / CACHE_FILE, "rb") as fh:
-            data = pickle.load(fh)
+            data = _SafeUnpickler(fh).load()
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
     except Exception:  # noqa: BLE001 - a damaged cache must never stop the vault from opening
