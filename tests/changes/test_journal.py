@@ -299,7 +299,7 @@ def test_a_failing_commit_rolls_everything_back(git_vault: Path):
 
 def test_bookkeeping_files_cannot_be_in_a_changeset(git_vault: Path):
     vault = open_vault(git_vault)
-    with pytest.raises(ApplyError, match="maintained by wiki-tui"):
+    with pytest.raises(ApplyError, match="wiki-tui maintains it"):
         apply_changeset(vault, changeset(modify(git_vault, "index.md", "# mine\n")))
 
 
@@ -352,3 +352,14 @@ def test_rebase_of_a_delete_and_a_rename(git_vault: Path):
     result = apply_changeset(vault, changeset(fresh_delete, fresh_rename))
     assert result.deleted == [H4] and result.renamed == [(DEAD, "concepts/Reckoning.md")]
     assert read(git_vault, "concepts/Reckoning.md").endswith("more\n")
+
+
+def test_a_symlink_out_of_the_vault_is_refused(git_vault: Path, tmp_path: Path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (git_vault / "linked").symlink_to(outside)
+    vault = open_vault(git_vault)
+    before = (disk_state(git_vault), head(git_vault))
+    with pytest.raises(ApplyError, match="outside the vault"):
+        apply_changeset(vault, changeset(create("linked/Evil.md", page("Evil"))))
+    assert not list(outside.iterdir()) and (disk_state(git_vault), head(git_vault)) == before

@@ -97,12 +97,20 @@ def _root(vault: Any) -> Path:
 
 
 def _target(root: Path, path: str) -> Path:
-    """The file for a vault path; refuses anything that would leave the vault."""
+    """The file for a vault path. A second line of defence behind changes/guards.py (which
+    vetted the path when the changeset was built): never leave the vault, never touch what
+    wiki-tui, git or Obsidian keep for themselves."""
     if not path or path.startswith("/") or "\\" in path or ".." in path.split("/"):
         raise ApplyError(f"refusing path {path!r}: not a plain path inside the vault")
-    if path in BOOKKEEPING or path.split("/", 1)[0] in (".git", ".wiki-tui", ".obsidian"):
-        raise ApplyError(f"refusing to write {path}: it is maintained by wiki-tui itself, not by changesets")
-    return root / path
+    if path in BOOKKEEPING:
+        raise ApplyError(f"refusing to write {path} from a changeset: wiki-tui maintains it itself")
+    if path.split("/", 1)[0] in (".git", ".wiki-tui", ".obsidian"):
+        raise ApplyError(f"refusing to write {path}: that folder is not part of the wiki")
+    target = root / path
+    real_root = root.resolve()
+    if real_root not in target.resolve().parents:
+        raise ApplyError(f"refusing to write {path}: a symlink leads it outside the vault")
+    return target
 
 
 def _matches_base(data: bytes | None, change: FileChange) -> bool:
