@@ -160,7 +160,7 @@ def test_protocol_errors_are_carried(sample_vault):
 
 def test_already_applied_is_a_notice_and_no_change(sample_vault):
     disk = (sample_vault / H4).read_text()
-    first = disk.splitlines()[8]
+    first = next(x for x in disk.splitlines()[8:] if len(x) > 30)
     reply = f"@@@ EDIT {H4}\n@@@ SEARCH\nnot there any more\n@@@ REPLACE\n{first}\n@@@ END\n"
     cs, errors = build(sample_vault, reply)
     assert cs.files == []

@@ -161,8 +161,8 @@ def test_unicode_and_form_feed_lines():
 def test_phrase_replaced_by_several_lines_and_phrase_already_applied():
     out = apply_edits(PAGE, [("built H4 in 1759.", "built H4\nin 1759.")], "p.md")
     assert "Harrison built H4\nin 1759.\nIt was tested" in out
-    report = apply_edits_report(apply_edits(PAGE, [("built H4", "made H4")], "p.md"),
-                                [("built H4", "made H4")], "p.md")
+    edit = ("built H4 in 1759", "completed H4 in 1759")
+    report = apply_edits_report(apply_edits(PAGE, [edit], "p.md"), [edit], "p.md")
     assert report.already_applied == [0]
 
 
@@ -234,3 +234,9 @@ def test_matching_never_touches_lines_outside_some_single_run(rows, data):
     changed = after[k:len(after) - m]
     assert "NEW" in "\n".join(changed) and len(changed) <= 2
     assert len(before) - k - m <= len(search)  # only the matched run (or one line) was replaced
+
+
+def test_a_short_replacement_found_elsewhere_is_not_taken_as_applied():
+    with pytest.raises(MatchError) as exc:
+        apply_edits("## See also\nFoo\n", [("Fooo\n", "Foo\n")], "p.md")
+    assert exc.value.kind == "not_found"

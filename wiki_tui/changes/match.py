@@ -25,6 +25,7 @@ from wiki_tui.changes.lines import newline_style, split_lines
 BOM = "\ufeff"
 _WS = re.compile(r"\s+")
 _MAX_SHOWN = 3  # candidate places shown in an ambiguity error
+_DISTINCTIVE = 12  # characters a replacement needs to be taken as proof of an earlier apply
 
 
 class MatchError(Exception):
@@ -197,7 +198,8 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
                          edit_index=idx, edit_count=count, kind="ambiguous",
                          candidates=[h + 1 for h in hits])
     # Not found: perhaps it was already applied (the replacement is there, the search is not).
-    if any(r.strip() for r in replace):
+    # Only a distinctive replacement counts: a short one ("TODO") may be there by chance.
+    if sum(len(r.strip()) for r in replace) >= _DISTINCTIVE:
         r0, r1 = _trim_blank(replace)
         rhits, _, _ = _locate(bodies, replace[r0:r1])
         if len(rhits) == 1:
