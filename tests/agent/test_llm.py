@@ -166,3 +166,24 @@ async def test_task_cancellation_closes_the_stream(llm_server):
     with pytest.raises(asyncio.CancelledError):
         await task
     assert 3 <= len(got) < 100
+
+
+def test_start_up_path_does_not_import_litellm():
+    import subprocess
+    import sys
+
+    code = ("import sys; import wiki_tui.cli, wiki_tui.cli.agent_commands, "
+            "wiki_tui.agent.operations, wiki_tui.agent.prompts, wiki_tui.agent.tools; "
+            "wiki_tui.cli.build_parser(); print('litellm' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_warm_up_prints_nothing(capsys):
+    from wiki_tui.agent.llm import litellm_loaded, warm_up
+
+    warm_up()
+    assert litellm_loaded()
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""

@@ -1,7 +1,11 @@
 """The event stream of one operation, consumed alike by the TUI and the headless CLI.
 
-    Started -> Token... -> ToolActivity... -> FileProposed -> FileProgress... -> FileReady ...
-            -> ChangesetReady -> Done | Failed
+    Started -> Token... -> ToolActivity... / Retry... -> FileProposed -> FileProgress... ->
+            FileReady ... -> [Answer (query) | Findings (lint)] -> ChangesetReady -> Done | Failed
+
+Done.notice carries what the person should know even on success (a reply cut off by the length
+limit, no changes proposed). Failed.kind names the fault: cancelled, auth, model, network,
+timeout, rate_limit, server, request, context, refused, config, input, error.
 
 An operation is an async generator of these. Nothing here imports litellm or Textual.
 """
