@@ -27,6 +27,7 @@ _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 1
                      *(f"LPT{i}" for i in range(1, 10)), "COM¹", "COM²", "COM³", "LPT¹",
                      "LPT²", "LPT³", "CONIN$", "CONOUT$"}
 _BAD_CHARS = re.compile(r'[<>:"|?*\x00-\x1f\x7f]')
+_INVISIBLE = {"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"}  # controls, bidi/zero-width, unassigned
 _LINK_BREAKERS = re.compile(r"[#^\[\]]")
 
 
@@ -57,6 +58,11 @@ def _check_name(path: str, part: str) -> None:
         raise GuardError(path, f"the name '{part}' contains {shown}, which is not allowed in "
                          'file names on common systems (< > : " | ? * and control characters); '
                          "leave it out or use '-'")
+    hidden = next((c for c in part if unicodedata.category(c) in _INVISIBLE), None)
+    if hidden is not None:
+        raise GuardError(path, f"the name contains the invisible character U+{ord(hidden):04X} "
+                         f"({unicodedata.name(hidden, 'control')}), which can disguise a name; "
+                         "leave it out")
     if part != part.rstrip(". "):
         raise GuardError(path, f"the name '{part}' ends with a dot or a space, which Windows "
                          "and sync tools cannot keep; remove it")
