@@ -280,3 +280,27 @@ async def test_streamed_events_show_proposed_files_and_tool_lines(git_vault):
         proposed = str(app.query_one("#proposed").render())
         assert "concepts/Lunar Distance.md" in proposed and "120 chars" in proposed
         assert app.query(ReplyMessage).last().text == "Filed one page."
+
+
+async def test_unresolved_link_offers_create_in_the_input(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        app.query_one("#browser").open_page("No Such Page Yet")
+        await pilot.pause(0.3)
+        assert app.query_one(PromptInput).text == "/create No Such Page Yet"
+        assert any("[[No Such Page Yet]] has no page yet" in n for n in notes(app))
+
+
+async def test_palette_opens_pages_by_title(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"tobias")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+        browser = app.query_one("#browser")
+        assert browser.current_path == "entities/Tobias Mayer.md"

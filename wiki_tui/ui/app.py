@@ -519,6 +519,27 @@ class WikiApp(App[None]):
         ops = self._operations()
         self.run_operation("lint", lambda: ops.lint(self.vault, self.settings, fix=True))
 
+    def _command_create(self, name: str) -> None:
+        if not self._needs_vault():
+            return
+        ops = self._operations()
+        instruction = (f"Create the wiki page [[{name}]]: other pages link to it but it does not "
+                       f"exist yet. Follow AGENTS.md; use what the wiki and its sources say, "
+                       f"and link it to the pages it relates to.")
+        self.run_operation("instruct", lambda: ops.instruct(self.vault, instruction,
+                                                            self.settings))
+
+    def on_wiki_browser_create_page_requested(self, event) -> None:
+        """An unresolved link was followed: offer (not run) a /create in the input."""
+        prompt = self.conversation.prompt
+        if self.maximised == "browser":
+            self.maximised = ""
+        prompt.text = f"/create {event.target}"
+        prompt.move_cursor(prompt.document.end)
+        self.conversation.add_note(f"[[{event.target}]] has no page yet: press enter in the "
+                                   "input to have one drafted (you review it before it is "
+                                   "written).")
+
     def _command_undo(self, _arg: str) -> None:
         if not self._needs_vault():
             return

@@ -9,6 +9,7 @@ COMMANDS: dict[str, str] = {
     "/query": "/query QUESTION — ask the wiki (plain text does the same)",
     "/save": "/save — file the last answer back into the wiki as a page",
     "/lint": "/lint — check the wiki and propose fixes",
+    "/create": "/create NAME — draft a new page NAME (linked to from the wiki), for review",
     "/undo": "/undo — revert the last applied change (its commit and log entry)",
     "/model": "/model [NAME] — show the model, or switch to NAME for this session",
     "/help": "/help — list these commands and the main keys",
@@ -43,6 +44,8 @@ def parse_command(text: str) -> Command:
         raise CommandError("/ingest needs a path, e.g. /ingest raw/article.md")
     if head == "/query" and not arg:
         raise CommandError("/query needs a question")
+    if head == "/create" and not arg:
+        raise CommandError("/create needs a page name, e.g. /create Marine chronometer")
     if head in ("/save", "/lint", "/undo", "/help") and arg:
         raise CommandError(f"{head} takes no argument")
     return Command(head[1:], arg)
