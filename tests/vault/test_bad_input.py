@@ -105,3 +105,19 @@ def test_missing_vault_folder(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(VaultError, match="not a folder"):
         Vault.open(tmp_path / "file")
+
+
+def test_nfd_file_names_are_nfc_paths_and_still_readable(tmp_path):
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "Café.md")
+    root = write(tmp_path / "v", {nfd: "accent [[Home]]", "Home.md": "[[Café]]"})
+    vault = Vault.open(root, use_cache=False)
+    assert "Café.md" in vault.pages and vault.read_text("Café.md") == "accent [[Home]]"
+    assert vault.resolved_links["Home.md"] == {"Café.md": 1}
+    (root / nfd).write_text("changed [[Home]] [[Else]]")
+    vault.refresh_file(nfd)  # as a watcher reports it
+    assert vault.unresolved_links["Café.md"] == {"Else": 1}
+    (root / nfd).unlink()
+    vault.refresh_file(nfd)
+    assert "Café.md" not in vault.pages

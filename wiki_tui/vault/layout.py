@@ -30,6 +30,7 @@ class VaultError(Exception):
 class Tree:
     pages: dict[str, tuple[int, int]] = field(default_factory=dict)  # path -> (mtime_ns, size)
     files: dict[str, tuple[int, int]] = field(default_factory=dict)  # non-page files (raw/, attachments)
+    disk: dict[str, str] = field(default_factory=dict)  # NFC path -> name on disk, where they differ
 
 
 def is_hidden(path: str) -> bool:
@@ -49,7 +50,7 @@ def scan_tree(root: Path) -> Tree:
     tree = Tree()
     real_root = os.path.realpath(root)
     seen_dirs = {real_root}
-    stack: list[tuple[str, str]] = [(str(root), "")]
+    stack: list[tuple[str, str]] = [(str(root), "")]  # (folder, its vault path as on disk)
     while stack:
         abs_dir, rel_dir = stack.pop()
         try:
@@ -60,7 +61,8 @@ def scan_tree(root: Path) -> Tree:
             name = entry.name
             if name.startswith("."):
                 continue
-            rel = normalize_path(f"{rel_dir}{name}")
+            on_disk = f"{rel_dir}{name}"
+            rel = normalize_path(on_disk)
             try:
                 if entry.is_symlink():
                     real = os.path.realpath(entry.path)
@@ -70,17 +72,19 @@ def scan_tree(root: Path) -> Tree:
                         if real in seen_dirs:
                             continue
                         seen_dirs.add(real)
-                        stack.append((entry.path, rel + "/"))
+                        stack.append((entry.path, on_disk + "/"))
                         continue
                     st = os.stat(real)
                 elif entry.is_dir(follow_symlinks=False):
-                    stack.append((entry.path, rel + "/"))
+                    stack.append((entry.path, on_disk + "/"))
                     continue
                 else:
                     st = entry.stat(follow_symlinks=False)
             except OSError:  # vanished mid-scan
                 continue
             stamp = (st.st_mtime_ns, st.st_size)
+            if rel != on_disk:  # e.g. NFD names written by macOS
+                tree.disk[rel] = on_disk
             if is_page_path(rel):
                 tree.pages[rel] = stamp
             else:
@@ -108,6 +112,11 @@ def stat_file(root: Path, rel: str) -> tuple[int, int] | None:
 
 def clean_path(root: Path, path: str | os.PathLike[str]) -> str:
     """A vault-relative POSIX NFC path; VaultError for anything outside the vault."""
+    return clean_path_on_disk(root, path)[0]
+
+
+def clean_path_on_disk(root: Path, path: str | os.PathLike[str]) -> tuple[str, str]:
+    """(NFC vault path, the path as given, relative): they differ for NFD file names."""
     raw = os.fspath(path)
     if not raw:
         raise VaultError("empty path")
@@ -130,11 +139,11 @@ def clean_path(root: Path, path: str | os.PathLike[str]) -> str:
         parts.append(part)
     if not parts:
         raise VaultError(f"{raw} is the vault folder itself, not a file")
-    rel = normalize_path("/".join(parts))
-    real = os.path.realpath(Path(root) / rel)
+    given = "/".join(parts)
+    real = os.path.realpath(Path(root) / given)
     if not _inside(real, os.path.realpath(root)):
         raise VaultError(f"{raw} leads outside the vault (symlink)")
-    return rel
+    return normalize_path(given), given
 
 
 # -- a new vault ----------------------------------------------------------------------------

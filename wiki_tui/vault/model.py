@@ -27,7 +27,9 @@ from .cache import (
 from .bulk import parse_all
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
-from .layout import STATE_DIR, VaultError, clean_path, is_page_path, is_raw_path, scan_tree, stat_file
+from .layout import (
+    STATE_DIR, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
+)
 from .links import Link, prose_spans
 from .page import Page, parse_page, read_page_text
 from .resolve import Resolver, link_key
@@ -65,6 +67,7 @@ class Vault:
         self.load_stats: dict[str, int | bool] = {}
         self._stamps: dict[str, tuple[int, int]] = {}  # page path -> (mtime_ns, size)
         self._files: dict[str, tuple[int, int]] = {}  # non-page file stamps
+        self._disk: dict[str, str] = {}  # NFC vault path -> name on disk where they differ (NFD)
         self._resolver = Resolver()
         self._index = LinkIndex(self._resolver)
         self._fuzzy: FuzzyIndex | None = None
@@ -100,6 +103,7 @@ class Vault:
         if cached is not None and cached.get("root") != str(self.root):
             cached = None  # a copied vault: paths are relative, but be safe about stale stamps
         self._files = dict(tree.files)
+        self._disk = dict(tree.disk)
         self.attachments = set(tree.files)
         if cached is None:
             self._cold_build(tree)
@@ -157,8 +161,8 @@ class Vault:
 
     def _parse_file(self, path: str) -> Page | None:
         try:
-            text, warnings = read_page_text(self.root / path)
-            mtime = os.stat(self.root / path).st_mtime
+            text, warnings = read_page_text(self._abs(path))
+            mtime = os.stat(self._abs(path)).st_mtime
         except OSError:
             return None
         page = parse_page(path, text, mtime=mtime)
@@ -169,13 +173,18 @@ class Vault:
     # -- incremental upkeep ------------------------------------------------------------------
     def refresh_file(self, path: str | os.PathLike[str]) -> None:
         """Bring one file (page, attachment or folder) in step with disk."""
-        rel = clean_path(self.root, path)
+        rel, on_disk = clean_path_on_disk(self.root, path)
         with self._lock:
-            abs_path = self.root / rel
+            if on_disk != rel and (self.root / on_disk).exists():
+                self._disk[rel] = on_disk
+            elif (self.root / rel).exists():
+                self._disk.pop(rel, None)
+            abs_path = self._abs(rel)
             if abs_path.is_dir() and not abs_path.is_symlink():
                 sub = scan_tree(abs_path)
+                folder = self._disk.get(rel, rel)
                 for child in [*sub.pages, *sub.files]:
-                    self.refresh_file(f"{rel}/{child}")
+                    self.refresh_file(f"{folder}/{sub.disk.get(child, child)}")
                 return
             if rel not in self._stamps and rel not in self._files and not abs_path.exists():
                 prefix = rel + "/"
@@ -184,7 +193,7 @@ class Vault:
                     self.refresh_file(child)
                 if known_below:
                     return
-            stamp = stat_file(self.root, rel)
+            stamp = stat_file(self.root, self._disk.get(rel, rel))
             if is_page_path(rel):
                 if stamp is None:
                     if rel in self._stamps:
@@ -266,6 +275,10 @@ class Vault:
     def unresolved_links(self) -> dict[str, dict[str, int]]:
         return self._index.unresolved
 
+    def _abs(self, rel: str) -> Path:
+        """Where a vault path lives on disk (its NFD spelling, if that is what is there)."""
+        return self.root / self._disk.get(rel, rel)
+
     def is_page(self, path: str) -> bool:
         try:
             return clean_path(self.root, path) in self.pages
@@ -282,7 +295,7 @@ class Vault:
         """A vault file's text (invalid UTF-8 shown as U+FFFD); refuses paths outside the vault."""
         rel = clean_path(self.root, path)
         try:
-            text, _warnings = read_page_text(self.root / rel)
+            text, _warnings = read_page_text(self._abs(rel))
         except FileNotFoundError:
             raise VaultError(f"{rel} does not exist") from None
         except IsADirectoryError:

@@ -130,6 +130,7 @@ class SearchIndex:
     def _open(self, target: str) -> sqlite3.Connection:
         conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
         try:
+            conn.execute("PRAGMA trusted_schema=OFF")  # a database from a cloned vault is not trusted
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT)")
