@@ -89,7 +89,8 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
     if run.failed:
         return
     answer = (result.text if result else "").strip()
-    yield Answer(answer, tuple(citations(vault, answer)))
+    run.replies.append(answer)
+    yield Answer(answer, tuple(await asyncio.to_thread(citations, vault, answer)))
     yield Done(run.usage, run.reply, notice=run.notice)
 
 
@@ -325,8 +326,9 @@ class _Run:
             yield ChatResult("".join(text_parts))
         except LLMError as exc:
             self.failed = True
-            self.replies.append("".join(text_parts))
-            yield Failed(exc.reason, exc.partial_reply or "".join(text_parts), exc.kind)
+            partial = "".join(text_parts) or exc.partial_reply  # all of this turn's text
+            self.replies.append(partial)
+            yield Failed(exc.reason, partial, exc.kind)
         finally:
             release_task(task_id)
 
