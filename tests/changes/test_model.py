@@ -176,3 +176,17 @@ def test_diff_of_a_big_repetitive_page_is_bounded():
     for h in hunks:
         h.status = ACCEPTED
     assert apply_hunks(base, hunks) == new
+
+
+def test_intraline_spans():
+    from wiki_tui.changes.model import intraline_spans
+
+    old, new = "Harrison built H4 in 1759.", "Harrison finished H4 in 1759."
+    a, b = intraline_spans(old, new)
+    assert a and b
+    # everything outside the spans is shared text, in order
+    keep_a = "".join(ch for k, ch in enumerate(old) if not any(i <= k < j for i, j in a))
+    keep_b = "".join(ch for k, ch in enumerate(new) if not any(i <= k < j for i, j in b))
+    assert keep_a == keep_b and "Harrison " in keep_a and " H4 in 1759." in keep_a
+    assert intraline_spans("x" * 3000, "y") == ([(0, 3000)], [(0, 1)])
+    assert intraline_spans("", "new") == ([], [(0, 3)])

@@ -7,6 +7,7 @@ accepted hunks applied. This module is pure data and diffing: no disk, no git, n
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import itertools
 from dataclasses import dataclass, field
@@ -94,6 +95,26 @@ def hunk_lines(base: str, hunk: Hunk, context: int = 3) -> list[DiffLine]:
     for i in range(hunk.base_end, min(len(lines), hunk.base_end + context)):
         out.append(DiffLine(" ", i + 1, i + 1 + after_shift, line_body(lines[i])))
     return out
+
+
+_INTRALINE_MAX = 2000  # longer lines are marked as changed whole (difflib is quadratic-ish)
+
+
+def intraline_spans(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Character spans that differ between a removed line and its replacement, for highlighting
+    inside a hunk: ([(start, end) in old], [(start, end) in new])."""
+    if len(old) > _INTRALINE_MAX or len(new) > _INTRALINE_MAX:
+        return ([(0, len(old))] if old else []), ([(0, len(new))] if new else [])
+    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    a_spans: list[tuple[int, int]] = []
+    b_spans: list[tuple[int, int]] = []
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag != "equal":
+            if i2 > i1:
+                a_spans.append((i1, i2))
+            if j2 > j1:
+                b_spans.append((j1, j2))
+    return a_spans, b_spans
 
 
 def apply_hunks(base: str, hunks: list[Hunk], accepted_only: bool = True) -> str:
