@@ -253,3 +253,21 @@ def test_undo_interrupted_is_all_or_nothing(git_vault: Path, step: str):
             undo_last(vault, on_step=fault)
         assert full_state(git_vault) == before
     assert not journal_path(git_vault).exists()
+
+
+def test_interrupt_after_git_moved_head_counts_as_committed(git_vault: Path, monkeypatch):
+    """Ctrl+C reaches git and us together: if HEAD already moved, the apply is whole."""
+    from wiki_tui.changes.gitops import GitRepo
+
+    real_commit = GitRepo.commit
+
+    def commit_then_interrupt(self, message, paths):
+        real_commit(self, message, paths)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(GitRepo, "commit", commit_then_interrupt)
+    vault = open_vault(git_vault)
+    before = git(git_vault, "rev-parse", "HEAD").strip()
+    result = apply_changeset(vault, three_file_changeset(git_vault))
+    assert result.commit == git(git_vault, "rev-parse", "HEAD").strip()
+    _assert_applied(git_vault, before)

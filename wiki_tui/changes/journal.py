@@ -194,6 +194,8 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
         outcome = transaction.execute(root, plan, repo, on_step)
     except GitError as exc:
         raise ApplyError(f"{exc}. Nothing was written.") from None
+    except transaction.RollbackIncomplete as exc:
+        raise ApplyError(str(exc)) from exc
     finally:
         if repo is not None:
             repo.close()

@@ -102,6 +102,10 @@ def _remove_journal(root: Path) -> None:
     atomic.remove(journal_path(root))
 
 
+class RollbackIncomplete(Exception):
+    """An apply failed and putting things back failed too; the journal is kept for recover()."""
+
+
 @dataclass
 class Outcome:
     commit: str | None
@@ -159,10 +163,18 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
         # Not flushed: a journal that survives a power cut is found committed and removed then.
         atomic.remove(journal_path(root), sync_dir=False)
         hook("end")
-    except BaseException:
+    except BaseException as exc:
+        if not committed and repo is not None and _committed_anyway(record, repo):
+            committed, commit = True, repo.head()  # e.g. Ctrl+C reached git after it moved HEAD
         if not committed:
-            rollback(root, record, repo)
-            _remove_journal(root)
+            try:
+                kept = rollback(root, record, repo)
+                if not kept:
+                    _remove_journal(root)
+            except Exception as failure:  # the journal stays: recover() finishes the job
+                raise RollbackIncomplete(
+                    f"the apply failed ({exc}) and so did undoing it ({failure}); wiki-tui will "
+                    "finish rolling back on its next start") from failure
             raise
         # Past the point of no return: the change is whole; only the journal may be left.
         try:
@@ -170,6 +182,13 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
         except OSError:
             pass  # recover() removes it on the next start
     return Outcome(commit, repo.identity_notice if repo is not None else None)
+
+
+def _committed_anyway(record: dict, repo: GitRepo) -> bool:
+    try:
+        return _is_committed(record, repo)
+    except Exception:  # noqa: BLE001 - cannot tell: roll back, as if not committed
+        return False
 
 
 def _with_index(plan: Plan) -> dict[str, bytes | None]:
