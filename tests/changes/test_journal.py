@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.changes.journal_support import (changeset, create, disk_state, git, head,
+from tests.changes.journal_support import (changeset, create, disk_state, full_state, git, head,
                                            modify, open_vault, page, read, rename,
                                            three_file_changeset)
 from wiki_tui.changes.atomic import BOM, FileFormat, decode, encode
@@ -363,3 +363,17 @@ def test_a_symlink_out_of_the_vault_is_refused(git_vault: Path, tmp_path: Path):
     with pytest.raises(ApplyError, match="outside the vault"):
         apply_changeset(vault, changeset(create("linked/Evil.md", page("Evil"))))
     assert not list(outside.iterdir()) and (disk_state(git_vault), head(git_vault)) == before
+
+
+def test_rollback_after_adding_an_untracked_page_late(git_vault: Path):
+    """Only edits (no new file): git is asked about untracked paths only when the commit
+    names one; that late `git add` is undone too when the commit then fails."""
+    (git_vault / "concepts/Loose.md").write_text(page("Loose"), encoding="utf-8")
+    hook = git_vault / ".git/hooks/pre-commit"
+    hook.write_text("#!/bin/sh\nexit 1\n")
+    hook.chmod(0o755)
+    vault = open_vault(git_vault)
+    before = full_state(git_vault)
+    with pytest.raises(ApplyError):
+        apply_changeset(vault, changeset(modify(git_vault, "concepts/Loose.md", page("Loose", "x"))))
+    assert full_state(git_vault) == before
