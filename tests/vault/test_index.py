@@ -156,7 +156,7 @@ operations = st.lists(
 )
 
 
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(ops=operations)
 def test_incremental_updates_equal_full_rebuild(tmp_path_factory, ops):
     root = tmp_path_factory.mktemp("prop")
