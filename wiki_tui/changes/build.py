@@ -8,7 +8,7 @@ whose str() is sent back to the model for another try.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
