@@ -251,3 +251,22 @@ async def test_narrow_layout_gives_the_page_priority(sample_vault, browser_app):
         assert panel.region.height > 0 and panel.region.y > view.region.y
         await pilot.press("escape")
         assert view.has_focus
+
+
+async def test_unlinked_mentions_on_request_in_big_vaults(sample_vault, browser_app, monkeypatch):
+    import wiki_tui.ui.browser.browser as browser_module
+
+    monkeypatch.setattr(browser_module, "AUTO_MENTIONS_PAGES", 0)
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        browser = app.browser
+        await open_and_wait(pilot, browser, CHRONO, CHRONO)
+        panel = browser.query_one(BacklinksPanel)
+
+        def prompts() -> list[str]:
+            return [str(panel.get_option_at_index(i).prompt) for i in range(panel.option_count)]
+
+        await wait_for(pilot, lambda: any("enter to search" in p for p in prompts()))
+        assert not any(p.startswith("Unlinked mentions (") for p in prompts())
+        await pilot.press("l", "end", "enter")
+        await wait_for(pilot, lambda: any(p.startswith("Unlinked mentions (") for p in prompts()))

@@ -36,6 +36,7 @@ from wiki_tui.ui.browser.panels import (
 CSS_FILE = Path(__file__).with_name("browser.tcss")
 NARROW_WIDTH = 90  # below this the side panel is hidden until asked for, then stacked
 MENTIONS_LIMIT = 200
+AUTO_MENTIONS_PAGES = 2000  # above this many pages unlinked mentions are found on request
 
 
 class PageLocation(str):
@@ -102,6 +103,7 @@ class WikiBrowser(Container):
         self._panel_choice: bool | None = None  # None: open when wide, closed when narrow
         self._backlinks_shown_for: str | None = None
         self._finder_warm = False
+        self.last_render: PageView.Rendered | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="page-column"):
@@ -341,7 +343,7 @@ class WikiBrowser(Container):
 
     @on(PageView.Rendered)
     def _rendered(self, event: PageView.Rendered) -> None:
-        event.stop()
+        self.last_render = event  # wall and CPU seconds of the last render (benchmarks)
 
     @on(LocationSelected)
     def _open_location(self, event: LocationSelected) -> None:
@@ -372,16 +374,27 @@ class WikiBrowser(Container):
             self.query_one(BacklinksPanel).show_loading()
             self._load_backlinks(path)
 
+    @on(BacklinksPanel.MentionsRequested)
+    def _mentions_requested(self, event: BacklinksPanel.MentionsRequested) -> None:
+        event.stop()
+        if self.current_path is not None:
+            self.query_one(BacklinksPanel).show_loading()
+            self._load_backlinks(self.current_path, mentions=True)
+
     @work(thread=True, group="backlinks", exit_on_error=False)
-    def _load_backlinks(self, path: str) -> None:
+    def _load_backlinks(self, path: str, mentions: bool | None = None) -> None:
+        """Linked mentions are an index lookup; unlinked ones scan page text, so in a big vault
+        they wait until the reader asks (as Obsidian keeps them collapsed)."""
         vault = self.vault
+        if mentions is None:
+            mentions = len(vault.pages) <= AUTO_MENTIONS_PAGES
         try:
             linked = vault.backlinks(path)
-            unlinked = vault.unlinked_mentions(path)[:MENTIONS_LIMIT]
+            unlinked = vault.unlinked_mentions(path, limit=MENTIONS_LIMIT) if mentions else None
         except Exception as error:
             self.app.call_from_thread(self.notify, f"Backlinks: {error}", severity="error")
             return
-        sources = {entry.source for entry in [*linked, *unlinked]}
+        sources = {entry.source for entry in [*linked, *(unlinked or ())]}
         titles = {s: vault.pages[s].title for s in sources if s in vault.pages}
         self.app.call_from_thread(self._show_backlinks, path, titles, linked, unlinked)
 

@@ -37,12 +37,14 @@ YIELD_EVERY = 0.02
 class _RenderedBatch(Message):
     """Rendered units from the worker (posting is thread-safe and does not wait)."""
 
-    def __init__(self, generation: int, batch: list, done: bool, seconds: float) -> None:
+    def __init__(self, generation: int, batch: list, done: bool, seconds: float = 0.0,
+                 cpu_seconds: float = 0.0) -> None:
         super().__init__()
         self.generation = generation
         self.batch = batch
         self.done = done
         self.seconds = seconds
+        self.cpu_seconds = cpu_seconds
 
 
 def is_lite(doc: PageDocument) -> bool:
@@ -93,11 +95,12 @@ class PageView(ScrollView, can_focus=True):
     class Rendered(Message):
         """The whole document is rendered (posted once per render)."""
 
-        def __init__(self, view: "PageView", path: str, seconds: float) -> None:
+        def __init__(self, view: "PageView", path: str, seconds: float, cpu_seconds: float) -> None:
             super().__init__()
             self.view = view
             self.path = path
-            self.seconds = seconds
+            self.seconds = seconds  # wall time of the render worker
+            self.cpu_seconds = cpu_seconds  # its thread's CPU time (steady on a loaded machine)
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -241,6 +244,7 @@ class PageView(ScrollView, can_focus=True):
     def _render_worker(self, vault, doc: PageDocument, width: int, styles: dict[str, Style],
                        dark: bool, generation: int) -> None:
         worker = get_current_worker()
+        cpu_started = time.thread_time()
 
         def obsolete() -> bool:
             return worker.is_cancelled or generation != self._generation
@@ -280,10 +284,11 @@ class PageView(ScrollView, can_focus=True):
             # The first screenful goes out at once; then batches keep UI updates cheap.
             if first and sum(len(r.lines) for _, r in batch) >= 60 or now - last_flush >= BATCH_INTERVAL:
                 first = False
-                self.post_message(_RenderedBatch(generation, batch, False, 0.0))
+                self.post_message(_RenderedBatch(generation, batch, False))
                 batch, last_flush = [], now
         if not obsolete():
-            self.post_message(_RenderedBatch(generation, batch, True, time.perf_counter() - started))
+            self.post_message(_RenderedBatch(generation, batch, True, time.perf_counter() - started,
+                                             time.thread_time() - cpu_started))
 
     def _yield_to_ui(self, obsolete, *, big: bool) -> None:
         """After the first screen: let the event loop have the GIL now and then. A big page
@@ -296,9 +301,11 @@ class PageView(ScrollView, can_focus=True):
     @on(_RenderedBatch)
     def _on_batch(self, message: _RenderedBatch) -> None:
         message.stop()
-        self._append(message.generation, message.batch, message.done, message.seconds)
+        self._append(message.generation, message.batch, message.done, message.seconds,
+                     message.cpu_seconds)
 
-    def _append(self, generation: int, batch, done: bool, seconds: float) -> None:
+    def _append(self, generation: int, batch, done: bool, seconds: float = 0.0,
+                cpu_seconds: float = 0.0) -> None:
         if generation != self._generation:
             return  # a newer render replaced this one
         lines = self._lines
@@ -321,7 +328,7 @@ class PageView(ScrollView, can_focus=True):
         if done:
             self.rendering = False
             if self.document is not None:
-                self.post_message(self.Rendered(self, self.document.path, seconds))
+                self.post_message(self.Rendered(self, self.document.path, seconds, cpu_seconds))
 
     def _apply_pending_scroll(self, done: bool) -> None:
         if self._pending_scroll is None:

@@ -43,6 +43,9 @@ class BacklinksPanel(OptionList):
 
     BINDINGS = _LIST_BINDINGS
 
+    class MentionsRequested(Message):
+        """The reader asked for the unlinked mentions (not searched automatically)."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._locations: dict[str, Location] = {}
@@ -51,14 +54,18 @@ class BacklinksPanel(OptionList):
         self.clear_options()
         self.add_option(Option(Text("Finding backlinks…", style="italic"), disabled=True))
 
-    def show(self, titles: dict[str, str], linked: Iterable, unlinked: Iterable) -> None:
-        """`linked`: Backlink(source, line, context, link); `unlinked`: Mention(source, line, context, text)."""
-        linked, unlinked = list(linked), list(unlinked)
+    def show(self, titles: dict[str, str], linked: Iterable, unlinked: Iterable | None) -> None:
+        """`linked`: Backlink(source, line, context, link); `unlinked`: Mention(source, line,
+        context, text), or None when not searched yet (an entry offers to search)."""
+        linked = list(linked)
         highlighted = self.highlighted
         self.clear_options()
         self._locations.clear()
         options: list[Option] = []
-        for heading, entries in (("Linked mentions", linked), ("Unlinked mentions", unlinked)):
+        sections = [("Linked mentions", linked)]
+        if unlinked is not None:
+            sections.append(("Unlinked mentions", list(unlinked)))
+        for heading, entries in sections:
             options.append(Option(Text(f"{heading} ({len(entries)})", style="bold"), disabled=True))
             if not entries:
                 options.append(Option(Text("  none", style="italic dim"), disabled=True))
@@ -69,12 +76,18 @@ class BacklinksPanel(OptionList):
                 prompt = Text.assemble((title, "bold"), (f"  :{entry.line}", "dim"), "\n  ",
                                        (_one_line(entry.context), "italic"))
                 options.append(Option(prompt, id=option_id))
+        if unlinked is None:
+            options.append(Option(Text("Unlinked mentions: enter to search", style="bold"),
+                                  id="find-mentions"))
         self.add_options(options)
         if highlighted is not None and highlighted < self.option_count:
             self.highlighted = highlighted
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        if event.option.id == "find-mentions":
+            self.post_message(self.MentionsRequested())
+            return
         location = self._locations.get(event.option.id or "")
         if location is not None:
             self.post_message(LocationSelected(location))
