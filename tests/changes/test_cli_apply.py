@@ -193,3 +193,22 @@ def test_terminal_prompt(git_vault: Path, tmp_path: Path, monkeypatch, capsys, a
     assert main(["--vault", str(git_vault), "apply", str(reply)]) == code
     assert asked == ["Apply 2 file(s)? [y/N] "]
     assert (head(git_vault) != before) == (answer == "y")
+
+
+def test_json_output_for_programs(git_vault: Path, tmp_path: Path, capsys):
+    import json
+
+    reply = _write_reply(tmp_path, _reply(git_vault))
+    assert main(["--vault", str(git_vault), "apply", str(reply), "--dry-run", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert not shown["applied"] and shown["message"] == "dry run: nothing written"
+    assert [f["path"] for f in shown["files"]] == ["concepts/Gnomon.md", "concepts/Dead reckoning.md"]
+    assert "+Added by the reply." in shown["files"][1]["diff"]
+    assert main(["--vault", str(git_vault), "apply", str(reply), "--yes", "--json"]) == 0
+    done = json.loads(capsys.readouterr().out)
+    assert done["applied"] and done["result"]["commit"] == head(git_vault)
+    assert done["result"]["created"] == ["concepts/Gnomon.md"]
+    bad = _write_reply(tmp_path, "@@@ EDIT entities/H4.md\n@@@ SEARCH\nnot there\n@@@ REPLACE\nx\n@@@ END\n")
+    assert main(["--vault", str(git_vault), "apply", str(bad), "--yes", "--json"]) == 1
+    failed = json.loads(capsys.readouterr().out)
+    assert not failed["applied"] and "entities/H4.md" in failed["errors"][0]

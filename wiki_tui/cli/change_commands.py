@@ -9,8 +9,13 @@ and applies it only when asked:
 - neither: when stdin and stdout are terminals (the reply came from a file), ask y/N; otherwise
   (e.g. the reply is piped in on stdin) only show, and say to re-run with --yes.
 
+`--json` prints one JSON object instead (files with their diffs, lint findings, errors, the
+result): the way for another agent, e.g. a coding assistant in another terminal, to propose
+changes through the same review and record.
+
 A reply with protocol or matching errors is never applied in part: the vault stays untouched and
-the exit code is 1. Any apply first finishes or rolls back an apply interrupted by a crash.
+the exit code is 1. Exit 3: the person answered no. Any apply first finishes or rolls back an
+apply interrupted by a crash.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from wiki_tui.cli.common import CliError, console, console_err, vault_root
+from wiki_tui.cli.common import CliError, console, console_err, print_json, vault_root
 
 APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
 EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
@@ -42,6 +47,9 @@ def register(subparsers) -> None:
                        help="operation word for log.md and the commit (default: apply)")
     apply.add_argument("--model", default="external",
                        help="who wrote the reply, for the commit's Model: trailer")
+    apply.add_argument("--json", action="store_true",
+                       help="print one JSON object (files with diffs, findings, errors, result) "
+                            "instead of coloured diffs: for scripts and other agents")
     apply.set_defaults(func=run_apply)
 
     undo = subparsers.add_parser(
@@ -166,32 +174,67 @@ def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) ->
 
     changeset, errors = build_changeset(vault, parsed, operation=args.operation,
                                         title=args.title or default_title, model=args.model)
-    show_changeset(changeset, errors)
+    report = _Report(args.json, changeset, errors)
     blocking = [e for e in errors if getattr(e, "retry", True)]
     if blocking:
-        raise CliError(f"not applied: {len(blocking)} problem(s) in the reply (listed above); "
-                       "the vault is untouched", 1)
+        return report.done(1, f"not applied: {len(blocking)} problem(s) in the reply (listed "
+                              "above); the vault is untouched")
     if not changeset.files:
-        console_err.print("nothing to change: the reply's edits are already in the vault")
-        return 0
+        return report.done(0, "nothing to change: the reply's edits are already in the vault")
     if args.dry_run:
-        console_err.print("dry run: nothing written")
-        return 0
+        return report.done(0, "dry run: nothing written")
     if not args.yes:
-        if args.reply == "-" or not (sys.stdin.isatty() and sys.stdout.isatty()):
-            console_err.print("shown only: re-run with --yes to apply these changes")
-            return 0
+        if args.json or args.reply == "-" or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return report.done(0, "shown only: re-run with --yes to apply these changes")
         answer = console.input(f"Apply {len(changeset.files)} file(s)? [y/N] ").strip().lower()
         if answer not in ("y", "yes"):
-            console_err.print("not applied")
-            return EXIT_NOT_APPLIED
+            return report.done(EXIT_NOT_APPLIED, "not applied")
     changeset.accept_all()
     try:
         result = apply_changeset(vault, changeset)
     except ApplyError as exc:
-        raise CliError(f"not applied: {exc}", 1) from None
-    _print_result(result)
-    return 1 if result.conflicts else 0
+        return report.done(1, f"not applied: {exc}")
+    return report.applied(result)
+
+
+class _Report:
+    """What `apply` tells the person (rich text) or a program (--json, one object at the end)."""
+
+    def __init__(self, as_json: bool, changeset: Any, errors: list[Any]) -> None:
+        self.as_json, self.changeset, self.errors = as_json, changeset, errors
+        if not as_json:
+            show_changeset(changeset, errors)
+
+    def done(self, code: int, message: str, result: Any = None) -> int:
+        if self.as_json:
+            cs = self.changeset
+            print_json({
+                "applied": bool(result is not None and result.applied), "message": message,
+                "operation": cs.operation, "title": cs.title,
+                "files": [{"path": f.path, "kind": f.kind, "old_path": f.old_path,
+                           "diff": f.unified_diff()} for f in cs.files],
+                "findings": [str(f) for f in cs.findings],
+                "errors": [str(e) for e in self.errors if getattr(e, "retry", True)],
+                "notes": [str(e) for e in self.errors if not getattr(e, "retry", True)],
+                "result": None if result is None else {
+                    "created": result.created, "updated": result.updated,
+                    "deleted": result.deleted, "renamed": result.renamed,
+                    "commit": result.commit, "conflicts": result.conflicts,
+                    "notice": result.notice},
+            })
+        elif code == 0 or code == EXIT_NOT_APPLIED:
+            console_err.print(escape(message))
+        else:
+            raise CliError(message, code)
+        return code
+
+    def applied(self, result: Any) -> int:
+        code = 1 if result.conflicts else 0
+        if not self.as_json:
+            _print_result(result)
+            return code
+        return self.done(code, "applied" if result.applied else (result.notice or "nothing applied"),
+                         result)
 
 
 def run_undo(args: Any) -> int:
