@@ -377,3 +377,14 @@ def test_rollback_after_adding_an_untracked_page_late(git_vault: Path):
     with pytest.raises(ApplyError):
         apply_changeset(vault, changeset(modify(git_vault, "concepts/Loose.md", page("Loose", "x"))))
     assert full_state(git_vault) == before
+
+
+def test_without_git_installed_the_vault_still_works(git_vault: Path, monkeypatch):
+    import git as gitpython
+
+    monkeypatch.setattr(gitpython.Git, "GIT_PYTHON_GIT_EXECUTABLE", "/nonexistent/git")
+    vault = open_vault(git_vault)
+    before = head(git_vault)
+    result = apply_changeset(vault, changeset(create("concepts/A.md", page("A"))))
+    assert result.commit is None and "git is not installed" in result.notice
+    assert (git_vault / "concepts/A.md").exists() and head(git_vault) == before

@@ -7,11 +7,17 @@ Paths in and out are vault-relative; the vault may sit in a sub-folder of the re
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
-import git
-from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError
-from git.refs.symbolic import SymbolicReference
+# Without a git executable GitPython refuses to import at all; "quiet" lets it import so that a
+# vault still works without git (files, log and index), with a notice.
+os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
+
+import git  # noqa: E402
+from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError  # noqa: E402
+from git.refs.symbolic import SymbolicReference  # noqa: E402
 
 TRAILER_OPERATION = "Wiki-Tui-Changeset"
 TRAILER_MODEL = "Model"
@@ -24,8 +30,20 @@ NO_REPO_NOTICE = (
     "Run `git init` (or `wiki-tui init`) in the vault to keep a history and allow undo."
 )
 UNKNOWN_PATH_ERROR = "did not match any file(s) known to git"
+NO_GIT_NOTICE = (
+    "git is not installed, so the changes were written and logged but not committed. Install "
+    "git and run `git init` in the vault to keep a history and allow undo."
+)
 _IDENTITY_ERRORS = ("Please tell me who you are", "unable to auto-detect email address",
                     "empty ident name")
+
+
+def git_installed() -> bool:
+    return shutil.which(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git") is not None
+
+
+def no_repo_notice() -> str:
+    return NO_REPO_NOTICE if git_installed() else NO_GIT_NOTICE
 
 
 class GitError(Exception):
@@ -73,7 +91,9 @@ class GitRepo:
 
     @classmethod
     def open(cls, vault_root: Path) -> GitRepo | None:
-        """The repository containing the vault, or None when there is none."""
+        """The repository containing the vault, or None when there is none (or no git)."""
+        if not git_installed():
+            return None
         try:
             repo = git.Repo(vault_root, search_parent_directories=True)
         except (InvalidGitRepositoryError, NoSuchPathError):

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from wiki_tui.changes import atomic, logmd, transaction
-from wiki_tui.changes.gitops import (NO_REPO_NOTICE, TRAILER_MODEL, TRAILER_OPERATION,
+from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION,
                                      TRAILER_REVERTS, GitError, GitRepo, commit_message,
-                                     parse_trailers)
+                                     no_repo_notice, parse_trailers)
 from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
 from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
@@ -199,7 +199,7 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
     finally:
         if repo is not None:
             repo.close()
-    notice = outcome.notice if repo is not None else NO_REPO_NOTICE
+    notice = outcome.notice if repo is not None else no_repo_notice()
     touched = [*plan.contents, logmd.LOG_PATH] + ([INDEX_PATH] if plan.index_bytes is not None else [])
     _refresh(vault, touched)
     return outcome.commit, notice
