@@ -247,6 +247,14 @@ def test_fence_inside_a_comment_does_not_open():
     assert targets("%%\n```\n%%\n[[B]]\n") == ["B"]
 
 
+def test_code_span_runs_over_lines_within_a_paragraph():
+    assert targets("a `x [[A]]\ny` [[B]]") == ["B"]
+    assert targets("a `x\n\n[[B]] y`") == ["B"]  # a blank line ends the paragraph
+    assert targets("- a `x\n- [[B]] y`") == ["B"]  # so does a new list item
+    assert targets("# H `x\n[[B]] y`") == ["B"]  # a heading is one line
+    assert targets("a `x\n# H [[B]] y`") == ["B"]
+
+
 def test_unmatched_backtick_is_literal():
     assert targets("a ` [[B]]") == ["B"]
     assert targets("`` a ` [[B]]") == ["B"]

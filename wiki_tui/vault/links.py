@@ -16,8 +16,8 @@ The pass:
 
 Decisions where the guide says *open* or Obsidian is unclear (tested):
 - an unclosed ``%%`` comments out the rest of the page (as Obsidian renders it);
-- a code span stays on one line (CommonMark lets it run on inside a paragraph: rare in
-  wiki pages, and the safe side is to keep the links);
+- a code span may run over lines inside one paragraph (CommonMark); a blank line or a
+  line starting a list item, heading, quote or table row ends the paragraph;
 - links inside raw HTML are links; ``$$ math $$`` is prose;
 - ``\\[[x]]`` (escaped bracket) is text; in ``[[a [[b]]`` the innermost ``[[`` opens;
 - a ``[text](dest)`` destination may hold one level of parentheses;
@@ -127,6 +127,11 @@ _HEADING_CLOSE = re.compile(r"(?:^|[ \t])#+$")
 _HEADING_NL = re.compile(r"\n {0,3}(#{1,6})(?=[ \t]|\r?$)", re.M)
 _BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*\r?$", re.M)
 _BACKTICKS = re.compile(r"`+")
+# A newline that ends a paragraph: a blank line follows, or a line that starts a new block
+_PARA_BREAK = re.compile(
+    r"\n(?:[ \t]*\r?$|[ \t]{0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|\r?$)|>|\|))",
+    re.M,
+)
 _QUOTE_PREFIX = re.compile(r"[ \t]{0,3}(?:>[ \t]?)+")
 _CODE_END = re.compile(r"^(?![ \t]*\r?$)(?! {4}| {0,3}\t)", re.M)  # first line not indented code
 _UNQUOTED = re.compile(r"^(?![ \t]{0,3}>)", re.M)
@@ -225,6 +230,7 @@ class _Pass:
                 i = text.find("`", j, b)
         ri = 0  # next run to consider
         nl = -2  # next newline at or after the current run (-1: none)
+        para_end = -2  # where the current paragraph ends
         pos = seg = a  # seg: start of the current prose segment
         while True:
             while ri < len(runs) and runs[ri][0] < pos:
@@ -251,7 +257,17 @@ class _Pass:
                 if nl != -1 and nl < start:
                     nl = text.find("\n", start, b)
                 if nl != -1 and nl < close_start:
-                    close_start = -1  # code spans stay on one line here
+                    # a code span may run on over lines, within one paragraph; the
+                    # paragraph's end is known already when this line lies inside it
+                    if para_end < nl:
+                        line_start = max(text.rfind("\n", a, start) + 1, a)
+                        if _HEADING_AT.match(text, line_start):
+                            para_end = nl  # a heading is a block of one line
+                        else:
+                            m = _PARA_BREAK.search(text, nl, b)
+                            para_end = m.start() if m else b
+                    if para_end < close_start:
+                        close_start = -1
             if close_start != -1:  # a closing run of the same length: a code span
                 if seg < start:
                     add(seg, start)
