@@ -96,7 +96,7 @@ ATTEMPTS = [
     ("@@@ WRITE concepts/a<b>.md\nx\n@@@ END\n", "contains '<'"),
     ("@@@ WRITE concepts/a|b.md\nx\n@@@ END\n", "contains '|'"),
     ("@@@ WRITE concepts/a*b.md\nx\n@@@ END\n", "contains '*'"),
-    ("@@@ WRITE concepts/a\x1b[31mb.md\nx\n@@@ END\n", "U+001B (a control character)"),
+    ("@@@ WRITE concepts/a\x1b[31mb.md\nx\n@@@ END\n", "invisible character U+001B"),
     ("@@@ WRITE concepts/C#.md\nx\n@@@ END\n", "Obsidian links cannot reach"),
     ("@@@ WRITE concepts/[draft] A.md\nx\n@@@ END\n", "contains '['"),
     ("@@@ WRITE concepts/evil\u202egpj.md\nx\n@@@ END\n", "invisible character U+202E"),
@@ -198,3 +198,38 @@ def test_existing_page_with_link_breaking_name_can_still_be_edited(world):
     assert check_path(world.vault, "concepts/C#.md") == "concepts/C#.md"
     with pytest.raises(GuardError, match="Obsidian links cannot reach"):
         check_path(world.vault, "concepts/F#.md")
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_piece = st.sampled_from(["..", ".", "", "~", "raw", "RAW", ".git", "concepts", "out", "notes",
+                          "a.md", "index.md", "log.md", "C#.md", "con", "x ", "y.", "ü", "\u202e",
+                          "\\", ":", "A.md", "Link.md", "Escape.md", "AGENTS.md", "b.txt"])
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=300)
+@given(st.one_of(st.lists(_piece, min_size=1, max_size=5).map("/".join),
+                 st.text(min_size=1, max_size=40)))
+def test_any_path_is_refused_or_safe(world, path):
+    try:
+        clean = check_path(world.vault, path)
+    except GuardError as exc:
+        assert str(exc).strip()
+        return
+    parts = clean.split("/")
+    assert clean.endswith(".md") and not clean.startswith("/")
+    assert all(p and p not in (".", "..") and not p.startswith(".") for p in parts)
+    assert parts[0].casefold() != "raw" and clean.casefold() not in ("index.md", "log.md")
+    real = (world.vault / clean).resolve()
+    assert real.is_relative_to(world.vault.resolve())
+    assert not real.is_relative_to((world.vault / "raw").resolve())
+    assert not (world.vault / clean).is_symlink()
+
+
+def test_messages_about_hostile_names_can_always_be_encoded(world):
+    for path in ("a\ud800.md", "x/\udcff/y.md", "\x00.md", ".\u202e.md", "a\x7f.md"):
+        with pytest.raises(GuardError) as exc:
+            check_path(world.vault, path)
+        str(exc.value).encode("utf-8")  # no lone surrogate or control character leaks out
+        assert "invisible character" in str(exc.value)
