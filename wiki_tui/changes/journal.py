@@ -20,7 +20,7 @@ from typing import Any
 from wiki_tui.changes import atomic, logmd, transaction
 from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION,
                                      TRAILER_REVERTS, GitError, GitRepo, commit_message,
-                                     no_repo_notice, parse_trailers)
+                                     git_installed, no_repo_notice, parse_trailers)
 from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
 from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
@@ -466,6 +466,8 @@ def _undo(vault: Any, date: _dt.date | str | None, on_step: StepHook | None) -> 
     recovered = recover(vault)
     repo = GitRepo.open(root)
     if repo is None:
+        if not git_installed():
+            raise UndoError("git is not installed, so there is no history to undo")
         raise UndoError("this vault is not a git repository, so there is no history to undo "
                         "(run `git init` or `wiki-tui init` to start one)")
     try:
