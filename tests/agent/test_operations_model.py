@@ -238,3 +238,25 @@ async def test_cancel_event_mid_stream_keeps_the_partial_reply(llm_server, sampl
     assert isinstance(failed, Failed) and failed.kind == "cancelled"
     assert failed.partial_reply and NEW_PAGE_BLOCK.startswith(failed.partial_reply)
     assert not any(isinstance(e, ChangesetReady) for e in events)
+
+
+async def test_model_merge_gets_every_backlink_rewritten(llm_server, git_vault):
+    vault = Vault.open(git_vault)
+    linking = sorted({b.source for b in vault.backlinks("entities/Larcum Kendall.md")}
+                     - {"index.md", "log.md"})
+    assert linking
+    target = (git_vault / "entities/John Harrison.md").read_text(encoding="utf-8")
+    llm_server.queue(Reply(
+        "Merged.\n\n@@@ WRITE entities/John Harrison.md\n" + target
+        + "\nKendall copied H4 as K1.\n@@@ END\n@@@ DELETE entities/Larcum Kendall.md\n"))
+    events = await run_op(operations.instruct(vault, "merge Larcum Kendall into John Harrison",
+                                              llm_server.settings()))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    paths = {f.path for f in changeset.files}
+    assert set(linking) - {"entities/John Harrison.md"} <= paths
+    changeset.accept_all()
+    apply_changeset(vault, changeset)
+    for path in set(linking) - {"entities/John Harrison.md"}:
+        text = (git_vault / path).read_text(encoding="utf-8")
+        assert "[[Larcum Kendall]]" not in text
+        assert "[[John Harrison|Larcum Kendall]]" in text, path

@@ -157,7 +157,11 @@ async def instruct(vault: Any, instruction: str, settings: AgentSettings, *,
                                   model=settings.model, budget=settings.context_tokens,
                                   search_query=instruction, extra_paths=named,
                                   extra_sections=sections)
-    async for event in run.edit_conversation(prompt.messages, follow_renames=True):
+    from wiki_tui.agent.offline.engine import merge_request
+
+    merge = merge_request(vault, instruction)
+    async for event in run.edit_conversation(prompt.messages, follow_renames=True,
+                                             merges=dict([merge]) if merge else {}):
         yield event
     if not run.failed:
         async for event in run.finish():
@@ -363,10 +367,11 @@ class _Run:
                            "unfinished edit block at the end was not applied.")
 
     async def edit_conversation(self, messages: list[dict], *, apply_blocks: bool = True,
-                                follow_renames: bool = False) -> AsyncIterator[Event]:
+                                follow_renames: bool = False,
+                                merges: dict[str, str] | None = None) -> AsyncIterator[Event]:
         """Model turns until its edits build cleanly (at most settings.edit_rounds rounds)."""
         from wiki_tui.changes.build import build_changeset
-        from wiki_tui.changes.protocol import RENAME, ParsedReply, StreamParser
+        from wiki_tui.changes.protocol import DELETE, RENAME, ParsedReply, StreamParser
 
         rounds = max(1, self.settings.edit_rounds)
         for round_no in range(1, rounds + 1):
@@ -384,11 +389,16 @@ class _Run:
                 return
             parsed = parser.result()
             new_blocks = list(parsed.blocks)
-            if follow_renames:
+            if follow_renames:  # backlinks follow a page the model moves or merges away
                 moves = {b.path: b.new_path for b in new_blocks if b.kind == RENAME}
+                merged = {b.path: (merges or {})[b.path] for b in new_blocks
+                          if b.kind == DELETE and b.path in (merges or {})}
+                edited = {b.path for b in [*self.blocks, *new_blocks]}
                 if moves:
-                    edited = {b.path for b in [*self.blocks, *new_blocks]}
                     new_blocks += rewrite_blocks(self.vault, moves, skip=edited)
+                if merged:
+                    new_blocks += rewrite_blocks(self.vault, merged, skip=edited,
+                                                 keep_text=True)
             candidate = [*self.blocks, *new_blocks]
             changeset, errors = await asyncio.to_thread(
                 build_changeset, self.vault,

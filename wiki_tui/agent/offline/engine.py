@@ -331,6 +331,15 @@ def _strip_name(text: str) -> str:
     return text.strip().strip("\"'`").removeprefix("[[").removesuffix("]]").strip()
 
 
+def merge_request(vault: Any, instruction: str) -> tuple[str, str] | None:
+    """(page merged away, page it goes into) for "merge X into Y", when both pages exist."""
+    m = _MERGE.match(instruction)
+    if not m:
+        return None
+    src, dst = vault.page(_strip_name(m.group(1))), vault.page(_strip_name(m.group(2)))
+    return (src.path, dst.path) if src is not None and dst is not None else None
+
+
 def _instruct(vault: Any, args: dict) -> str:
     instruction = args["instruction"]
     m = _RENAME.match(instruction)
