@@ -289,3 +289,12 @@ def test_reply_to_disk_through_the_journal(git_vault):
     data = crlf.read_bytes()
     assert b"title: Dead reckoning (DR)\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")
     assert "## [2026-11-22] instruct | pipe" in (git_vault / "log.md").read_text()
+
+
+def test_write_over_a_bom_page_keeps_the_bom_out_of_the_diff(sample_vault):
+    page = sample_vault / "concepts" / "Bom.md"
+    page.write_bytes("\ufeff---\ntitle: Bom\n---\nold\n".encode())
+    cs, errors = build(sample_vault, "@@@ WRITE concepts/Bom.md\n---\ntitle: Bom\n---\nnew\n@@@ END\n")
+    [fc] = cs.files
+    assert fc.proposed_text == "\ufeff---\ntitle: Bom\n---\nnew\n"
+    assert [h.old_lines for h in fc.hunks] == [["old\n"]]

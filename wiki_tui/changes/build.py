@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from wiki_tui.changes import guards
 from wiki_tui.changes.guards import GuardError
 from wiki_tui.changes.lines import newline_style
-from wiki_tui.changes.match import MatchError, apply_edits_report
+from wiki_tui.changes.match import BOM, MatchError, apply_edits_report
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange
 from wiki_tui.changes.protocol import DELETE as B_DELETE
 from wiki_tui.changes.protocol import EDIT as B_EDIT
@@ -67,10 +67,12 @@ def read_base_text(vault_root: Path | str, path: str) -> str | None:
 
 
 def conform_newlines(text: str, base: str | None) -> str:
-    """Give a whole-page text the base file's newline style and final-newline habit."""
-    text = text.replace("\r\n", "\n")
+    """Give a whole-page text the base file's newline style, BOM and final-newline habit."""
+    text = text.replace("\r\n", "\n").removeprefix(BOM)
     if base is None:
         return text
+    if base.startswith(BOM):
+        text = BOM + text
     if newline_style(base) == "\r\n":
         text = text.replace("\n", "\r\n")
     if base and not base.endswith("\n") and text.endswith("\n") and not text.endswith("\n\n"):
