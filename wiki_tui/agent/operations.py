@@ -19,6 +19,7 @@ from typing import Any
 
 from wiki_tui.agent import prompts, tools
 from wiki_tui.agent.backlinks import SPECIAL_FILES, rewrite_blocks
+from wiki_tui.agent.instructions import merge_request
 from wiki_tui.agent.pageinfo import page_infos
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.dismissed import finding_id, load_dismissed
@@ -157,8 +158,6 @@ async def instruct(vault: Any, instruction: str, settings: AgentSettings, *,
                                   model=settings.model, budget=settings.context_tokens,
                                   search_query=instruction, extra_paths=named,
                                   extra_sections=sections)
-    from wiki_tui.agent.offline.engine import merge_request
-
     merge = merge_request(vault, instruction)
     async for event in run.edit_conversation(prompt.messages, follow_renames=True,
                                              merges=dict([merge]) if merge else {}):

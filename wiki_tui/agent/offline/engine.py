@@ -20,6 +20,7 @@ from wiki_tui.agent.backlinks import (
     SPECIAL_FILES, blocks_as_text, link_name, name_counts, rewrite_blocks,
 )
 from wiki_tui.agent.config import OFFLINE_LABEL
+from wiki_tui.agent.instructions import merge_parts, rename_parts
 from wiki_tui.agent.pageinfo import page_infos
 from wiki_tui.changes.protocol import DELETE, EDIT, RENAME, WRITE, Block
 
@@ -323,31 +324,14 @@ def _link_fix(item: Any) -> tuple[str, str] | None:
 
 
 # -- instruct ---------------------------------------------------------------------------------
-_RENAME = re.compile(r"^\s*(?:rename|move)\s+(.+?)\s+(?:to|->|as)\s+(.+?)\s*\.?\s*$", re.I)
-_MERGE = re.compile(r"^\s*merge\s+(.+?)\s+into\s+(.+?)\s*\.?\s*$", re.I)
-
-
-def _strip_name(text: str) -> str:
-    return text.strip().strip("\"'`").removeprefix("[[").removesuffix("]]").strip()
-
-
-def merge_request(vault: Any, instruction: str) -> tuple[str, str] | None:
-    """(page merged away, page it goes into) for "merge X into Y", when both pages exist."""
-    m = _MERGE.match(instruction)
-    if not m:
-        return None
-    src, dst = vault.page(_strip_name(m.group(1))), vault.page(_strip_name(m.group(2)))
-    return (src.path, dst.path) if src is not None and dst is not None else None
-
-
 def _instruct(vault: Any, args: dict) -> str:
     instruction = args["instruction"]
-    m = _RENAME.match(instruction)
-    if m:
-        return _rename(vault, _strip_name(m.group(1)), _strip_name(m.group(2)))
-    m = _MERGE.match(instruction)
-    if m:
-        return _merge(vault, _strip_name(m.group(1)), _strip_name(m.group(2)))
+    parts = rename_parts(instruction)
+    if parts:
+        return _rename(vault, *parts)
+    parts = merge_parts(instruction)
+    if parts:
+        return _merge(vault, *parts)
     return (f"{NOTE} It understands only \"rename PAGE to NAME\" and \"merge PAGE into PAGE\"; "
             "configure a model (--model or WIKI_TUI_MODEL) for other instructions.\n")
 
