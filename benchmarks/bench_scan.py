@@ -26,8 +26,13 @@ WORDS = (
     "that for with as on by this it from be are was"
 ).split()
 TYPES = ["source", "entity", "concept", "synthesis", "answer"]
-FOLDERS = {"source": "sources", "entity": "entities", "concept": "concepts",
-           "synthesis": "syntheses", "answer": "answers"}
+FOLDERS = {
+    "source": "sources",
+    "entity": "entities",
+    "concept": "concepts",
+    "synthesis": "syntheses",
+    "answer": "answers",
+}
 
 
 def sentence(rng: random.Random, n: int) -> str:
@@ -111,7 +116,8 @@ def main() -> None:
 
         root = pathlib.Path(args.vault)
         files = [
-            p for p in root.rglob("*.md")
+            p
+            for p in root.rglob("*.md")
             if not any(part.startswith(".") for part in p.relative_to(root).parts)
         ]
 
@@ -127,22 +133,27 @@ def main() -> None:
             "vault_read_parse_wall_first_s": round(time.perf_counter() - t0, 4),
             "vault_read_parse_cpu_s": round(timed(read_and_parse), 4),
         }
-    print(json.dumps({
-        "clock": "process_time (CPU seconds, median of rounds)",
-        "load_avg_1m": os.getloadavg()[0],
-        "pages": args.pages,
-        "avg_page_bytes": round(total_bytes / args.pages),
-        "links": len(links),
-        "scan_links_total_s": round(scan_s, 4),
-        "scan_links_per_page_ms": round(scan_s / args.pages * 1000, 4),
-        "parse_page_total_s": round(parse_s, 4),
-        "parse_page_per_page_ms": round(parse_s / args.pages * 1000, 4),
-        "resolver_build_s": round(build_s, 4),
-        "resolve_all_links_s": round(resolve_s, 4),
-        "resolve_per_link_us": round(resolve_s / max(1, len(links)) * 1e6, 3),
-        "unresolved": sum(1 for t, f in links if resolver.resolve(t, f) is None),
-        **disk,
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "clock": "process_time (CPU seconds, median of rounds)",
+                "load_avg_1m": os.getloadavg()[0],
+                "pages": args.pages,
+                "avg_page_bytes": round(total_bytes / args.pages),
+                "links": len(links),
+                "scan_links_total_s": round(scan_s, 4),
+                "scan_links_per_page_ms": round(scan_s / args.pages * 1000, 4),
+                "parse_page_total_s": round(parse_s, 4),
+                "parse_page_per_page_ms": round(parse_s / args.pages * 1000, 4),
+                "resolver_build_s": round(build_s, 4),
+                "resolve_all_links_s": round(resolve_s, 4),
+                "resolve_per_link_us": round(resolve_s / max(1, len(links)) * 1e6, 3),
+                "unresolved": sum(1 for t, f in links if resolver.resolve(t, f) is None),
+                **disk,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

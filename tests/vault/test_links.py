@@ -23,7 +23,11 @@ def targets(text: str) -> list[str]:
 def test_plain_wikilink():
     link = one("see [[Page]] here")
     assert (link.target, link.subpath, link.display, link.embed, link.kind) == (
-        "Page", "", None, False, "wiki"
+        "Page",
+        "",
+        None,
+        False,
+        "wiki",
     )
     assert (link.start, link.end, link.raw) == (4, 12, "[[Page]]")
 

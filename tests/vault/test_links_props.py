@@ -13,9 +13,43 @@ from wiki_tui.vault.page import parse_page
 
 # Text made of the characters that matter to the scanner, so examples hit the rules.
 _pieces = st.sampled_from(
-    ["[", "]", "[[", "]]", "(", ")", "!", "|", "\\", "#", "^", "`", "```", "~~~", "%%", "<", ">",
-     "\n", "\n\n", "    ", "\t", " ", "- ", "> ", "a", "Page", ".md", "%20", "http://x", "---\n",
-     "é", "\r\n", ":", '"', "x.png"]
+    [
+        "[",
+        "]",
+        "[[",
+        "]]",
+        "(",
+        ")",
+        "!",
+        "|",
+        "\\",
+        "#",
+        "^",
+        "`",
+        "```",
+        "~~~",
+        "%%",
+        "<",
+        ">",
+        "\n",
+        "\n\n",
+        "    ",
+        "\t",
+        " ",
+        "- ",
+        "> ",
+        "a",
+        "Page",
+        ".md",
+        "%20",
+        "http://x",
+        "---\n",
+        "é",
+        "\r\n",
+        ":",
+        '"',
+        "x.png",
+    ]
 )
 markdownish = st.lists(_pieces, max_size=60).map("".join)
 any_text = st.one_of(st.text(max_size=300), markdownish)

@@ -90,7 +90,7 @@ _SIMPLE_FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]*$")
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})$")
 # YAML's printable set; anything else (and YAML's extra line breaks) goes to PyYAML
 _NOT_SIMPLE = re.compile(
-    "[^\x0A\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\U00010000-\U0010FFFF]"
+    "[^\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
 _PLAIN_START_FORBIDDEN = set("-?:,[]{}#&*!|>'\"%@`")
 _RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers

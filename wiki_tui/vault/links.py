@@ -507,6 +507,8 @@ class _LinkFinder:
 
     def run(self, a: int, b: int, links: list, external: list, ranges: list) -> None:
         text = self.text
+        at = self.p.lines.at
+        kind = self.kind
         # cached "next occurrence" pointers: -2 unknown, -1 none left in the span
         wclose = close = nl = failed = -2
         pos = text.find("[", a, b)
@@ -522,9 +524,33 @@ class _LinkFinder:
                     wclose = text.find("]]", pos + 2, b)
                 if wclose != -1 and wclose < line_end:
                     o = text.rfind("[[", pos, wclose)  # the innermost "[[" opens the link
-                    embed = o > a and text[o - 1] == "!"
-                    self._wiki(o, wclose + 2, text[o + 2 : wclose], embed, links, ranges)
-                    pos = text.find("[", wclose + 2, b)
+                    end = wclose + 2
+                    pos = text.find("[", end, b)
+                    # the common case inline (this loop is the hot path of a vault build)
+                    body = text[o + 2 : wclose]
+                    if "|" in body or "#" in body:
+                        target, sub, display = _split_wiki_body(body)
+                    else:
+                        target, sub, display = body.strip(), "", None
+                    start = o - 1 if o > a and text[o - 1] == "!" else o
+                    ranges.append((start, end))
+                    if not target and not sub:
+                        continue  # [[]], [[ ]], [[|x]], [[#]]: not a link
+                    line, col = at(start)
+                    links.append(
+                        Link(
+                            target,
+                            sub,
+                            display,
+                            start != o,
+                            kind,
+                            line,
+                            col,
+                            start,
+                            end,
+                            text[start:end],
+                        )
+                    )
                 else:
                     pos += 1  # "[[" with no closer on its line is text
                 continue
@@ -564,17 +590,6 @@ class _LinkFinder:
         if not path and not sub:
             return
         links.append(self._make(path, sub, label, embed, "markdown", start, end))
-
-    def _wiki(self, o: int, end: int, body: str, embed: bool, links: list, ranges: list) -> None:
-        if "|" in body or "#" in body:
-            target, sub, display = _split_wiki_body(body)
-        else:  # the common [[Page]]
-            target, sub, display = body.strip(), "", None
-        start = o - 1 if embed else o
-        ranges.append((start, end))
-        if not target and not sub:
-            return  # [[]], [[ ]], [[|x]], [[#]]: not a link
-        links.append(self._make(target, sub, display, embed, self.kind, start, end))
 
     def _make(self, target, sub, display, embed, kind, start, end) -> Link:
         line, col = self.p.lines.at(start)

@@ -120,7 +120,8 @@ def _frontmatter_links(
     ``related: [[X]]`` is a nested YAML list, which Obsidian does not read as a link.
     """
     in_source = [
-        link for link in find_links_in(text, yaml_start, yaml_end, kind="frontmatter")
+        link
+        for link in find_links_in(text, yaml_start, yaml_end, kind="frontmatter")
         if link.kind == "frontmatter"
     ]
     if not in_source:

@@ -110,8 +110,10 @@ class Resolver:
             return normalize_path(from_path) if from_path else None
         folder = _folder(normalize_path(from_path))
         if target.startswith(("./", "../")) or target in (".", ".."):
-            joined = posixpath.normpath(posixpath.join(folder, target)) if folder else (
-                posixpath.normpath(target)
+            joined = (
+                posixpath.normpath(posixpath.join(folder, target))
+                if folder
+                else (posixpath.normpath(target))
             )
             if joined == ".." or joined.startswith("../") or joined == ".":
                 return None  # outside the vault
