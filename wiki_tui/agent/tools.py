@@ -4,6 +4,7 @@ they go through the edit protocol and the person's review."""
 from __future__ import annotations
 
 import json
+import posixpath
 from typing import Any
 
 MAX_TOOL_CHARS = 24_000  # one tool result; longer texts are read in parts (offset)
@@ -65,9 +66,11 @@ def run_tool(vault: Any, name: str, args: dict) -> str:
             rows = vault.backlinks(path)
             return "\n".join(f"{b.source}:{b.line}: {b.context}" for b in rows) or "no backlinks"
         if name == "read_source":
-            path = str(args.get("path", "")).lstrip("./")
+            path = str(args.get("path", "")).strip().removeprefix("./")
             if not path.startswith("raw/"):
                 path = f"raw/{path}"
+            if not posixpath.normpath(path).startswith("raw/"):
+                return f"read_source reads files under raw/ only, not {path!r}"
             offset = max(0, int(args.get("offset") or 0))
             text = vault.read_text(path)
             part = text[offset:offset + MAX_TOOL_CHARS]
