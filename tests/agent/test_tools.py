@@ -26,7 +26,7 @@ def test_tool_faults_are_sentences_and_raw_reads_in_parts(sample_vault):
     assert run_tool(vault, "read_source", {"path": "raw/long.md",
                                            "offset": MAX_TOOL_CHARS}) == "x" * 10
     assert run_tool(vault, "read_page", {"path": "No such page"}).startswith("read_page failed")
-    assert "outside" in run_tool(vault, "read_source", {"path": "../../etc/passwd"}) \
-        or "failed" in run_tool(vault, "read_source", {"path": "../../etc/passwd"})
+    assert "under raw/ only" in run_tool(vault, "read_source", {"path": "../../etc/passwd"})
+    assert "under raw/ only" in run_tool(vault, "read_source", {"path": "raw/../AGENTS.md"})
     assert run_tool(vault, "write_page", {}).startswith("unknown tool 'write_page'")
     assert parse_arguments("{not json") == {} and describe("search", {"query": "q"}) == "search 'q'"
