@@ -129,7 +129,8 @@ class WikiApp(App[None]):
         self.conversation.add_note(WELCOME)
         for notice in self.notices:
             self.conversation.add_note(notice, "warning")
-        self.load_vault()
+        # After the first paint: the index build in its thread would compete for the GIL.
+        self.call_after_refresh(self.load_vault)
         if not self.settings.offline:
             self.call_after_refresh(self.start_warm_up)
 

@@ -11,7 +11,6 @@ import re
 import time
 from typing import Callable
 
-from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -45,6 +44,13 @@ def settled_split(text: str) -> int:
 
 
 _WIKILINK = re.compile(r"(?<!!)\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
+
+
+def Markdown(text: str):  # noqa: N802 (stands in for the class)
+    """rich's Markdown, imported on first use: markdown-it is not needed for the first paint."""
+    from rich.markdown import Markdown as RichMarkdown
+
+    return RichMarkdown(text)
 
 
 def cited_targets(text: str) -> list[str]:
