@@ -12,12 +12,17 @@ file can resolve a dangling link), so `by_name` maps that segment to those pages
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable
 
 from .cache import L_KIND, L_TARGET, Record, R_LINKS
-from .resolve import Resolver, link_key
+from .resolve import Resolver
+from .resolve import link_key as _link_key
+
+link_key = lru_cache(maxsize=1 << 16)(_link_key)  # the same few thousand linkpaths, over and over
 
 
+@lru_cache(maxsize=1 << 16)
 def name_key(target: str) -> str:
     """The last path segment of a linkpath or file path, lowercase, without `.md`."""
     key = link_key(target).rstrip("/")

@@ -59,6 +59,7 @@ class Mention:
 class Vault:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._root_str = str(self.root)
         self.raw_dir = Path(layout.RAW_DIR)
         self.state_dir = self.root / STATE_DIR
         self.pages = PageMap()
@@ -118,7 +119,8 @@ class Vault:
         self._resolver = Resolver([*tree.pages, *tree.files])
         self._index = LinkIndex(self._resolver)
         parsed = 0
-        for path, record in parse_all(list(tree.pages), self._parse_file).items():
+        stamps = tree.pages
+        for path, record in parse_all(list(stamps), lambda p: self._parse_file(p, stamps[p])).items():
             if record is None:  # vanished
                 continue
             self.pages.put_record(path, record)
@@ -159,13 +161,14 @@ class Vault:
             return
         self.schema = parse_schema(text)
 
-    def _parse_file(self, path: str) -> Page | None:
+    def _parse_file(self, path: str, stamp: tuple[int, int]) -> Page | None:
+        """Read and parse a page; None if it cannot be read (vanished). `stamp` is its
+        (mtime_ns, size) from the listing, so no second stat is needed."""
         try:
-            text, warnings = read_page_text(self._abs(path))
-            mtime = os.stat(self._abs(path)).st_mtime
+            text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)))
         except OSError:
             return None
-        page = parse_page(path, text, mtime=mtime)
+        page = parse_page(path, text, mtime=stamp[0] / 1e9)
         if warnings:
             page.warnings[:0] = warnings
         return page
@@ -223,7 +226,7 @@ class Vault:
             self.refresh_file(new)
 
     def _reindex_page(self, path: str, stamp: tuple[int, int]) -> None:
-        page = self._parse_file(path)
+        page = self._parse_file(path, stamp)
         if page is None:
             if path in self._stamps:
                 self._drop_page(path)
@@ -277,7 +280,7 @@ class Vault:
 
     def _abs(self, rel: str) -> Path:
         """Where a vault path lives on disk (its NFD spelling, if that is what is there)."""
-        return self.root / self._disk.get(rel, rel)
+        return Path(os.path.join(self._root_str, self._disk.get(rel, rel)))
 
     def is_page(self, path: str) -> bool:
         try:
