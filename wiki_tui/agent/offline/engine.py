@@ -27,6 +27,7 @@ from wiki_tui.changes.protocol import DELETE, EDIT, RENAME, WRITE, Block
 NOTE = f"_({OFFLINE_LABEL}.)_"
 _MAX_UPDATES = 25  # pages whose `sources` an ingest extends
 _MAX_NAME_WORDS = 6
+_MAX_KEY_POINTS = 30  # headings summarised on a source page
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _BAD_NAME = re.compile(r'[\\/#|^\[\]:*?"<>]')
 
@@ -144,9 +145,11 @@ def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list
              lead_sentences(lead or text, 3) or "(the source has no lead paragraph)"]
     if sections:
         lines += ["", "## Key points", ""]
-        for heading, body in sections:
+        for heading, body in sections[:_MAX_KEY_POINTS]:
             sentence = lead_sentences(body, 1)
             lines.append(f"- **{heading}**" + (f": {sentence}" if sentence else ""))
+        if len(sections) > _MAX_KEY_POINTS:
+            lines.append(f"- … {len(sections) - _MAX_KEY_POINTS} more sections in the source")
     if mentioned:
         lines += ["", "## Pages this source mentions", ""]
         lines += [f"- [[{link_name(vault, p, counts)}]]" for p in mentioned]
