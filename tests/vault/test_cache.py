@@ -95,3 +95,15 @@ def test_frontmatter_dates_survive_the_cache(tmp_path):
     warm = Vault.open(root)
     assert warm.load_stats["cold"] is False
     assert str(warm.pages["A.md"].frontmatter["created"]) == "2024-01-02"
+
+
+def test_cache_with_the_right_version_but_odd_content(tmp_path):
+    from wiki_tui.vault.cache import VERSION
+
+    root = write(tmp_path / "v", BASIC)
+    (root / ".wiki-tui").mkdir()
+    (root / ".wiki-tui" / CACHE_FILE).write_bytes(
+        pickle.dumps({"version": VERSION, "root": str(root.resolve()), "pages": {}, "stamps": 3})
+    )
+    vault = Vault.open(root)
+    assert vault.load_stats["cold"] is True and len(vault.pages) == 6

@@ -106,10 +106,14 @@ class Vault:
         self._files = dict(tree.files)
         self._disk = dict(tree.disk)
         self.attachments = set(tree.files)
+        if cached is not None:
+            try:
+                self._warm_build(tree, cached)
+            except Exception:  # noqa: BLE001 - a cache of the right version but odd content
+                cached = None
+                self.pages, self._stamps = PageMap(), {}
         if cached is None:
             self._cold_build(tree)
-        else:
-            self._warm_build(tree, cached)
         self._load_schema()
         self._use_cache = use_cache
         if use_cache and self.load_stats.get("cold"):
