@@ -478,36 +478,36 @@ def _split_subpath(path: str) -> tuple[str, str]:
     target = path[:hash_].strip()
     if target and is_attachment_path(target):
         return target, ""  # "#..." after an attachment (page=3, icon) is not a heading
-    parts = [p.strip() for p in path[hash_ + 1 :].split("#")]
-    parts = [p for p in parts if p]
-    return target, "".join("#" + p for p in parts)
+    rest = path[hash_ + 1 :]
+    if "#" not in rest:  # the common single heading or block
+        rest = rest.strip()
+        return target, "#" + rest if rest else ""
+    parts = [p.strip() for p in rest.split("#")]
+    return target, "".join("#" + p for p in parts if p)
 
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,31}:")
 
 
 def _is_external(dest: str) -> bool:
-    m = _SCHEME.match(dest)
-    if not m:
-        return False
-    # "C:\..." style drive letters do not occur (scheme needs 2+ chars); anything with
-    # a URL scheme (http:, https:, mailto:, obsidian:, file:) is not a page link.
-    return True
+    """A URL (http:, https:, mailto:, obsidian:, file: ...), not a page path. The scheme
+    needs 2+ characters, so a Windows drive letter would not count (none occur here)."""
+    return _SCHEME.match(dest) is not None
 
 
 class _LinkFinder:
     """Finds links in one prose span; every search pointer only moves forward."""
 
-    __slots__ = ("text", "p", "kind")
+    __slots__ = ("text", "lines", "kind")
 
-    def __init__(self, p: _Pass, kind: str):
-        self.text = p.text
-        self.p = p
+    def __init__(self, text: str, lines: _Lines, kind: str):
+        self.text = text
+        self.lines = lines
         self.kind = kind
 
     def run(self, a: int, b: int, links: list, external: list, ranges: list) -> None:
         text = self.text
-        at = self.p.lines.at
+        at = self.lines.at
         kind = self.kind
         # cached "next occurrence" pointers: -2 unknown, -1 none left in the span
         wclose = close = nl = failed = -2
@@ -592,7 +592,7 @@ class _LinkFinder:
         links.append(self._make(path, sub, label, embed, "markdown", start, end))
 
     def _make(self, target, sub, display, embed, kind, start, end) -> Link:
-        line, col = self.p.lines.at(start)
+        line, col = self.lines.at(start)
         return Link(
             target,
             sub,
@@ -650,7 +650,7 @@ def scan(
     p = _Pass(text, start)
     p.blocks()
     out = p.out
-    finder = _LinkFinder(p, kind)
+    finder = _LinkFinder(text, p.lines, kind)
     ranges: list[tuple[int, int]] = []
     links, external = out.links, out.external
     for a, b in out.spans:
@@ -724,7 +724,6 @@ def find_links_in(text: str, a: int, b: int, *, kind: str = "wiki") -> list[Link
     Used for frontmatter, where YAML indentation must not look like code. ``kind`` is
     given to wikilinks; markdown links keep kind "markdown".
     """
-    p = _Pass(text)
     links: list[Link] = []
-    _LinkFinder(p, kind).run(a, b, links, [], [])
+    _LinkFinder(text, _Lines(text), kind).run(a, b, links, [], [])
     return links
