@@ -1,8 +1,14 @@
 """The operations: ingest, query, save_answer, lint, instruct. Each is an async generator of
 events (see agent/events.py) and never writes to disk: edits become one Changeset for review.
 
-    Started -> Token... ToolActivity... FileProposed/FileProgress... -> FileReady... ->
-    ChangesetReady -> Done | Failed
+    Started -> Token... ToolActivity... Retry... FileProposed/FileProgress... -> FileReady... ->
+    [Answer | Findings] -> ChangesetReady -> Done | Failed
+
+Usage (UI or CLI):
+
+    settings = resolve_settings(vault.root, cli_model)      # agent/config.py
+    async for event in ingest(vault, "raw/article.md", settings):
+        ...                                                 # render; review ChangesetReady
 
 Cancelling: set the `cancel` event (-> Failed(kind="cancelled", partial_reply=...)), or cancel
 the consuming task / aclose() the generator (the model stream is closed; nothing is applied).
@@ -19,16 +25,16 @@ from typing import Any
 
 from wiki_tui.agent import prompts, tools
 from wiki_tui.agent.backlinks import SPECIAL_FILES, rewrite_blocks
-from wiki_tui.agent.instructions import merge_request
-from wiki_tui.agent.pageinfo import page_infos
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.dismissed import finding_id, load_dismissed
 from wiki_tui.agent.events import (
     Answer, ChangesetReady, Done, Event, Failed, FileProgress, FileProposed, FileReady, Findings,
     LintItem, Retry, Started, Token, ToolActivity, Usage,
 )
+from wiki_tui.agent.instructions import merge_request
 from wiki_tui.agent.llm import ChatResult, LLMError, stream_chat
 from wiki_tui.agent.offline.provider import Task, register_task, release_task
+from wiki_tui.agent.pageinfo import page_infos
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
 _TOOL_ROUNDS = 8  # tool calls the model may make in one turn before it must answer
@@ -115,12 +121,12 @@ async def save_answer(vault: Any, question: str, answer: str, settings: AgentSet
 async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
                cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
     """Structural findings plus model-checked ones; fixes as one changeset (when `fix`)."""
+    run = _Run(vault, settings, "lint", "lint", Task("lint", vault, {"fix": fix}), cancel=cancel)
+    yield run.started()
     dismissed = load_dismissed(vault.root)
     structural = [structural_item(f) for f in await asyncio.to_thread(vault.lint)]
     shown = [i for i in structural if i.id not in dismissed]
-    run = _Run(vault, settings, "lint", "lint",
-               Task("lint", vault, {"findings": shown, "fix": fix}), cancel=cancel)
-    yield run.started()
+    run.task.args["findings"] = shown
     listing = "\n".join(f"- {item}" for item in shown) or "(none)"
     task_text = f"# Structural findings (found by the program)\n\n{listing}"
     if not fix:
