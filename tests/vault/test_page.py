@@ -218,6 +218,13 @@ def test_binary_file_named_md(tmp_path):
     assert text == "" and "binary" in warnings[0] and "offset 8" in warnings[0]
 
 
+def test_utf16_file_is_decoded_not_binary(tmp_path):
+    path = tmp_path / "w.md"
+    path.write_bytes("# Wïndows [[Link]]".encode("utf-16"))
+    text, warnings = read_page_text(path)
+    assert text == "# Wïndows [[Link]]" and "UTF-16" in warnings[0]
+
+
 def test_read_missing_file_raises_oserror(tmp_path):
     with pytest.raises(OSError):
         read_page_text(tmp_path / "gone.md")

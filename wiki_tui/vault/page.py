@@ -212,6 +212,15 @@ codecs.register_error("wiki_tui.record_replace", _record_and_replace)
 
 def decode_page_bytes(data: bytes) -> tuple[str, list[str]]:
     """Bytes of a page -> (text, warnings). See ``read_page_text``."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a BOM (NULs are normal)
+        _bad_offsets.value = []
+        try:
+            text = data.decode("utf-16", "wiki_tui.record_replace")
+            bad = list(_bad_offsets.value)
+        finally:
+            _bad_offsets.value = []
+        note = f"; {len(bad)} undecodable sequences shown as \ufffd" if bad else ""
+        return text, [f"UTF-16 file (not UTF-8): read as UTF-16{note}; the file is left as it is"]
     nul = data.find(b"\x00")
     if nul != -1:
         return "", [
