@@ -187,3 +187,13 @@ def test_warm_up_prints_nothing(capsys):
     assert litellm_loaded()
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
+
+
+async def test_server_refusing_stream_options_still_streams(llm_server):
+    llm_server.queue(Reply(status=400, error_message="Unrecognized request argument "
+                                                     "supplied: stream_options"),
+                     Reply("fine"))
+    events = await collect(llm_server.settings(tools=False))
+    assert events[-1].text == "fine"
+    assert "stream_options" in llm_server.requests[0].body
+    assert "stream_options" not in llm_server.requests[1].body

@@ -147,11 +147,12 @@ async def stream_chat(
     if tools and not _may_use_tools(litellm, settings):
         tools = None
     attempt = 0
+    usage_option = True  # ask for usage in the last chunk, unless the server refuses it
     while True:
         partial: list[str] = []
         try:
             async for item in _one_attempt(litellm, settings, messages, tools, metadata,
-                                           cancel, partial):
+                                           cancel, partial, usage_option):
                 yield item
             return
         except LLMError:
@@ -160,6 +161,10 @@ async def stream_chat(
             raise
         except Exception as exc:  # litellm/openai/httpx faults: classify
             text = "".join(partial)
+            if usage_option and not text and _is_bad_request(exc) \
+                    and "stream_options" in str(exc):
+                usage_option = False  # an older OpenAI-compatible server; usage is estimated
+                continue
             if tools and _is_tool_refusal(exc) and not text:
                 tools = None
                 yield Retry("the model does not support tool calls; continuing without tools",
@@ -183,10 +188,10 @@ async def _load_async() -> Any:
     return await asyncio.to_thread(load_litellm)
 
 
-async def _one_attempt(litellm, settings, messages, tools, metadata, cancel, partial):
+async def _one_attempt(litellm, settings, messages, tools, metadata, cancel, partial,
+                       usage_option=True):
     kwargs: dict[str, Any] = dict(
         model=settings.model, messages=messages, stream=True,
-        stream_options={"include_usage": True},
         timeout=settings.timeout,
         max_retries=0,  # our own retries, visible to the person; not the SDK's hidden ones
         metadata=metadata or {},
@@ -194,6 +199,8 @@ async def _one_attempt(litellm, settings, messages, tools, metadata, cancel, par
         # optional `mcp` package; we never send MCP tools, so skip that check.
         _skip_mcp_handler=True,
     )
+    if usage_option:
+        kwargs["stream_options"] = {"include_usage": True}
     if settings.api_base:
         kwargs["api_base"] = settings.api_base
     key = settings.api_key or _placeholder_key(litellm, settings)
@@ -346,9 +353,13 @@ def _may_use_tools(litellm, settings: AgentSettings) -> bool:
         return True
 
 
+def _is_bad_request(exc: Exception) -> bool:
+    return type(exc).__name__ in {"BadRequestError", "UnsupportedParamsError",
+                                  "UnprocessableEntityError"}
+
+
 def _is_tool_refusal(exc: Exception) -> bool:
-    name = type(exc).__name__
-    if name not in {"BadRequestError", "UnsupportedParamsError", "UnprocessableEntityError"}:
+    if not _is_bad_request(exc):
         return False
     text = str(exc).lower()
     return any(word in text for word in ("tool", "function"))
