@@ -107,3 +107,22 @@ def test_lint_changes_unlinking_orphans_a_page(vault):
         "concepts/Bad.md": "---\ntitle: Bad\ntype: concept\nsummary: s\n---\n",
     })
     assert ("orphan", "concepts/Alpha.md") in {(f.code, f.path) for f in findings}
+
+
+def test_type_checks_against_the_schema(vault):
+    (vault.root / "concepts/Odd.md").write_text(page("Odd", "[[Alpha]]", type="gizmo"))
+    (vault.root / "misplaced/Placed.md").parent.mkdir()
+    (vault.root / "misplaced/Placed.md").write_text(page("Placed", "[[Alpha]]"))
+    vault.refresh_file("concepts/Odd.md")
+    vault.refresh_file("misplaced/Placed.md")
+    findings = vault.lint()
+    assert codes(findings, "unknown-type") == [("concepts/Odd.md", 3)]
+    assert ("misplaced/Placed.md", 3) in codes(findings, "wrong-folder")
+
+
+def test_lint_changes_link_to_a_page_the_change_deletes(vault):
+    gamma = page("Gamma", "[[Alpha]] and [[Beta Page]]")
+    findings = vault.lint_changes({"concepts/Gamma.md": gamma, "concepts/Beta Page.md": None})
+    broken = [f for f in findings if f.code == "broken-link" and f.path == "concepts/Gamma.md"]
+    assert len(broken) == 1 and "deleted or renamed by this change" in broken[0].message
+    assert broken[0].suggestion is None

@@ -8,6 +8,8 @@ Codes (each Finding names a file and a 1-based line):
                     do not count: index.md lists every page by construction and log.md records
                     history, so neither says that a page is woven into the wiki.
   missing-field     a required frontmatter field (AGENTS.md `required_fields`) is absent/empty
+  unknown-type      a `type` AGENTS.md does not define (info)
+  wrong-folder      a page whose type AGENTS.md files under another folder (info)
   index-missing     a page index.md does not list
   index-stale       an index.md entry whose page does not exist
   duplicate-name    two pages share a title or alias (case-insensitive)
@@ -23,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from rapidfuzz import fuzz, process
 
@@ -130,16 +132,22 @@ class Suggester:
         self._paths: list[str] = []
         self._memo: dict[str, str | None] = {}
 
-    def __call__(self, linkpath: str) -> str | None:
+    def __call__(self, linkpath: str, exists: Callable[[str], bool] | None = None) -> str | None:
+        """A wikilink to the closest page, or None; `exists` can veto a candidate path."""
         name = linkpath.rsplit("/", 1)[-1]
         if name.lower().endswith(".md"):
             name = name[:-3]
         key = name.casefold()
         if key not in self._memo:
-            self._memo[key] = self._suggest(key)
-        return self._memo[key]
+            self._memo[key] = self._best_path(key)
+        best = self._memo[key]
+        if best is None or (exists is not None and not exists(best)):
+            return None
+        stem = best[:-3] if best.endswith(".md") else best
+        name = stem.rsplit("/", 1)[-1]
+        return f"[[{name if self.vault.resolve(name) == best else stem}]]"
 
-    def _suggest(self, key: str) -> str | None:
+    def _best_path(self, key: str) -> str | None:
         best, best_score = None, SUGGEST_MIN
         for hit in self.vault.find(key, limit=10):
             score = max(fuzz.ratio(key, hit.matched.casefold()), fuzz.ratio(key, hit.title.casefold()))
@@ -151,11 +159,7 @@ class Suggester:
             found = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=SUGGEST_MIN)
             if found is not None:
                 best = self._paths[found[2]]
-        if best is None:
-            return None
-        stem = best[:-3] if best.endswith(".md") else best
-        name = stem.rsplit("/", 1)[-1]
-        return f"[[{name if self.vault.resolve(name) == best else stem}]]"
+        return best
 
     def _build(self) -> None:
         self._keys = []
@@ -188,14 +192,30 @@ def _duplicate_file_names(vault: "Vault") -> set[str]:
 def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Finding]:
     if path in SPECIAL_PAGES:
         return []
+    out = []
     missing = [f for f in vault.schema.required_fields if _empty(frontmatter.get(f))]
-    if not missing:
-        return []
-    plural = "s" if len(missing) > 1 else ""
-    return [Finding(
-        "missing-field", path, 1,
-        f"frontmatter lacks required field{plural} {', '.join(missing)} (see AGENTS.md)",
-    )]
+    if missing:
+        plural = "s" if len(missing) > 1 else ""
+        out.append(Finding(
+            "missing-field", path, 1,
+            f"frontmatter lacks required field{plural} {', '.join(missing)} (see AGENTS.md)",
+        ))
+    page_type = frontmatter.get("type")
+    types = vault.schema.types
+    if vault.schema.found and isinstance(page_type, str) and page_type.strip() and types:
+        folder = types.get(page_type.strip())
+        line = _frontmatter_line(vault, path, "type")
+        if folder is None:
+            out.append(Finding(
+                "unknown-type", path, line,
+                f"type {page_type!r} is not one of AGENTS.md's types ({', '.join(types)})", severity="info",
+            ))
+        elif not path.startswith(folder.rstrip("/") + "/"):
+            out.append(Finding(
+                "wrong-folder", path, line, f"type {page_type!r} pages belong in {folder}/ (AGENTS.md)",
+                severity="info",
+            ))
+    return out
 
 
 def _empty(value) -> bool:
@@ -298,6 +318,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
     all_paths = set(vault.pages.records()) | set(vault.attachments)
     after = (all_paths - {p for p, t in changes.items() if t is None}) | {p for p, t in changes.items() if t is not None}
     resolver = Resolver(after)
+    suggest = Suggester(vault)
     index = vault._index
     records = vault.pages.records()
     out: list[Finding] = []
@@ -319,7 +340,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
             if old_broken[link.target] > 0:
                 old_broken[link.target] -= 1  # was already broken before this change
                 continue
-            out.append(_unresolved_after(vault, path, link.line, link.raw, link.target, after=after))
+            out.append(_unresolved_after(vault, path, link.line, link.raw, link.target, after=after, suggest=suggest))
         new_targets[path] = targets
         if path not in SPECIAL_PAGES:
             missing = [f for f in vault.schema.required_fields if _empty(page.frontmatter.get(f))]
@@ -337,7 +358,9 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
             record = records[source]
             for row, target in zip(record[R_LINKS], index.targets.get(source, ())):
                 if target == path and row[L_TARGET] and resolver.resolve(row[L_TARGET], source) is None:
-                    out.append(_unresolved_after(vault, source, row[L_LINE], row[L_RAW], row[L_TARGET], gone=path, after=after))
+                    out.append(_unresolved_after(
+                        vault, source, row[L_LINE], row[L_RAW], row[L_TARGET], gone=path, after=after, suggest=suggest,
+                    ))
     # Pages the change orphans: they had a linking page, and after it none.
     lost: set[str] = set()
     for path in changes:
@@ -370,14 +393,19 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
 
 
 def _unresolved_after(
-    vault: "Vault", path: str, line: int, raw: str, linkpath: str, *, after: set[str], gone: str | None = None
+    vault: "Vault", path: str, line: int, raw: str, linkpath: str, *, after: set[str],
+    suggest: Suggester, gone: str | None = None,
 ) -> Finding:
     via_alias = vault.resolve_alias(linkpath)
     if via_alias and via_alias in after:
         return Finding("alias-link", path, line, f"{raw} matches an alias of {via_alias} but Obsidian shows it unresolved",
                        _path_link(via_alias, (), display=linkpath), "info")
+    if gone is None:
+        before = vault.resolve(linkpath, path)
+        if before is not None and before not in after:
+            gone = before
     why = f"{gone} is deleted or renamed by this change" if gone else f"no page or file named {linkpath!r}"
-    suggestion = None if gone else suggest_target(vault, linkpath)
+    suggestion = None if gone else suggest(linkpath, exists=after.__contains__)
     return Finding("broken-link", path, line, f"{raw}: {why}", suggestion, "error")
 
 
