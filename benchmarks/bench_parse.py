@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -110,6 +111,7 @@ def main() -> None:
             edits.append((lines[j] + "\n", lines[j] + " (changed)\n"))
 
     results = {
+        "load_average_1min": round(os.getloadavg()[0], 2),  # wall times inflate on a busy box
         "reply_bytes": len(reply.encode()),
         "chunks": len(chunks),
         "parse_200kb_4char_ms": median_ms(parse, args.runs),

@@ -123,6 +123,8 @@ def matching_runs(a: list[int], b: list[int]) -> list[tuple[int, int, int]]:
             ahi, bhi = ahi - end, bhi - end
         if alo == ahi or blo == bhi:
             continue
+        if ahi - alo <= 64 and set(a[alo:ahi]).isdisjoint(b[blo:bhi]):
+            continue  # a small region with no line in common: one replace (the common case)
         count_a: dict[int, int] = {}
         for x in a[alo:ahi]:
             count_a[x] = count_a.get(x, 0) + 1
