@@ -157,7 +157,7 @@ async def test_embeds_show_what_they_embed(sample_vault, browser_app):
         await open_and_wait(pilot, browser, "Clock versus Moon", CLOCK_V_MOON)
         text = text_of(browser)
         assert "image: longitude-error-chart.svg" in text
-        assert "⧉ Lunar distance method › The calculation" in text
+        assert "Lunar distance method › The calculation (embedded)" in text
         section = (sample_vault / "concepts/Lunar distance method.md").read_text()
         calc = section.split("## The calculation", 1)[1].strip().splitlines()[0]
         assert " ".join(calc.split()[1:4]) in " ".join(text.split())
@@ -270,3 +270,21 @@ async def test_unlinked_mentions_on_request_in_big_vaults(sample_vault, browser_
         assert not any(p.startswith("Unlinked mentions (") for p in prompts())
         await pilot.press("l", "end", "enter")
         await wait_for(pilot, lambda: any(p.startswith("Unlinked mentions (") for p in prompts()))
+
+
+async def test_theme_change_renders_again_in_the_new_colours(sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = app.browser
+        app.theme = "textual-dark"
+        await open_and_wait(pilot, browser, CHRONO, CHRONO)
+        view = browser.page_view
+
+        def heading_colour():
+            row = next(i for i, line in enumerate(view.plain_lines()) if line.startswith("The first solution"))
+            return view._lines[row][0].style.color
+
+        before = heading_colour()
+        app.theme = "textual-light"
+        await wait_for(pilot, lambda: view.line_count > 0 and not view.rendering
+                       and heading_colour() != before)

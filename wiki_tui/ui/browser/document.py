@@ -268,7 +268,7 @@ def _embed_block(vault, doc: PageDocument, link: Link, ref: LinkRef, link_id: in
     more = len(lines) - EMBED_MAX_LINES
     if more > 0:
         lines = lines[:EMBED_MAX_LINES] + ["", f"*… {more} more lines*"]
-    title = f"[{escape_markdown('⧉ ' + link_label(link))}](wiki:{link_id})"
+    title = f"[{escape_markdown(link_label(link))}](wiki:{link_id}) *(embedded)*"
     quoted = "\n".join(("> " + line) if line else ">" for line in [title, ""] + lines)
     return f"\n{quoted}\n"
 

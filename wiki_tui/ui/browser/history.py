@@ -56,10 +56,3 @@ class History:
         for visit in reversed(self._visits[: self._index + 1]):
             seen.setdefault(visit.path, None)
         return list(seen)[:limit]
-
-    def rename(self, old: str, new: str | None) -> None:
-        """Follow a rename (new) or forget a deleted page (None) in every entry."""
-        if new is not None:
-            for visit in self._visits:
-                if visit.path == old:
-                    visit.path = new

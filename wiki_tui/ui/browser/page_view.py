@@ -347,6 +347,14 @@ class PageView(ScrollView, can_focus=True):
             # A layout pass for the new virtual size may clamp first; scroll again after it.
             self.call_after_refresh(self.scroll_to, y=target, animate=False, immediate=True)
 
+    def on_mount(self) -> None:
+        # Colours are baked into rendered lines: a new theme means rendering again.
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+
+    def _theme_changed(self) -> None:
+        self._link_styles.clear()
+        self.call_after_refresh(self.rerender)  # after the new theme's styles are applied
+
     def on_resize(self) -> None:
         width = self.scrollable_content_region.width
         if self.document is not None and width > 0 and width != self._render_width:
