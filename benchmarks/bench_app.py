@@ -9,6 +9,8 @@
   <= 100 ms and <= 1.15). Tokens arrive on a fixed 10 ms schedule, as from a server streaming
   at 100 tokens/s; the total ends when the last token is on screen, so a UI that falls behind
   (or stalls at the end) lengthens it.
+- idle lag: the same ticker in a bare Textual app doing nothing, in the same run, shows what
+  the machine itself costs (on a loaded machine the process is simply not scheduled).
 - memory: RSS once the 10,000-page synthetic vault is loaded, before any model call
   (target <= 150 MB).
 """
@@ -47,10 +49,15 @@ def _emit(data: dict) -> None:
 # -- children (each runs in a fresh process) ----------------------------------------------
 
 async def _vault_settled(app) -> None:
-    """Wait for the vault-loading worker (not for all workers: this one is among them)."""
+    """Wait until the vault is loaded and the browser has shown its first page (every other
+    worker finished; this benchmark's own worker is among them, so not wait_for_complete)."""
     import asyncio
 
-    while any(w.group == "vault" and not w.is_finished for w in app.workers):
+    from textual.worker import get_current_worker
+
+    me = get_current_worker()
+    while (app.vault is None and any(w.group == "vault" for w in app.workers)) or any(
+            w is not me and w.group != "bench" and not w.is_finished for w in app.workers):
         await asyncio.sleep(0.05)
 
 
@@ -117,7 +124,7 @@ def child_streaming(vault: str, tokens: int, earlier: int) -> None:
             conv.add_user(f"Question {i}: what did the board decide about chronometers?")
             conv.add_markdown(f"### Answer {i}\n\n" + ANSWER_PARAGRAPH * 3
                               + "\n\n- a point\n- another point\n")
-        await asyncio.sleep(1.0)  # let the history lay out before measuring
+        await asyncio.sleep(2.0)  # let the history lay out before measuring
 
         lags: list[float] = []
         when: list[float] = []
@@ -133,6 +140,12 @@ def child_streaming(vault: str, tokens: int, earlier: int) -> None:
 
         presenter = EventPresenter(conv, "query")
         pieces = _tokens(tokens)
+        profile = None
+        if os.environ.get("BENCH_PROFILE"):  # CPU profile of the streaming phase only
+            import cProfile
+
+            profile = cProfile.Profile(time.process_time)
+            profile.enable()
         began = time.perf_counter()
         tick = asyncio.create_task(ticker())
         cpu_began = time.process_time()
@@ -149,6 +162,9 @@ def child_streaming(vault: str, tokens: int, earlier: int) -> None:
         await done.wait()
         total = time.perf_counter() - began
         cpu = time.process_time() - cpu_began
+        if profile is not None:
+            profile.disable()
+            profile.dump_stats(os.environ["BENCH_PROFILE"])
         stop.set()
         await tick
         token_time = len(pieces) * 0.01
@@ -165,6 +181,37 @@ def child_streaming(vault: str, tokens: int, earlier: int) -> None:
         app.exit()
 
     app.call_later(lambda: app.run_worker(run(), group="bench"))
+    app.run(headless=True, size=SIZE)
+    _emit(result)
+
+
+def child_idle_lag(seconds: float) -> None:
+    """The same ticker in a bare Textual app doing nothing: what this machine gives anyway."""
+    import asyncio
+
+    from textual.app import App
+    from textual.widgets import Footer, Static
+
+    class Bare(App):
+        def compose(self):
+            yield Static("idle")
+            yield Footer()
+
+    app = Bare()
+    result: dict = {}
+
+    async def run() -> None:
+        lags = []
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - before - 0.01)
+        result.update(max_lag_ms=round(max(lags) * 1000, 1),
+                      p99_lag_ms=round(sorted(lags)[int(len(lags) * 0.99)] * 1000, 1))
+        app.exit()
+
+    app.call_later(lambda: app.run_worker(run()))
     app.run(headless=True, size=SIZE)
     _emit(result)
 
@@ -225,6 +272,8 @@ def main() -> None:
             child_first_paint(rest[0], rest[1])
         elif kind == "stream":
             child_streaming(rest[0], int(rest[1]), int(rest[2]))
+        elif kind == "idle":
+            child_idle_lag(float(rest[0]))
         elif kind == "memory":
             child_memory(rest[0])
         return
@@ -249,8 +298,10 @@ def main() -> None:
             "litellm_imported_before_paint": any(r["litellm_imported"] for r in wiki),
             "runs": args.runs}
 
-        streams = [_child("stream", str(sample), str(args.tokens), str(args.earlier))
-                   for _ in range(args.stream_runs)]
+        streams, idle = [], []
+        for _ in range(args.stream_runs):
+            streams.append(_child("stream", str(sample), str(args.tokens), str(args.earlier)))
+            idle.append(_child("idle", "7"))
         report["streaming"] = {
             "tokens": streams[0]["tokens"], "earlier_messages": args.earlier,
             "token_seconds": streams[0]["token_seconds"],
@@ -260,6 +311,8 @@ def main() -> None:
             "worst_run_max_lag_ms": max(r["max_lag_ms"] for r in streams),
             "p99_lag_ms": _median(streams, "p99_lag_ms"),
             "cpu_seconds": _median(streams, "cpu_seconds"),
+            "idle_bare_app_max_lag_ms": _median(idle, "max_lag_ms"),
+            "idle_bare_app_p99_lag_ms": _median(idle, "p99_lag_ms"),
             "load_average_1min": _median(streams, "load_average"), "runs": args.stream_runs}
 
         if not args.skip_memory:

@@ -172,7 +172,8 @@ class LiveReply(ReplyText, Widget):
         lines = self._live_lines(self.text, width)
         self._strips = [Strip(line).adjust_cell_length(width) for line in lines]
         if len(lines) > self._reserved:
-            self._reserved = len(lines) + HEIGHT_STEP
+            # the reservation doubles, so a long reply re-lays out the pane only a few times
+            self._reserved = len(lines) + max(HEIGHT_STEP, len(lines))
             self.styles.height = self._reserved  # one layout per step
         else:
             self.refresh()  # same height: repaint this widget only
@@ -223,8 +224,9 @@ class ProposedFiles(Static):
         self._dirty = True
 
     def clear(self) -> None:
-        self.files.clear()
-        self._dirty = True
+        if self.files:
+            self.files.clear()
+            self._dirty = True
 
     def flush(self) -> None:
         if not self._dirty:
