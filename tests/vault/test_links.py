@@ -269,6 +269,11 @@ def test_indented_text_in_list_is_not_code():
     assert targets(text) == ["Continued", "Nested"]
 
 
+def test_long_list_with_indented_paragraphs():
+    text = "- item\n" + "\n    more [[A]]\n" * 600
+    assert targets(text) == ["A"] * 600
+
+
 def test_indented_continuation_of_paragraph_is_not_code():
     assert targets("para\n    [[Lazy]]\n") == ["Lazy"]
 

@@ -135,7 +135,6 @@ _PARA_BREAK = re.compile(
 _QUOTE_PREFIX = re.compile(r"[ \t]{0,3}(?:>[ \t]?)+")
 _CODE_END = re.compile(r"^(?![ \t]*\r?$)(?! {4}| {0,3}\t)", re.M)  # first line not indented code
 _UNQUOTED = re.compile(r"^(?![ \t]{0,3}>)", re.M)
-_LIST_LOOKBACK = 400  # lines; a list item further up than this no longer counts
 
 
 @lru_cache(maxsize=64)
@@ -183,7 +182,7 @@ class _Lines:
 class _Pass:
     """State of one scan; kept in a class so helpers share it without globals."""
 
-    __slots__ = ("text", "out", "lines", "in_comment", "start", "cache", "has_tab")
+    __slots__ = ("text", "out", "lines", "in_comment", "start", "cache", "has_tab", "list_memo")
 
     def __init__(self, text: str, start: int = 0):
         self.text = text
@@ -193,6 +192,7 @@ class _Pass:
         self.start = start
         self.cache = [-2] * (len(_NEEDLES) + 1)  # the last: _FENCE_LINE
         self.has_tab = text.find("\t", start) != -1
+        self.list_memo = (-1, False)  # (line start, inside a list?) of the last lookup
 
     # -- inline code and %% comments inside one prose line ------------------
     def add_span(self, a: int, b: int) -> None:
@@ -285,22 +285,32 @@ class _Pass:
         return self.text[max(q, self.start) : ls - 1]
 
     def _in_list(self, ls: int) -> bool:
-        """Is the line at ``ls`` inside a list (indented text there is not code)?"""
+        """Is the line at ``ls`` inside a list (indented text there is not code)?
+
+        Walks back over blank and indented lines to the line that decides. The previous
+        answer is remembered: a walk that reaches its line can stop there, so a long list
+        of indented paragraphs costs linear time.
+        """
         text = self.text
+        cached_at, cached = self.list_memo
+        result = False
         p = ls
-        for _ in range(_LIST_LOOKBACK):
-            if p <= self.start:
-                return False
+        while p > self.start:
             q = max(text.rfind("\n", self.start, p - 1) + 1, self.start)
+            if q == cached_at:
+                result = cached
+                break
             line = text[q : p - 1]
             stripped = line.lstrip(" \t>")
             if stripped.strip():
                 if _LIST_ITEM.match(stripped):
-                    return True
+                    result = True
+                    break
                 if line[0] not in " \t":
-                    return False
+                    break
             p = q
-        return False
+        self.list_memo = (ls, result)
+        return result
 
     # -- the block pass ------------------------------------------------------
     def _next_hard(self, pos: int) -> int:
