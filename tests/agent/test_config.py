@@ -25,7 +25,8 @@ def test_order_cli_env_vault_user(tmp_path, monkeypatch):
           "temperature = 0.5\n[ui]\ntheme = 'x'\n")
     assert resolve_settings(tmp_path).model == "openai/user"
     assert resolve_settings(tmp_path).api_base == "http://u/v1"
-    write(tmp_path / ".wiki-tui" / "config.toml", 'model = "ollama/llama3.1"\n[ui]\nsend_key = "enter"\n')
+    write(tmp_path / ".wiki-tui" / "config.toml",
+          'model = "ollama/llama3.1"\n[ui]\nsend_key = "enter"\n')
     s = resolve_settings(tmp_path)
     assert (s.model, s.offline, s.temperature) == ("ollama/llama3.1", False, 0.5)
     assert s.source.endswith(".wiki-tui/config.toml")

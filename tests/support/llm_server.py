@@ -13,7 +13,7 @@ module as a pytest plugin; one server per session, its script and request log re
         llm_server.queue(Reply(tool_calls=[ToolCall("search", {"query": "x"})]))
         llm_server.queue(Reply("cut", finish_reason="length"))
         llm_server.queue(Reply("partial", drop_after=3))            # connection dropped mid-stream
-        llm_server.queue(Reply(delay=5))                             # longer than the client timeout
+        llm_server.queue(Reply(delay=5))                             # past the client timeout
         settings = llm_server.settings()   # AgentSettings(model="openai/test-model", api_base=...)
         ...
         assert "AGENTS" in llm_server.requests[0].messages[0]["content"]

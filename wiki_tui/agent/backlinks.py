@@ -66,7 +66,8 @@ def rewrite_blocks(vault: Any, moves: dict[str, str], skip: set[str] = frozenset
             if page is None:
                 continue
             for link in page.links:
-                if link.kind not in ("wiki", "frontmatter") or not link.raw.lstrip("!").startswith("[["):
+                if link.kind not in ("wiki", "frontmatter") \
+                        or not link.raw.lstrip("!").startswith("[["):
                     continue
                 if vault.resolve(link.target, source) != old:
                     continue

@@ -127,7 +127,8 @@ def _one_line(text: Any) -> str:
     return re.sub(r"\s+", " ", str(text)).strip()[:200]
 
 
-def page_list(vault: Any, budget: int, model: str | None, first: list[str] = ()) -> tuple[str, int, int]:
+def page_list(vault: Any, budget: int, model: str | None,
+              first: list[str] = ()) -> tuple[str, int, int]:
     """The page list (`first` paths first), cut to `budget` tokens: (text, listed, omitted)."""
     order = list(dict.fromkeys([p for p in first if p in vault.pages] + sorted(vault.pages)))
     order = [p for p in order if p not in SPECIAL_FILES]

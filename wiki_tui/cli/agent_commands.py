@@ -153,6 +153,7 @@ def _run(args, vault, events: AsyncIterator, answers: list | None = None) -> int
 async def _consume(args, events: AsyncIterator) -> dict:
     from rich.markup import escape
 
+    from wiki_tui.agent.config import OFFLINE_LABEL
     from wiki_tui.agent.events import (
         Answer, ChangesetReady, Done, Failed, Findings, Retry, Started, Token, ToolActivity,
         event_to_json,
@@ -169,7 +170,7 @@ async def _consume(args, events: AsyncIterator) -> dict:
                 sys.stdout.flush()
             if isinstance(event, Started):
                 if not as_json:
-                    who = "offline engine — not a language model" if event.offline else event.model
+                    who = OFFLINE_LABEL if event.offline else event.model
                     console_err.print(f"[bold]{event.operation}[/]: {escape(event.title)}  "
                                       f"[dim]({who})[/]")
             elif isinstance(event, Token):

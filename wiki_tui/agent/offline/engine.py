@@ -210,7 +210,8 @@ def _add_source_edit(vault: Any, path: str, cite: str) -> Block | None:
         if not m:
             continue
         value = m.group(1)
-        if value in ("", "null", "~") and i + 1 < len(front) and front[i + 1].lstrip().startswith("- "):
+        block_list = i + 1 < len(front) and front[i + 1].lstrip().startswith("- ")
+        if value in ("", "null", "~") and block_list:
             j = i + 1
             while j + 1 < len(front) and front[j + 1].lstrip().startswith("- "):
                 j += 1
