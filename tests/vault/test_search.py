@@ -123,3 +123,25 @@ def test_terms_in_most_pages_do_not_cost_a_full_ranking(tmp_path):
     hits = vault.search("the ", limit=5)
     assert hits[0].path == "The Title.md" and len(hits) == 5
     vault.close()
+
+
+def test_a_database_locked_by_another_process_is_waited_for_not_deleted(tmp_path, monkeypatch):
+    from wiki_tui.vault import search
+
+    monkeypatch.setattr(search, "BUSY_TIMEOUT", 0.2)
+    root = write(tmp_path / "v", FILES)
+    first = Vault.open(root)
+    first.search("harrison")
+    db = root / ".wiki-tui" / "search.sqlite"
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another wiki-tui writing right now
+    try:
+        (root / "New.md").write_text("harrison again\n")
+        first.refresh_file("New.md")  # cannot write the row now; must not raise
+        assert first.search("clockmaker")[0].path == "Harrison.md"
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert db.exists()
+    assert "New.md" in {h.path for h in first.search("harrison")}  # caught up once unlocked
+    first.close()

@@ -246,7 +246,7 @@ class Vault:
         if self._fuzzy is not None:
             self._fuzzy.add_page(path, page.title, page.aliases)
         if self._search is not None and self._search_synced:
-            self._search.sync_one(path, stamp, (page.title, self._search_text(path)))
+            self._search_synced = self._search.sync_one(path, stamp, (page.title, self._search_text(path)))
 
     def _drop_page(self, path: str) -> None:
         self._aliases = None
@@ -258,7 +258,7 @@ class Vault:
         if self._fuzzy is not None:
             self._fuzzy.remove_page(path)
         if self._search is not None and self._search_synced:
-            self._search.remove(path)
+            self._search_synced = self._search.remove(path)
 
     def _file_presence_changed(self, path: str) -> None:
         if path in self._files:
@@ -521,8 +521,7 @@ class Vault:
                 db_path = None
             self._search = SearchIndex(db_path)
         if not self._search_synced:
-            self._search.sync(dict(self._stamps), self._search_load)
-            self._search_synced = True
+            self._search_synced = self._search.sync(dict(self._stamps), self._search_load) >= 0
         return self._search
 
     def _search_load(self, path: str) -> tuple[str, str] | None:

@@ -22,6 +22,7 @@ BODY_WEIGHT = 1.0
 SNIPPET_WIDTH = 160
 _SCAN_CHUNK = 32768
 PREFIX_MIN = 3
+BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write on the same database
 COMMON_SHARE = 0.5  # a term in more than this share of pages carries no BM25 weight
 COMMON_MIN_PAGES = 200  # below this many pages, always rank plainly  # the last term matches as a prefix from this length on
 _TERM = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|_+")
@@ -120,6 +121,13 @@ class SearchIndex:
         target = str(self.db_path) if self.db_path else ":memory:"
         try:
             conn = self._open(target)
+        except sqlite3.OperationalError:
+            if not self.db_path:
+                raise
+            # Locked by another wiki-tui on this vault, or unwritable: never delete it, work in
+            # memory this time instead.
+            self.db_path = None
+            conn = self._open(":memory:")
         except sqlite3.DatabaseError:
             if not self.db_path:
                 raise
@@ -128,7 +136,7 @@ class SearchIndex:
         return conn
 
     def _open(self, target: str) -> sqlite3.Connection:
-        conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT)
         try:
             conn.execute("PRAGMA trusted_schema=OFF")  # a database from a cloned vault is not trusted
             conn.execute("PRAGMA journal_mode=WAL")
@@ -178,6 +186,8 @@ class SearchIndex:
         with self._lock:
             try:
                 return self._sync(current, load)
+            except sqlite3.OperationalError:
+                return -1  # locked by another process: search what is there, sync next time
             except sqlite3.DatabaseError:
                 self._rebuild_empty()
                 return self._sync(current, load)
@@ -216,14 +226,15 @@ class SearchIndex:
             self._delete_files()
         self._conn = self._connect()
 
-    def update(self, path: str, mtime: float, size: int, title: str, text: str) -> None:
-        with self._lock:
-            self.sync_one(path, (mtime, size), (title, text))
-
-    def sync_one(self, path: str, stamp: tuple[float, int] | None, loaded: tuple[str, str] | None) -> None:
+    def sync_one(self, path: str, stamp: tuple[int, int] | None, loaded: tuple[str, str] | None) -> bool:
+        """Replace (or with `loaded` None, remove) one page. False when the database is locked
+        by another process: the caller should sync again later."""
         conn = self._conn
         with self._lock:
-            conn.execute("BEGIN")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:
+                return False
             try:
                 self._remove(path)
                 if stamp is not None and loaded is not None:
@@ -233,12 +244,16 @@ class SearchIndex:
                         "INSERT INTO docs(rowid, title, body) VALUES(?,?,?)", (next_id, *loaded)
                     )
                 conn.execute("COMMIT")
+            except sqlite3.OperationalError:
+                _rollback(conn)
+                return False
             except BaseException:
-                conn.execute("ROLLBACK")
+                _rollback(conn)
                 raise
+        return True
 
-    def remove(self, path: str) -> None:
-        self.sync_one(path, None, None)
+    def remove(self, path: str) -> bool:
+        return self.sync_one(path, None, None)
 
     def rename(self, old: str, new: str) -> None:
         with self._lock:
@@ -340,6 +355,13 @@ class SearchIndex:
                 snippet, line, spans = cut_snippet(body, parsed.terms, parsed.prefix_last)
                 hits.append(SearchHit(path, title, -rank, snippet, line, spans))
         return hits
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    try:
+        conn.execute("ROLLBACK")
+    except sqlite3.OperationalError:  # no transaction left to roll back
+        pass
 
 
 def _find_terms(text: str, terms: list[str], prefix_last: bool, per_term: int = 64):
