@@ -28,3 +28,22 @@ async def test_task_reaches_the_custom_provider_through_litellm():
 async def test_without_a_task_the_engine_says_what_it_is():
     items = [i async for i in stream_chat(AgentSettings(), [{"role": "user", "content": "hi"}])]
     assert "carried no task" in items[-1].text
+
+
+async def test_sync_async_and_non_streaming_calls_reach_the_engine():
+    from wiki_tui.agent.llm import load_litellm
+
+    litellm = load_litellm()
+    task_id = register_task(Task("nothing-known", vault=None))
+    call = dict(model="wiki-offline/engine", messages=[{"role": "user", "content": "hi"}],
+                metadata={"wiki_tui_task": task_id})
+    try:
+        whole = litellm.completion(**call)
+        streamed = "".join(c.choices[0].delta.content or ""
+                           for c in litellm.completion(stream=True, **call) if c.choices)
+        awaited = await litellm.acompletion(**call)
+    finally:
+        release_task(task_id)
+    for text in (whole.choices[0].message.content, streamed,
+                 awaited.choices[0].message.content):
+        assert "nothing to do for 'nothing-known'" in text
