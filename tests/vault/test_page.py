@@ -83,6 +83,15 @@ def test_markdown_links_in_frontmatter_are_not_links():
     assert page.links == [] and page.warnings == []
 
 
+def test_many_frontmatter_links_stay_fast():
+    items = "".join(f'  - "[[Page {i}]]"\n' for i in range(20_000))
+    text = f"---\nrelated:\n{items}---\nbody\n"
+    t0 = time.process_time()
+    page = parse_page("a.md", text)
+    assert len(page.links) == 20_000 and page.links[-1].line == 20_002
+    assert time.process_time() - t0 < 2.0
+
+
 def test_title_falls_back_to_stem():
     assert parse_page("a/My Page.md", "body").title == "My Page"
     assert parse_page("a/My Page.md", "---\ntitle: ''\n---\n").title == "My Page"
@@ -141,6 +150,18 @@ def test_frontmatter_not_a_mapping():
 def test_impossible_date_is_a_warning():
     page = parse_page("a.md", "---\ncreated: 2024-13-45\n---\n")
     assert page.frontmatter == {} and page.warnings
+
+
+def test_deeply_nested_yaml_does_not_raise():
+    page = parse_page("a.md", "---\nx: " + "[" * 5000 + "]" * 5000 + "\n---\n[[B]]")
+    assert [link.target for link in page.links] == ["B"]
+    page = parse_page("a.md", "---\nx: " + '["[[A]]", ' * 300 + "]" * 300 + "\n---\n")
+    assert len(page.links) == 300 or page.warnings
+
+
+def test_self_containing_yaml_alias():
+    page = parse_page("a.md", '---\na: &x ["[[A]]", *x]\nb: *x\n---\n')
+    assert [link.target for link in page.links] == ["A"]
 
 
 def test_no_frontmatter_variants():

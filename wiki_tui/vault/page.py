@@ -87,14 +87,20 @@ def _tag_list(value: Any) -> list[str]:
 
 
 def _strings_in(value: Any, out: list[str]) -> None:
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _strings_in(v, out)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _strings_in(v, out)
+    """Every string inside a YAML value. Iterative, and each container is visited once:
+    nesting depth is the file's choice, and YAML aliases can even make a list contain
+    itself (``a: &x [*x]``)."""
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, (dict, list, tuple)):
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            stack.extend(reversed(list(v.values())) if isinstance(v, dict) else reversed(v))
 
 
 def _dedupe_tags(tags: list[str]) -> list[str]:
@@ -128,11 +134,13 @@ def _frontmatter_links(
         return []
     strings: list[str] = []
     _strings_in(fm, strings)
-    strings = [s for s in strings if "[[" in s]
-    wanted: Counter[str] = Counter()  # how often each link's text occurs inside string values
-    for link in in_source:
-        if link.raw not in wanted:
-            wanted[link.raw] = sum(s.count(link.raw) for s in strings)
+    # the links inside string values, found in one pass over all of them
+    values = "\n".join(s for s in strings if "[[" in s)
+    wanted = Counter(
+        link.raw
+        for link in find_links_in(values, 0, len(values), kind="frontmatter")
+        if link.kind == "frontmatter"
+    )
     found = []
     for link in in_source:
         if wanted[link.raw] > 0:
