@@ -14,6 +14,7 @@ import os
 from bisect import bisect_right
 import re
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,7 @@ from .schema import SCHEMA_FILE, Schema, parse_schema
 from .search import SearchHit, SearchIndex
 
 SEARCH_DB = "search.sqlite"
+RACY_NS = 2_000_000_000  # file times within 2 s of the cache save are not trusted
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,10 @@ class Vault:
         self._stamps = stamps
         self._resolver = Resolver([*stamps, *old_files])
         self._index = LinkIndex.from_state(self._resolver, cached["index"])
-        changed = [p for p, st in tree.pages.items() if stamps.get(p) != st]
+        # "Racy" files: written within the clock's granularity of the cache save could have
+        # changed again without a new mtime (as git's index handles it): re-read those too.
+        racy_after = cached.get("saved_ns", 0) - RACY_NS
+        changed = [p for p, st in tree.pages.items() if stamps.get(p) != st or st[0] >= racy_after]
         gone = [p for p in stamps if p not in tree.pages]
         files_changed = {p for p in tree.files if p not in old_files} | {p for p in old_files if p not in tree.files}
         for path in gone:
@@ -577,6 +582,7 @@ class Vault:
                     "stamps": self._stamps,
                     "files": self._files,
                     "index": self._index.state(),
+                    "saved_ns": time.time_ns(),
                 },
             )
             if ok:
