@@ -195,3 +195,12 @@ def test_cli_dismiss_hides_a_finding_for_good(git_vault, capsys):
     cli_main(["--vault", str(git_vault), "lint", "--fix"])
     out = capsys.readouterr()
     assert "[broken-link]" not in out.out and "1 dismissed finding(s) not shown" in out.err
+
+
+async def test_ingesting_an_ingested_source_keeps_its_page(sample_vault, offline):
+    vault = Vault.open(sample_vault)
+    events = await run_op(operations.ingest(vault, "raw/cook-and-k1.txt", offline))
+    changesets = [e.changeset for e in events if isinstance(e, ChangesetReady)]
+    touched = {f.path for cs in changesets for f in cs.files}
+    assert "sources/Cook's Second Voyage and the Kendall Watch.md" not in touched
+    assert "already has its source page" in events[-1].reply

@@ -54,10 +54,13 @@ def _ingest(vault: Any, args: dict) -> str:
     title = source_title(text, source)
     infos = list(page_infos(vault))  # one pass over the records serves every question below
     counts = name_counts(vault)
-    page_path = _existing_source_page(infos, source) or _source_page_path(vault, title)
+    existing = _existing_source_page(infos, source)
+    page_path = existing or _source_page_path(vault, title)
     mentioned = mentioned_pages(vault, text, exclude={page_path}, infos=infos)
-    page = _source_page(vault, source, title, text, mentioned, counts)
-    blocks = [Block(WRITE, page_path, content=page)]
+    blocks = []
+    if existing is None:  # a page written earlier (by a model, or by hand) is never replaced
+        page = _source_page(vault, source, title, text, mentioned, counts)
+        blocks.append(Block(WRITE, page_path, content=page))
     cite = f"[[{link_name(vault, page_path, counts)}]]"
     updated = []
     for path in mentioned[:_MAX_UPDATES]:
@@ -65,10 +68,15 @@ def _ingest(vault: Any, args: dict) -> str:
         if edit is not None:
             blocks.append(edit)
             updated.append(path)
-    prose = (f"{NOTE} Wrote a source summary page for `{source}` from its title, headings and "
-             f"lead sentences; it links {len(mentioned)} existing page(s) the source mentions, "
-             f"and adds the source to the `sources` of {len(updated)} of them. It does not "
-             "read for meaning: check the summary, and flag contradictions yourself.\n\n")
+    if existing is None:
+        did = (f"Wrote a source summary page for `{source}` from its title, headings and lead "
+               f"sentences; it links {len(mentioned)} existing page(s) the source mentions")
+    else:
+        did = (f"`{source}` already has its source page, `{existing}`, which is left as it "
+               f"is; the source mentions {len(mentioned)} existing page(s)")
+    prose = (f"{NOTE} {did}, and the source is added to the `sources` of {len(updated)} of "
+             "them. It does not read for meaning: check the summary, and flag contradictions "
+             "yourself.\n\n")
     return prose + blocks_as_text(blocks)
 
 
