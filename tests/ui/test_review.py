@@ -213,3 +213,32 @@ async def test_navigation_and_split(review):
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert not screen.diff.split
+
+
+async def test_end_to_end_offline_ingest_review_apply(git_vault):
+    """Through the real app: offline ingest of the un-ingested raw source -> review -> apply."""
+    from wiki_tui.ui.app import WikiApp
+
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: app.vault is not None, 30)
+        app.submit("/ingest raw/french-chronometers.md")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), 90)
+        screen = app.screen
+        changeset = screen.changeset
+        assert len(changeset.files) >= 2
+        await wait_for(pilot, lambda: screen.armed)
+        await pilot.press("A", "G", "r", "enter")  # everything but the last file
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReviewScreen), 30)
+        await pilot.pause()
+    accepted = [f.path for f in changeset.files if f.status == ACCEPTED]
+    rejected = changeset.files[-1]
+    assert rejected.status == REJECTED and accepted
+    committed = git(git_vault, "show", "--name-only", "--format=%s", "HEAD")
+    assert committed.startswith("ingest: ")
+    for path in accepted:
+        assert path in committed
+        assert read(git_vault, path) == changeset.file(path).result_text()
+    assert rejected.path not in committed
+    log = read(git_vault, "log.md")
+    assert log.count("## [") == 6 and f"- rejected: {rejected.path}" in log

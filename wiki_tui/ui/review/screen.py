@@ -75,7 +75,7 @@ class ReviewScreen(Screen[Any]):
         self.stale: set[str] = set()  # files whose base changed on disk during the review
         self.busy = ""  # what a worker is doing ("" when idle): keys wait
         self.message = ""
-        self._armed_at = 0.0
+        self._armed_at = float("inf")  # set on mount: keys count GRACE_SECONDS after that
         self._split_choice: bool | None = None  # None: by terminal width
         self._pending_warned = False
 
