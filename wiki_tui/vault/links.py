@@ -194,7 +194,7 @@ class _Pass:
         self.has_tab = text.find("\t", start) != -1
         self.list_memo = (-1, False)  # (line start, inside a list?) of the last lookup
 
-    # -- inline code and %% comments inside one prose line ------------------
+    # -- inline code and %% comments inside prose ---------------------------
     def add_span(self, a: int, b: int) -> None:
         """Add a prose span, merged with the previous one when they touch."""
         spans = self.out.spans
@@ -203,15 +203,11 @@ class _Pass:
         else:
             spans.append((a, b))
 
-    def inline(self, a: int, b: int, line_start: int | None = None) -> None:
-        """Add prose spans for text[a:b] minus inline code and %% comments.
-
-        Code spans and comments are looked for from ``line_start`` on (default ``a``):
-        text before it is known to be plain prose.
-        """
+    def inline(self, a: int, b: int) -> None:
+        """Add prose spans for text[a:b] (prose lines) minus inline code and %% comments."""
         text = self.text
         add = self.add_span
-        ls = a if line_start is None else line_start
+        ls = a
         has_tick = text.find("`", ls, b) >= 0
         next_pct = text.find("%%", ls, b)
         if not has_tick and next_pct == -1:
