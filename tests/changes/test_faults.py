@@ -271,3 +271,43 @@ def test_interrupt_after_git_moved_head_counts_as_committed(git_vault: Path, mon
     result = apply_changeset(vault, three_file_changeset(git_vault))
     assert result.commit == git(git_vault, "rev-parse", "HEAD").strip()
     _assert_applied(git_vault, before)
+
+
+def test_two_threads_apply_one_after_the_other(git_vault: Path):
+    import threading
+
+    from tests.changes.journal_support import changeset, create, page
+
+    vault = open_vault(git_vault)
+    active, overlap = [0], []
+
+    def watch(name: str) -> None:  # between the first and the last step, alone
+        if name == "journal":
+            active[0] += 1
+            overlap.append(active[0] > 1)
+            time.sleep(0.2)
+        elif name == "end":
+            active[0] -= 1
+
+    results = []
+    threads = [threading.Thread(target=lambda i=i: results.append(apply_changeset(
+        vault, changeset(create(f"concepts/T{i}.md", page(f"T{i}")), title=f"t{i}"),
+        on_step=watch))) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(results) == 2 and all(r.commit for r in results) and overlap == [False, False]
+    assert git(git_vault, "status", "--porcelain") == ""
+    assert read(git_vault, "log.md").count("ingest | t") == 2
+
+
+def test_an_unreadable_journal_is_set_aside(git_vault: Path):
+    path = journal_path(git_vault)
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("{ not json")
+    before = full_state(git_vault)
+    message = recover(git_vault)
+    assert "unreadable" in message and not path.exists()
+    assert list(path.parent.glob("apply-journal.unreadable-*.json"))
+    assert full_state(git_vault) == before

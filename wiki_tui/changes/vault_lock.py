@@ -3,8 +3,9 @@ apply (or recover) at once, or one could roll back the other's apply in flight.
 
 An exclusive `flock` on `<vault>/.wiki-tui/apply.lock`, held for the whole apply, undo or
 recovery. The kernel drops it when the process dies, so a journal whose lock nobody holds
-belongs to an apply that really was interrupted. Re-entrant within a process (apply runs
-recovery first). Where `fcntl` does not exist (Windows) the lock is a no-op.
+belongs to an apply that really was interrupted. Re-entrant within a thread (apply runs
+recovery first); two threads of one process exclude each other too. Where `fcntl` does not
+exist (Windows) the lock is a no-op.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ except ImportError:  # pragma: no cover - Windows
 LOCK_FILE = "apply.lock"
 WAIT_SECONDS = 10.0
 
-_guard = threading.RLock()
-_held: dict[Path, tuple[int, int]] = {}  # vault root -> (fd, depth)
+_local = threading.local()  # per thread: vault root -> (fd, depth)
 
 
 class VaultBusy(Exception):
@@ -34,25 +34,25 @@ class VaultBusy(Exception):
 
 @contextmanager
 def vault_lock(root: Path, state_dir: str = ".wiki-tui", wait: float = WAIT_SECONDS) -> Iterator[None]:
+    """Hold the vault's apply lock. Re-entrant in one thread; another thread (or process)
+    waits, since each acquisition opens its own file description and flock is per description."""
     root = Path(root).resolve()
-    with _guard:
-        if root in _held:
-            fd, depth = _held[root]
-            _held[root] = (fd, depth + 1)
-            try:
-                yield
-            finally:
-                fd, depth = _held[root]
-                _held[root] = (fd, depth - 1)
-            return
-        fd = _acquire(root / state_dir, wait)
-        _held[root] = (fd, 1)
+    held: dict[Path, list[int]] = _local.__dict__.setdefault("held", {})
+    if root in held:
+        held[root][1] += 1
         try:
             yield
         finally:
-            del _held[root]
-            if fd >= 0:
-                os.close(fd)  # releases the flock
+            held[root][1] -= 1
+        return
+    fd = _acquire(root / state_dir, wait)
+    held[root] = [fd, 1]
+    try:
+        yield
+    finally:
+        del held[root]
+        if fd >= 0:
+            os.close(fd)  # releases the flock
 
 
 def _acquire(folder: Path, wait: float) -> int:
