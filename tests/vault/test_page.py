@@ -92,6 +92,11 @@ def test_many_frontmatter_links_stay_fast():
     assert time.process_time() - t0 < 2.0
 
 
+def test_path_is_nfc():
+    page = parse_page("c/Cafe\u0301.md", "")
+    assert page.path == "c/Caf\u00e9.md" and page.name == "Caf\u00e9"
+
+
 def test_title_falls_back_to_stem():
     assert parse_page("a/My Page.md", "body").title == "My Page"
     assert parse_page("a/My Page.md", "---\ntitle: ''\n---\n").title == "My Page"

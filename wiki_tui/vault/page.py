@@ -3,7 +3,7 @@
 ``parse_page`` never raises on content: bad YAML, odd property types and the like become
 ``Page.warnings``. ``read_page_text`` turns bytes on disk into text without losing any:
 invalid UTF-8 is shown with replacement characters (and reported with its byte offset),
-a file with NUL bytes is treated as binary.
+UTF-16 with a BOM is decoded (with a warning), any other file with NUL bytes is binary.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from typing import Any
 
 from .frontmatter import load_frontmatter, split_frontmatter
 from .links import Heading, Link, find_links_in, scan
+from .resolve import normalize_path
 
-__all__ = ["Page", "Heading", "parse_page", "read_page_text", "page_name"]
+__all__ = ["Page", "Heading", "parse_page", "read_page_text", "decode_page_bytes", "page_name"]
 
 
 @dataclass(slots=True)
@@ -168,6 +169,7 @@ def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
             fm_links = _frontmatter_links(text, yaml_start, yaml_start + len(fm_text), fm, warnings)
 
     body = scan(text, start=body_start)
+    path = normalize_path(path)
     name = page_name(path)
     title = _text_or_none(fm.get("title")) or name
     # "tag"/"alias" are the pre-1.4 Obsidian spellings, still read by Obsidian
