@@ -158,10 +158,42 @@ def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list
             lines.append(f"- **{heading}**" + (f": {sentence}" if sentence else ""))
         if len(sections) > _MAX_KEY_POINTS:
             lines.append(f"- … {len(sections) - _MAX_KEY_POINTS} more sections in the source")
+    body_from = lines.index("## Summary")
+    lines[body_from:] = link_first_mentions(vault, lines[body_from:], mentioned, counts)
     if mentioned:
         lines += ["", "## Pages this source mentions", ""]
         lines += [f"- [[{link_name(vault, p, counts)}]]" for p in mentioned]
     return "\n".join(lines) + "\n"
+
+
+def link_first_mentions(vault: Any, lines: list[str], paths: list[str],
+                        counts: dict[str, int]) -> list[str]:
+    """Turn the first mention of each page (title, file name or alias, as written) into a
+    link, outside existing links and code spans."""
+    out = list(lines)
+    for path in paths[:_MAX_UPDATES]:
+        page = vault.pages[path]
+        names = sorted({page.title, page.name, *map(str, page.aliases or [])}, key=len,
+                       reverse=True)
+        names = [n for n in names if len(n) >= 3 or any(c.isdigit() for c in n)]
+        target = link_name(vault, path, counts)
+        done = False
+        for i, line in enumerate(out):
+            for name in names:
+                for m in re.finditer(rf"(?<![\w\[|/]){re.escape(name)}(?![\w\]|])", line, re.I):
+                    before = line[:m.start()]
+                    if before.count("[[") > before.count("]]") or before.count("`") % 2:
+                        continue  # inside a link or a code span
+                    shown = m.group(0)
+                    link = f"[[{target}]]" if shown == target else f"[[{target}|{shown}]]"
+                    out[i] = before + link + line[m.end():]
+                    done = True
+                    break
+                if done:
+                    break
+            if done:
+                break
+    return out
 
 
 def mentioned_pages(vault: Any, text: str, exclude: set[str] = frozenset(),
