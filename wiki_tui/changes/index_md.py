@@ -31,10 +31,6 @@ OTHER = "Other"
 NOT_LISTED = frozenset({"index.md", "log.md", "AGENTS.md"})
 
 
-def is_listed(path: str) -> bool:
-    return path not in NOT_LISTED and not path.startswith("raw/")
-
-
 def section_title(folder: str) -> str:
     return folder[:1].upper() + folder[1:]
 
