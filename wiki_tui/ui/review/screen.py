@@ -164,12 +164,16 @@ class ReviewScreen(Screen[Any]):
             self.files_list.highlighted = self.cursor
 
     def _refresh_file(self, index: int | None = None) -> None:
-        """Redraw a file's row (the focused one by default) and its diff, keeping the scroll."""
+        """Redraw a file's row (the focused one by default) and its diff after a decision.
+
+        Decisions change statuses, not hunks: the diff's rows stay, only the screen repaints.
+        """
         index = self.cursor if index is None else index
         change = self.changeset.files[index]
         self.files_list.replace_option_prompt_at_index(index, file_row(change, self.app.theme_variables))
         if index == self.cursor:
-            self._show_diff(keep_scroll=True)
+            self._update_file_title()
+            self.diff.refresh()
         self._changed()
 
     def _show_file(self, index: int, hunk: int = 0) -> None:
@@ -185,12 +189,18 @@ class ReviewScreen(Screen[Any]):
         self._show_diff(keep_scroll=False)
 
     def _show_diff(self, *, keep_scroll: bool) -> None:
+        """Rebuild the focused file's diff (its hunks or the layout changed)."""
         change = self.current
         if change is None:
             return
-        self.query_one("#review-file-title", Static).update(
-            describe(change, stale=self._is_stale(change)))
+        self._update_file_title()
         self.diff.show(change, split=self.split, focus_hunk=self.hunk, keep_scroll=keep_scroll)
+
+    def _update_file_title(self) -> None:
+        change = self.current
+        if change is not None:
+            self.query_one("#review-file-title", Static).update(
+                describe(change, stale=self._is_stale(change)))
 
     def _changed(self) -> None:
         self._pending_warned = False
@@ -292,15 +302,17 @@ class ReviewScreen(Screen[Any]):
         self.changeset.accept_all()
         self.message = "accepted every file" + (" (conflicts excepted)" if any(
             f.status == CONFLICT for f in self.changeset.files) else "")
-        self._fill_list()
-        self._show_diff(keep_scroll=True)
-        self._changed()
+        self._decided_all()
 
     def action_reject_all(self) -> None:
         self.changeset.reject_all()
         self.message = "rejected every file"
+        self._decided_all()
+
+    def _decided_all(self) -> None:
         self._fill_list()
-        self._show_diff(keep_scroll=True)
+        self._update_file_title()
+        self.diff.refresh()
         self._changed()
 
     # -- editing by hand -------------------------------------------------------------------
