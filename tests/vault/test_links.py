@@ -321,6 +321,16 @@ def test_headings():
     ]
 
 
+def test_setext_headings():
+    text = "Title\n=====\n\nSub\ntitle\n---\n\n- item\n---\n\n---\n# A\n---\n"
+    headings = scan(text).headings
+    assert [(h.level, h.text, h.line) for h in headings] == [
+        (1, "Title", 1),
+        (2, "Sub title", 4),
+        (1, "A", 12),
+    ]
+
+
 def test_block_ids():
     text = "para text ^para-1\n\n- item\n- item\n\n^list-id\n\n`code ^no`\n# H ^no\ntext^no\n"
     assert scan(text).block_ids == ["para-1", "list-id"]

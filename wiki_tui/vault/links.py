@@ -126,6 +126,8 @@ _HEADING_AT = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|\r?$)", re.M)
 _HEADING_CLOSE = re.compile(r"(?:^|[ \t])#+$")
 _HEADING_NL = re.compile(r"\n {0,3}(#{1,6})(?=[ \t]|\r?$)", re.M)
 _BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*\r?$", re.M)
+_SETEXT = re.compile(r"\n {0,3}(=+|-{2,})[ \t]*\r?$", re.M)
+_SETEXT_LINE = re.compile(r"(?:=+|-{2,})$")
 _BACKTICKS = re.compile(r"`+")
 # A newline that ends a paragraph: a blank line follows, or a line that starts a new block
 _PARA_BREAK = re.compile(
@@ -429,6 +431,7 @@ class _Pass:
         out = self.out
         lines = _Lines(text)
         n = len(text)
+        setext = False
         for a, b in out.spans:
             if text.find("#", a, b) != -1:
                 # a heading starts a line: at ``a`` only if ``a`` is a line start
@@ -439,6 +442,10 @@ class _Pass:
                         self._heading(m0.start(), m0.end(), len(m0.group(1)), lines)
                 for m in _HEADING_NL.finditer(text, lo, b):
                     self._heading(m.start() + 1, m.end(), len(m.group(1)), lines)
+            if text.find("=", a, b) != -1 or text.find("--", a, b) != -1:
+                for m in _SETEXT.finditer(text, max(a - 1, 0), b):
+                    level = 1 if m.group(1)[0] == "=" else 2
+                    setext = self._setext(m.start() + 1, level, a, lines) or setext
             if text.find("^", a, b) != -1:
                 for m in _BLOCK_ID.finditer(text, a, b):
                     i, end = m.start(), m.end()
@@ -450,6 +457,33 @@ class _Pass:
                     if _HEADING_AT.match(text, ls):
                         continue
                     out.block_ids.append(m.group(1))
+        if setext:  # found in a second sweep: put them in file order
+            out.headings.sort(key=lambda h: h.line)
+
+    def _setext(self, underline: int, level: int, span_start: int, lines: _Lines) -> bool:
+        """A paragraph underlined with ``===`` or ``---`` is a heading whose text is the
+        paragraph; right after a blank line, list item, quote or heading it is not."""
+        text = self.text
+        pieces = []
+        first = -1
+        p = underline - 1  # the newline that ends the line above
+        while p > span_start:
+            q = text.rfind("\n", 0, p) + 1
+            line = text[q:p].strip()
+            if not line or line[0] in ">|" or _LIST_ITEM.match(line):
+                break
+            if _HEADING_AT.match(line) or _SETEXT_LINE.match(line):
+                break
+            pieces.append(line)
+            first = q
+            if q <= span_start:
+                break  # the line began before this prose span (after code or a comment)
+            p = q - 1
+        if not pieces:
+            return False
+        text_ = " ".join(reversed(pieces))
+        self.out.headings.append(Heading(level, text_, lines.at(first)[0]))
+        return True
 
     def _heading(self, start: int, end: int, level: int, lines: _Lines) -> None:
         text = self.text
