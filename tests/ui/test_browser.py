@@ -288,3 +288,36 @@ async def test_theme_change_renders_again_in_the_new_colours(sample_vault, brows
         app.theme = "textual-light"
         await wait_for(pilot, lambda: view.line_count > 0 and not view.rendering
                        and heading_colour() != before)
+
+
+async def test_mouse_click_follows_a_link(sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = app.browser
+        await open_and_wait(pilot, browser, CHRONO, CHRONO)
+        view = browser.page_view
+        link_id = next(i for i in view.link_ids if browser.document.links[i].kind == "page"
+                       and view.row_of_link(i) > 8)
+        row = view.row_of_link(link_id)
+        index = next(i for i, lid in view._spans[row] if lid == link_id)
+        x = sum(len(segment.text) for segment in view._lines[row][:index])
+        target = browser.document.links[link_id].path
+        await pilot.click("#page-view", offset=(x + 2, row - int(view.scroll_y)))  # +padding
+        await wait_page(pilot, browser, target)
+
+
+async def test_page_tree_opens_pages_from_the_keyboard(sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser)
+        await pilot.press("t")
+        tree = browser.query_one("#page-tree")
+        assert tree.has_focus
+        folder = next(n for n in tree.root.children if n.data == "concepts/")
+        tree.move_cursor(folder)
+        await pilot.press("enter")  # expands the folder (children added on demand)
+        await wait_for(pilot, lambda: len(folder.children) > 0)
+        await pilot.press("down", "enter")
+        await wait_page(pilot, browser, folder.children[0].data)
+        assert browser.current_path.startswith("concepts/")
