@@ -11,8 +11,8 @@ The pass:
    EOF when unclosed), indented code and ``%% comments %%`` are skipped;
 2. inline code spans (backtick runs of any length) and inline comments are cut out of the
    prose, leaving *prose spans* (offset ranges, see ``prose_spans``);
-3. links are found inside prose spans; tags in prose outside links; headings and block
-   ids at line starts/ends inside prose.
+3. links are found inside prose spans; tags in prose outside links; headings (ATX and
+   setext) and block ids at line starts/ends inside prose.
 
 Decisions where the guide says *open* or Obsidian is unclear (tested):
 - an unclosed ``%%`` comments out the rest of the page (as Obsidian renders it);
