@@ -242,3 +242,43 @@ async def test_end_to_end_offline_ingest_review_apply(git_vault):
     assert rejected.path not in committed
     log = read(git_vault, "log.md")
     assert log.count("## [") == 6 and f"- rejected: {rejected.path}" in log
+
+
+async def test_findings_and_model_errors_are_listed(git_vault, open_vault):
+    from wiki_tui.changes.build import build_changeset
+    from wiki_tui.changes.protocol import parse_reply
+
+    vault = open_vault(git_vault)
+    reply = (f"@@@ WRITE {NEW}\n---\ntitle: Sandglass\ntype: concept\nsummary: A glass.\n---\n"
+             "# Sandglass\n\nSee [[Nowhere at all]] and [[Dead reckoning]].\n@@@ END\n\n"
+             f"@@@ EDIT {MAYER}\n@@@ SEARCH\nThis line is not in the page.\n@@@ REPLACE\nx\n@@@ END\n")
+    changeset, _errors = build_changeset(vault, parse_reply(reply), operation="instruct",
+                                         title="t", model="m")
+    assert changeset.findings and changeset.errors
+    app = ReviewHost(lambda: ReviewScreen(vault, changeset, grace=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        notes = str(app.screen.query_one("#review-notes-text").render())
+        assert "Lint (" in notes and "Nowhere at all" in notes
+        assert "model errors (1)" in notes and MAYER in notes
+
+
+async def test_rename_and_delete(git_vault, open_vault):
+    vault = open_vault(git_vault)
+    reply = (f"@@@ RENAME {MAYER} -> entities/Johann Tobias Mayer.md\n\n"
+             "@@@ DELETE concepts/Longitude and time.md\n")
+    changeset = make_changeset(vault, reply, title="Rename and delete")
+    kinds = sorted(f.kind for f in changeset.files)
+    assert kinds == ["delete", "rename"]
+    app = ReviewHost(lambda: ReviewScreen(vault, changeset, grace=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in changeset.files:  # space decides a file without hunks; a deletion is one hunk
+            await pilot.press("space", "j")
+        assert all(f.status == ACCEPTED for f in changeset.files)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.results)
+    result = app.results[0]
+    assert result.renamed == [(MAYER, "entities/Johann Tobias Mayer.md")]
+    assert result.deleted == ["concepts/Longitude and time.md"]
+    assert not (git_vault / MAYER).exists() and (git_vault / "entities/Johann Tobias Mayer.md").exists()

@@ -130,6 +130,9 @@ class DiffView(ScrollView, can_focus=False):
         self._layout()
         width = self.scrollable_content_region.width
         line = self.scroll_offset.y + y
+        if not self.rows and y == 0 and self.change is not None:
+            return self._text_strip(Text(f" {self._no_hunks_note()}", style=self._style("gap")),
+                                    width).apply_style(self.rich_style)
         if line >= self._offsets[-1] or not self.rows:
             return Strip.blank(width, self.rich_style)
         index = bisect_right(self._offsets, line) - 1
@@ -150,6 +153,13 @@ class DiffView(ScrollView, can_focus=False):
             else:
                 strip = self._side(index, row, row.left, "both", part, left_w, text_w, focused)
         return strip.apply_style(self.rich_style)
+
+    def _no_hunks_note(self) -> str:
+        change = self.change
+        assert change is not None
+        if change.kind == "rename":
+            return f"Renamed from {change.old_path}; the text stays as it is. space or a/r decide."
+        return "No line changes in this file."
 
     def _text_strip(self, text: Text, width: int) -> Strip:
         text.truncate(width, overflow="ellipsis", pad=True)
