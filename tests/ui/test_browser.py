@@ -321,3 +321,21 @@ async def test_page_tree_opens_pages_from_the_keyboard(sample_vault, browser_app
         await pilot.press("down", "enter")
         await wait_page(pilot, browser, folder.children[0].data)
         assert browser.current_path.startswith("concepts/")
+
+
+async def test_raw_source_opens_read_only_from_the_header(sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = app.browser
+        await open_and_wait(pilot, browser, "sources/Board of Longitude.md", "sources/Board of Longitude.md")
+        view = browser.page_view
+        view.focus()
+        await pilot.press("n")  # the first link is the header's source
+        assert browser.document.links[view.selected_link].path == "raw/board-of-longitude.md"
+        await pilot.press("enter")
+        await wait_page(pilot, browser, "raw/board-of-longitude.md")
+        browser.open_page("sources/Board of Longitude.md")  # the same page twice is one entry
+        await wait_page(pilot, browser, "sources/Board of Longitude.md")
+        browser.open_page("sources/Board of Longitude.md")
+        await pilot.press("b")
+        await wait_page(pilot, browser, "raw/board-of-longitude.md")

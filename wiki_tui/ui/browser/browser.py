@@ -36,6 +36,7 @@ from wiki_tui.ui.browser.panels import (
 CSS_FILE = Path(__file__).with_name("browser.tcss")
 NARROW_WIDTH = 90  # below this the side panel is hidden until asked for, then stacked
 MENTIONS_LIMIT = 200
+TEXT_SUFFIXES = (".md", ".markdown", ".txt")
 AUTO_MENTIONS_PAGES = 2000  # above this many pages unlinked mentions are found on request
 
 
@@ -208,11 +209,15 @@ class WikiBrowser(Container):
             self.notify(f"No page named “{name}” yet.", severity="warning", timeout=4)
             self.post_message(self.CreatePageRequested(self, name, self.current_path))
             return False
-        if not self.vault.is_page(path):
+        if not self._viewable(path):
             self.notify(f"Attachment: {path}", timeout=4)
             return False
         self._navigate(path, subpath=subpath, line=line)
         return True
+
+    def _viewable(self, path: str) -> bool:
+        """Pages, and text files such as raw/ sources (shown read-only like a page)."""
+        return self.vault.is_page(path) or path.lower().endswith(TEXT_SUFFIXES)
 
     def _resolve_target(self, target: str) -> tuple[str | None, str]:
         vault = self.vault
@@ -323,6 +328,8 @@ class WikiBrowser(Container):
                 self._navigate(ref.path, subpath=ref.subpath)
         elif ref.kind == "anchor":
             self._scroll_to_subpath(ref.subpath)
+        elif ref.kind == "attachment" and ref.path and self._viewable(ref.path):
+            self._navigate(ref.path)
         elif ref.kind == "attachment":
             self.notify(f"Attachment: {ref.path}", timeout=4)
         elif ref.kind == "external":
@@ -436,7 +443,7 @@ class WikiBrowser(Container):
         """Show the open page again from disk, keeping the scroll position."""
         if self.current_path is None:
             return
-        if not self.vault.is_page(self.current_path) or self.current_path not in self.vault.pages:
+        if not (Path(self.vault.root) / self.current_path).is_file():
             self.document = None
             self._update_title()
             self.query_one("#page-title", Static).update(

@@ -30,7 +30,10 @@ class History:
         return self._index < len(self._visits) - 1
 
     def visit(self, path: str) -> Visit:
-        """A new location: drops the forward entries, like a browser."""
+        """A new location: drops the forward entries, like a browser (the same page again is
+        not a new entry)."""
+        if self.current is not None and self.current.path == path:
+            return self.current
         del self._visits[self._index + 1 :]
         self._visits.append(Visit(path))
         if len(self._visits) > self._limit:
