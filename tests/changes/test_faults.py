@@ -8,6 +8,7 @@ index and status, and in log.md.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -311,3 +312,58 @@ def test_an_unreadable_journal_is_set_aside(git_vault: Path):
     assert "unreadable" in message and not path.exists()
     assert list(path.parent.glob("apply-journal.unreadable-*.json"))
     assert full_state(git_vault) == before
+
+
+_BIG_CHILD = textwrap.dedent("""
+    import os, signal, sys
+    from pathlib import Path
+    from tests.changes.journal_support import changeset, modify, open_vault, read
+    from wiki_tui.changes.journal import apply_changeset
+    root, step = Path(sys.argv[1]), sys.argv[2]
+    def fault(name):
+        if name == step:
+            os.kill(os.getpid(), signal.SIGKILL)
+    vault = open_vault(root)
+    text = read(root, "concepts/Big.md")
+    apply_changeset(vault, changeset(modify(root, "concepts/Big.md", text + "tail\\n")),
+                    on_step=fault)
+""")
+
+
+@pytest.mark.parametrize("step", ["files", "commit", "cleanup"])
+def test_big_files_are_backed_up_by_hard_link(git_vault: Path, step: str):
+    big = "".join(f"line {i} of a long page\n" for i in range(8000))  # ~190 KB
+    (git_vault / "concepts/Big.md").write_text(big, encoding="utf-8")
+    git(git_vault, "add", "concepts/Big.md")
+    git(git_vault, "commit", "-qm", "big page")
+    before = full_state(git_vault)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", _BIG_CHILD, str(git_vault), step], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == -9, proc.stderr
+    record = json.loads(journal_path(git_vault).read_text())
+    assert record["files"]["concepts/Big.md"].get("link")  # not copied into the journal
+    assert len(journal_path(git_vault).read_bytes()) < 20_000
+    message = recover(git_vault)
+    if step == "cleanup":
+        assert "completed" in message and read(git_vault, "concepts/Big.md") == big + "tail\n"
+    else:
+        assert "rolled back" in message and full_state(git_vault) == before
+    assert not (git_vault / ".wiki-tui/apply-backup").exists()
+
+
+def test_a_lost_linked_backup_is_never_guessed(git_vault: Path):
+    big = "".join(f"line {i}\n" for i in range(12000))
+    (git_vault / "concepts/Big.md").write_text(big, encoding="utf-8")
+    git(git_vault, "add", "concepts/Big.md")
+    git(git_vault, "commit", "-qm", "big page")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", _BIG_CHILD, str(git_vault), "commit"], cwd=ROOT,
+                   env=env, capture_output=True, timeout=60)
+    import shutil
+
+    shutil.rmtree(git_vault / ".wiki-tui/apply-backup")
+    message = recover(git_vault)
+    assert "concepts/Big.md" in message and "left as they are" in message
+    assert read(git_vault, "concepts/Big.md") == big + "tail\n"  # not deleted, not guessed
+    assert "Test change" not in read(git_vault, "log.md")

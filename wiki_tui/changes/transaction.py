@@ -22,6 +22,7 @@ import base64
 import hashlib
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,8 @@ from wiki_tui.changes.index_md import INDEX_PATH
 STATE_DIR = ".wiki-tui"
 JOURNAL_FILE = "apply-journal.json"
 STEPS = ("journal", "files", "log", "stage", "commit", "cleanup")
+BACKUP_DIR = "apply-backup"  # in STATE_DIR: hard links to the old versions of big files
+LINK_AT_LEAST = 64 * 1024  # smaller backups go inline in the journal (cheaper than a link + flush)
 
 StepHook = Callable[[str], None]
 
@@ -100,6 +103,43 @@ def load_journal(root: Path) -> dict | None:
 
 def _remove_journal(root: Path) -> None:
     atomic.remove(journal_path(root))
+    shutil.rmtree(root / STATE_DIR / BACKUP_DIR, ignore_errors=True)
+
+
+def _link_backup(root: Path, rel: str, expected: bytes, n: int) -> str | None:
+    """Keep the old version of a big file as a hard link (no copy: the apply replaces the file
+    by rename, so the old inode stays as it is). None where links do not work: back up inline."""
+    folder = root / STATE_DIR / BACKUP_DIR
+    dest = folder / str(n)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.link(root / rel, dest)
+        if atomic.read_bytes(dest) == expected:  # not changed since the plan read it
+            return f"{BACKUP_DIR}/{n}"
+        dest.unlink()
+    except OSError:
+        pass
+    return None
+
+
+def _backup_entry(root: Path, rel: str, backup: bytes | None, final: bytes | None, n: int) -> dict:
+    entry: dict = {"final": _sha(final), "backup": None}
+    if backup is None:
+        return entry
+    link = _link_backup(root, rel, backup, n) if len(backup) >= LINK_AT_LEAST else None
+    if link is None:
+        entry["backup"] = _b64(backup)
+    else:
+        entry["link"] = link
+    return entry
+
+
+def _backup_bytes(root: Path, info: dict) -> tuple[bool, bytes | None]:
+    """(known, the file's bytes before the apply); known is False if a linked backup is lost."""
+    if "link" in info:
+        data = atomic.read_bytes(root / STATE_DIR / info["link"])
+        return data is not None, data
+    return True, _unb64(info["backup"])
 
 
 class RollbackIncomplete(Exception):
@@ -124,10 +164,12 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
     to_stage: list[str] = []
     if repo is not None and any(_is_new(plan, p) for p in all_paths):
         to_stage = _untracked(repo, plan, all_paths)
-    files = {p: {"backup": _b64(plan.backups.get(p)), "final": _sha(data)}
-             for p, data in plan.contents.items()}
-    if plan.index_bytes is not None:
-        files[INDEX_PATH] = {"backup": _b64(plan.index_backup), "final": _sha(plan.index_bytes)}
+    shutil.rmtree(root / STATE_DIR / BACKUP_DIR, ignore_errors=True)  # leftovers: no journal now
+    backups = {**plan.backups, INDEX_PATH: plan.index_backup}
+    files = {p: _backup_entry(root, p, backups.get(p), data, n)
+             for n, (p, data) in enumerate(_with_index(plan).items())}
+    if any("link" in f for f in files.values()):
+        atomic.fsync_dir(root / STATE_DIR / BACKUP_DIR)  # the links outlive a power cut
     record = {
         "version": 1, "operation": plan.operation, "title": plan.title, "time": time.time(),
         "pid": os.getpid(), "files": files, "new_dirs": plan.new_dirs,
@@ -162,6 +204,7 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
         hook("cleanup")
         # Not flushed: a journal that survives a power cut is found committed and removed then.
         atomic.remove(journal_path(root), sync_dir=False)
+        shutil.rmtree(root / STATE_DIR / BACKUP_DIR, ignore_errors=True)
         hook("end")
     except BaseException as exc:
         if not committed and repo is not None and _committed_anyway(record, repo):
@@ -260,7 +303,10 @@ def rollback(root: Path, record: dict, repo: GitRepo | None) -> list[str]:
     restore: dict[str, bytes | None] = {}
     for rel, info in record["files"].items():
         current = atomic.read_bytes(root / rel)
-        backup = _unb64(info["backup"])
+        known, backup = _backup_bytes(root, info)
+        if not known:
+            kept.append(rel)  # its old version is lost: never guess, leave the file alone
+            continue
         if current == backup:
             continue
         if _sha(current) == info["final"]:
@@ -315,11 +361,17 @@ def recover(root: Path) -> str | None:
         if repo is not None:
             repo.close()
     if kept:
-        aside = journal_path(root).with_suffix(f".{int(time.time())}.json")
+        stamp = int(time.time())
+        aside = journal_path(root).with_suffix(f".{stamp}.json")
         os.replace(journal_path(root), aside)
+        where = str(aside)
+        links = root / STATE_DIR / BACKUP_DIR
+        if links.exists():  # big files' old versions: keep them beside the journal
+            os.replace(links, links.with_name(f"{BACKUP_DIR}.{stamp}"))
+            where += f" and {links.with_name(f'{BACKUP_DIR}.{stamp}')}"
         return (f"wiki-tui was interrupted while applying “{what}” and rolled it back, except "
                 f"{', '.join(kept)}, which changed since; left as they are. The original contents "
-                f"are in {aside}.")
+                f"are in {where}.")
     _remove_journal(root)
     return (f"wiki-tui was interrupted while applying “{what}”; it was rolled back and nothing "
             "from it was kept. Run the operation again to redo it.")
