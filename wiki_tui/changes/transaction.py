@@ -1,8 +1,10 @@
 """All-or-nothing execution of a planned change: files, log.md, index.md and the git commit.
 
 Before touching anything, a journal (`<vault>/.wiki-tui/apply-journal.json`) is written and
-fsynced: every path's original bytes (the backup) and the hash of its planned bytes, log.md's
-size and the bytes to append, git's HEAD and the paths it will `git add`. Then the named steps run:
+fsynced: every path's original bytes (the backup: inline, or for files of 64 KB and more a hard
+link in `.wiki-tui/apply-backup/`, since files are replaced by rename and the old inode stays
+intact) and the hash of its planned bytes, log.md's size and the bytes to append, git's HEAD
+and the paths it will `git add`. Then the named steps run:
 
     journal -> files (pages and index.md) -> log -> stage -> commit -> cleanup
 
