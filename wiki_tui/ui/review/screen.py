@@ -57,8 +57,8 @@ class ReviewScreen(Screen[Any]):
         Binding("escape", "leave", "Leave", id="review.leave"),
         Binding("g,home", "first_file", "First file", id="review.first_file", show=False),
         Binding("G,end", "last_file", "Last file", id="review.last_file", show=False),
-        Binding("d", "rediff", "Re-diff", id="review.rediff", show=False),
-        Binding("s", "toggle_split", "Side by side", id="review.toggle_split", show=False),
+        Binding("d", "rediff", "Re-diff", id="review.rediff"),  # in the footer on a stale file
+        Binding("s", "toggle_split", "Split", id="review.toggle_split"),
         Binding("pagedown,ctrl+d", "scroll_diff(1)", "Scroll down", id="review.scroll_down",
                 show=False),
         Binding("pageup,ctrl+u", "scroll_diff(-1)", "Scroll up", id="review.scroll_up",
@@ -201,6 +201,13 @@ class ReviewScreen(Screen[Any]):
         if change is not None:
             self.query_one("#review-file-title", Static).update(
                 describe(change, stale=self._is_stale(change)))
+        self.refresh_bindings()  # "d re-diff" shows only for a file changed on disk
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rediff":
+            change = self.current
+            return change is not None and self._is_stale(change)
+        return True
 
     def _changed(self) -> None:
         self._pending_warned = False
