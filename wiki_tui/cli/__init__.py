@@ -46,14 +46,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _default_to_open(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`wiki-tui [--model M] [VAULT]` with no command means `wiki-tui open ...`."""
+    choices = parser._subparsers._group_actions[0].choices if parser._subparsers else {}
+    if "open" not in choices:
+        return argv
+    i = 0
+    while i < len(argv):  # skip the global options
+        token = argv[i]
+        if token in ("-h", "--help"):
+            return argv
+        if token == "--vault":
+            i += 2
+        elif token.startswith("--vault="):
+            i += 1
+        else:
+            break
+    if i < len(argv) and argv[i] in choices:
+        return argv
+    return [*argv[:i], "open", *argv[i:]]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    # `wiki-tui [VAULT]` with no command opens the app on VAULT (or the current folder).
-    choices = parser._subparsers._group_actions[0].choices if parser._subparsers else {}
-    if "open" in choices and (not argv or (argv[0] not in choices and not argv[0].startswith("-"))):
-        argv = ["open", *argv]
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_default_to_open(parser, argv))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
