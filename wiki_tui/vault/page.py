@@ -87,21 +87,32 @@ def _tag_list(value: Any) -> list[str]:
     return [t.lstrip("#") for t in items if t.lstrip("#")]
 
 
-def _strings_in(value: Any, out: list[str]) -> None:
-    """Every string inside a YAML value. Iterative, and each container is visited once:
-    nesting depth is the file's choice, and YAML aliases can even make a list contain
-    itself (``a: &x [*x]``)."""
-    stack = [value]
+def _link_strings(fm: dict) -> list[str]:
+    """Every string value holding "[[" anywhere in the frontmatter. Iterative, and each
+    container is visited once: nesting depth is the file's choice, and YAML aliases can
+    even make a list contain itself (``a: &x [*x]``)."""
+    out: list[str] = []
+    stack: list[Any] = []
+    for v in fm.values():  # the usual flat shapes first, without the general walk
+        if isinstance(v, str):
+            if "[[" in v:
+                out.append(v)
+        elif isinstance(v, list) and all(isinstance(x, str) for x in v):
+            out.extend(x for x in v if "[[" in x)
+        else:
+            stack.append(v)
     seen: set[int] = set()
     while stack:
         v = stack.pop()
         if isinstance(v, str):
-            out.append(v)
+            if "[[" in v:
+                out.append(v)
         elif isinstance(v, (dict, list, tuple)):
             if id(v) in seen:
                 continue
             seen.add(id(v))
-            stack.extend(reversed(list(v.values())) if isinstance(v, dict) else reversed(v))
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return out
 
 
 def _dedupe_tags(tags: list[str]) -> list[str]:
@@ -133,15 +144,16 @@ def _frontmatter_links(
     ]
     if not in_source:
         return []
-    strings: list[str] = []
-    _strings_in(fm, strings)
-    # the links inside string values, found in one pass over all of them
-    values = "\n".join(s for s in strings if "[[" in s)
-    wanted = Counter(
-        link.raw
-        for link in find_links_in(values, 0, len(values), kind="frontmatter")
-        if link.kind == "frontmatter"
-    )
+    strings = _link_strings(fm)
+    if len(in_source) <= 8:  # the usual few: a substring test each
+        wanted = Counter({link.raw: sum(s.count(link.raw) for s in strings) for link in in_source})
+    else:  # many: the links inside all string values, found in one pass
+        values = "\n".join(strings)
+        wanted = Counter(
+            link.raw
+            for link in find_links_in(values, 0, len(values), kind="frontmatter")
+            if link.kind == "frontmatter"
+        )
     found = []
     for link in in_source:
         if wanted[link.raw] > 0:
