@@ -105,3 +105,18 @@ async def test_undo_refusal_shows_its_reason(git_vault, open_vault):
         await wait_for(pilot, lambda: "Not undone" in status(app))
         assert "was not made by wiki-tui" in status(app)
     assert git(git_vault, "status", "--porcelain") == ""
+
+
+async def test_history_without_git_lists_log_and_undo_explains(sample_vault, open_vault):
+    vault = open_vault(sample_vault)
+    app = ReviewHost(lambda: HistoryScreen(vault))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.screen.history is not None)
+        assert len(app.screen.history.entries) == 5
+        assert all(e.commit is None for e in app.screen.history.entries)
+        await pilot.press("u")
+        await wait_for(pilot, lambda: "Not undone" in status(app))
+        assert "not a git repository" in status(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.results)
+    assert app.results == [None]

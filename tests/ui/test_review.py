@@ -282,3 +282,20 @@ async def test_rename_and_delete(git_vault, open_vault):
     assert result.renamed == [(MAYER, "entities/Johann Tobias Mayer.md")]
     assert result.deleted == ["concepts/Longitude and time.md"]
     assert not (git_vault / MAYER).exists() and (git_vault / "entities/Johann Tobias Mayer.md").exists()
+
+
+def test_rows_share_context_and_pair_changed_lines(git_vault, open_vault):
+    from wiki_tui.ui.review.diff_view import changed_spans
+    from wiki_tui.ui.review.rows import build_rows
+
+    change = make_changeset(open_vault(git_vault)).files[0]
+    unified = build_rows(change, split=False)
+    numbers = [r.left.old_no for r in unified if r.kind == "line" and r.left.old_no]
+    assert numbers == sorted(set(numbers))  # no context line shown twice
+    assert [r.kind for r in unified].count("header") == 2
+    split = build_rows(change, split=True)
+    changed = [r for r in split if r.kind == "line" and r.left.tag == "-"]
+    assert changed and all(r.right.tag == "+" and r.left.pair == r.right.text for r in changed)
+    old, new = changed[0].left.text, changed[0].right.text
+    spans = changed_spans(new, old)
+    assert [new[a:b] for a, b in spans] == ["works out"]
