@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 TITLE_WEIGHT = 10.0
 BODY_WEIGHT = 1.0
 SNIPPET_WIDTH = 160
 _SCAN_CHUNK = 32768
-PREFIX_MIN = 3
+PREFIX_MIN = 3  # (the table keeps a 3-letter prefix index: "sel*" reads one list, not thousands)
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write on the same database
 COMMON_SHARE = 0.5  # a term in more than this share of pages carries no BM25 weight
 COMMON_MIN_PAGES = 200  # below this many pages, always rank plainly  # the last term matches as a prefix from this length on
@@ -152,7 +152,7 @@ class SearchIndex:
                     CREATE TABLE files(path TEXT PRIMARY KEY, id INTEGER UNIQUE NOT NULL,
                                        mtime INTEGER NOT NULL, size INTEGER NOT NULL);
                     CREATE VIRTUAL TABLE docs USING fts5(title, body,
-                        tokenize = 'unicode61 remove_diacritics 2');
+                        tokenize = 'unicode61 remove_diacritics 2', prefix = '3');
                     """
                 )
                 conn.execute("INSERT OR REPLACE INTO meta VALUES('version', ?)", (SCHEMA_VERSION,))
