@@ -5,7 +5,8 @@ from .fuzzy import FindHit
 from .layout import VaultError, init_vault
 from .links import Link
 from .lint import Finding
-from .model import Backlink, Mention, Vault
+from .mentions import Backlink, Mention
+from .model import Vault
 from .page import Page
 from .schema import Schema
 from .search import SearchHit

@@ -11,27 +11,22 @@ from __future__ import annotations
 
 import gc
 import os
-from bisect import bisect_right
-import re
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from . import layout
-from .cache import (
-    L_END, L_KIND, L_LINE, L_START, L_TARGET, PageMap, R_ALIASES, R_BODY_START, R_LINKS, R_TAGS,
-    R_TITLE, R_TYPE, ensure_state_dir, load_cache, save_cache,
-)
 from .bulk import parse_all
+from .cache import PageMap, R_ALIASES, R_LINKS, R_TAGS, R_TITLE, R_TYPE, ensure_state_dir, load_cache, save_cache
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
 from .layout import (
     STATE_DIR, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
 )
-from .links import Link, prose_spans
+from .links import Link
+from .mentions import Backlink, Mention, linked_mentions, unlinked_mentions
 from .page import Page, parse_page, read_page_text
 from .resolve import Resolver, link_key
 from .schema import SCHEMA_FILE, Schema, parse_schema
@@ -39,23 +34,6 @@ from .search import SearchHit, SearchIndex
 
 SEARCH_DB = "search.sqlite"
 RACY_NS = 2_000_000_000  # file times within 2 s of the cache save are not trusted
-
-
-@dataclass(frozen=True)
-class Backlink:
-    source: str
-    line: int
-    context: str  # the source's line holding the link
-    link: Link
-    via_alias: bool = False  # unresolved in Obsidian; matches one of the page's aliases
-
-
-@dataclass(frozen=True)
-class Mention:
-    source: str
-    line: int
-    context: str
-    text: str  # the name or alias as it appears
 
 
 class Vault:
@@ -377,94 +355,14 @@ class Vault:
 
     def backlinks(self, path: str) -> list[Backlink]:
         """Linked mentions: links in other pages (frontmatter too) that resolve to `path`,
-        then links that only match one of its aliases (via_alias)."""
+        then links that only match one of its titles or aliases (via_alias)."""
         with self._lock:
-            rel = clean_path(self.root, path)
-            out: list[Backlink] = []
-            texts: dict[str, list[str]] = {}
-            for source in sorted(self._index.sources_linking(rel)):
-                record = self.pages.record(source)
-                if record is None or source == rel:
-                    continue
-                targets = self._index.targets.get(source, [])
-                for row, target in zip(record[R_LINKS], targets):
-                    if target == rel and row[L_TARGET]:
-                        out.append(self._backlink(source, row, texts, False))
-            if rel in self.pages:
-                page_record = self.pages.record(rel)
-                names = {link_key(a) for a in page_record[R_ALIASES]}
-                names.add(link_key(page_record[R_TITLE]))
-                for name in sorted(names):
-                    for source in sorted(self._index.unresolved_by_key.get(name, ())):
-                        if source == rel or self.resolve_alias(name) != rel:
-                            continue
-                        for row, target in zip(self.pages.record(source)[R_LINKS], self._index.targets[source]):
-                            if target is None and link_key(row[L_TARGET]) == name and row[L_KIND] != "external":
-                                out.append(self._backlink(source, row, texts, True))
-            return out
-
-    def _backlink(self, source: str, row: tuple, texts: dict, via_alias: bool) -> Backlink:
-        lines = texts.get(source)
-        if lines is None:
-            try:
-                lines = texts[source] = self.read_text(source).splitlines()
-            except VaultError:
-                lines = texts[source] = []
-        line = row[L_LINE]
-        context = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-        return Backlink(source, line, context, Link(*row), via_alias)
+            return linked_mentions(self, clean_path(self.root, path))
 
     def unlinked_mentions(self, path: str, limit: int = 500) -> list[Mention]:
         """Plain-text occurrences of the page's title, file name or aliases in other pages,
         outside links, code, comments and frontmatter (whole words, case-insensitive)."""
-        with self._lock:
-            rel = clean_path(self.root, path)
-            record = self.pages.record(rel)
-            if record is None:
-                return []
-            names = {n.strip() for n in (record[R_TITLE], self.pages[rel].name, *record[R_ALIASES]) if n and n.strip()}
-            candidates = self._mention_candidates(names)
-        pattern = re.compile(
-            "|".join(r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in sorted(names, key=len, reverse=True)),
-            re.IGNORECASE,
-        )
-        out: list[Mention] = []
-        for source in sorted(candidates):
-            if source == rel:
-                continue
-            with self._lock:
-                rec = self.pages.record(source)
-            if rec is None:
-                continue
-            try:
-                text = self.read_text(source)
-            except VaultError:
-                continue
-            body_start = rec[R_BODY_START] if R_BODY_START is not None else 0
-            link_ranges = sorted((row[L_START], row[L_END]) for row in rec[R_LINKS])
-            starts = [r[0] for r in link_ranges]
-            for a, b in prose_spans(text, start=body_start):
-                for m in pattern.finditer(text, a, b):
-                    i = bisect_right(starts, m.start()) - 1
-                    if i >= 0 and m.start() < link_ranges[i][1]:
-                        continue  # inside a link
-                    line_start = text.rfind("\n", 0, m.start()) + 1
-                    line_end = text.find("\n", m.start())
-                    context = text[line_start : line_end if line_end >= 0 else len(text)].strip()
-                    out.append(Mention(source, text.count("\n", 0, m.start()) + 1, context, m.group()))
-                    if len(out) >= limit:
-                        return out
-        return out
-
-    def _mention_candidates(self, names: set[str]) -> set[str]:
-        """Pages whose text may hold one of `names` (full-text search as a prefilter)."""
-        search = self._search_index()
-        found: set[str] = set()
-        for name in names:
-            words = re.findall(r"[^\W_]+", name)
-            if words:
-                found.update(search.paths_matching('"' + " ".join(words) + '"'))
-        return found
+        return unlinked_mentions(self, clean_path(self.root, path), limit)
 
     # -- tags, folders, types ----------------------------------------------------------------
     def tags(self) -> dict[str, list[str]]:
