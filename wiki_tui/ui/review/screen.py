@@ -8,10 +8,6 @@ after the screen opens, so typing that was meant for the prompt cannot approve a
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterable
@@ -28,6 +24,7 @@ from textual.widgets.option_list import Option
 from wiki_tui.changes import journal
 from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, RENAME, Changeset, FileChange
 from wiki_tui.ui.review.diff_view import DiffView
+from wiki_tui.ui.review.editor import EditorError, edit_text
 from wiki_tui.ui.review.file_list import describe, file_row, notes_text, summary
 
 GRACE_SECONDS = 0.5
@@ -327,34 +324,12 @@ class ReviewScreen(Screen[Any]):
         change = self.current
         if change is None:
             return
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
-        if not editor:
-            self.say("No editor set: export EDITOR (for example EDITOR=nano) and press e again")
-            return
         text = change.proposed_text if change.proposed_text is not None else change.base_text or ""
-        with tempfile.TemporaryDirectory(prefix="wiki-tui-review-") as folder:
-            path = Path(folder) / Path(change.path).name
-            with open(path, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-            command = shlex.split(editor) + [str(path)]
-            try:
-                if self.app.is_headless:
-                    subprocess.run(command, check=False)  # no terminal to hand over
-                else:
-                    with self.app.suspend():
-                        subprocess.run(command, check=False)
-            except FileNotFoundError:
-                self.say(f"Editor not found: {command[0]}")
-                return
-            except Exception as error:  # SuspendNotSupported and friends
-                self.say(f"Cannot run the editor here: {error}")
-                return
-            try:
-                with open(path, encoding="utf-8", newline="") as handle:
-                    edited = handle.read()
-            except (OSError, UnicodeDecodeError) as error:
-                self.say(f"The edited text was not used: {error}")
-                return
+        try:
+            edited = edit_text(self.app, text, change.path)
+        except EditorError as error:
+            self.say(str(error))
+            return
         if edited == text:
             self.say(f"{change.path}: no change made in the editor")
             return
