@@ -122,10 +122,10 @@ class ReviewScreen(Screen[Any]):
         self._show_file(0)
         if self.grace > 0:
             self.message = f"keys active in {self.grace:g} s"
-            self.set_timer(self.grace, self._armed)
+            self.set_timer(self.grace, self._grace_over)
         self._update_status()
 
-    def _armed(self) -> None:
+    def _grace_over(self) -> None:
         if self.message.startswith("keys active in"):
             self.message = ""
         self._update_status()
