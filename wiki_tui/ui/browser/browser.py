@@ -7,10 +7,6 @@ rendering happen in workers; everything here runs on the event loop and stays ch
 
 from __future__ import annotations
 
-import os
-import re
-import shlex
-import subprocess
 from functools import partial
 from pathlib import Path
 from typing import Iterable
@@ -23,7 +19,8 @@ from textual.containers import Container, Vertical
 from textual.message import Message
 from textual.widgets import Static, TabbedContent, TabPane
 
-from wiki_tui.ui.browser.document import LinkRef, PageDocument, load_document
+from wiki_tui.ui.browser.document import LinkRef, PageDocument, find_subpath_line, load_document
+from wiki_tui.ui.browser.editor import EditorError, run_editor
 from wiki_tui.ui.browser.history import History
 from wiki_tui.ui.browser.page_view import PageView, is_lite
 from wiki_tui.ui.browser.panels import (
@@ -413,26 +410,14 @@ class WikiBrowser(Container):
 
     # -- editing ----------------------------------------------------------------
     def action_edit(self) -> None:
-        if self.current_path is None:
-            return
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
-        if not editor:
-            self.notify("No editor set: export EDITOR (for example EDITOR=nano) and try again.",
-                        title="Cannot edit", severity="error", timeout=6)
-            return
+        """Edit the open page in $EDITOR, then re-index it and show it again."""
         path = self.current_path
-        command = shlex.split(editor) + [str(Path(self.vault.root) / path)]
-        try:
-            if self.app.is_headless:
-                subprocess.run(command, check=False)  # no terminal to hand over
-            else:
-                with self.app.suspend():
-                    subprocess.run(command, check=False)
-        except FileNotFoundError:
-            self.notify(f"Editor not found: {command[0]}", severity="error", timeout=6)
+        if path is None:
             return
-        except Exception as error:  # SuspendNotSupported and friends
-            self.notify(f"Cannot run the editor here: {error}", severity="error", timeout=6)
+        try:
+            run_editor(self.app, Path(self.vault.root) / path)
+        except EditorError as error:
+            self.notify(str(error), title="Cannot edit", severity="error", timeout=6)
             return
         self.vault.refresh_file(path)
         self.reload()
@@ -503,22 +488,3 @@ def warm_finder(node, vault) -> None:
             pass  # the jump screen reports real errors
 
     node.run_worker(build, thread=True, group="finder", exit_on_error=False)
-
-
-_BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)\s*$")
-
-
-def find_subpath_line(doc: PageDocument, subpath: str) -> int | None:
-    """Line of `#Heading` (last part of `#H1#H2`) or `#^block` in the document."""
-    if subpath.startswith("#^"):
-        wanted = subpath[2:].lower()
-        for number, line in enumerate(doc.text.splitlines(), start=1):
-            match = _BLOCK_ID.search(line)
-            if match and match.group(1).lower() == wanted:
-                return number
-        return None
-    wanted = subpath.rsplit("#", 1)[-1].strip().casefold()
-    for heading in doc.headings:
-        if heading.text.strip().casefold() == wanted:
-            return heading.line
-    return None

@@ -277,27 +277,50 @@ def _section(text: str, body_start: int, subpath: str) -> tuple[int, int] | None
     """Offsets of the embedded part: the whole body, a heading's section, or a block."""
     if not subpath:
         return body_start, len(text)
-    found = scan(text, start=body_start, meta=True)
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
     if subpath.startswith("#^"):
-        block = subpath[2:].lower()
-        for index, line in enumerate(lines):
-            if line.rstrip().lower().endswith("^" + block):
-                first = index
-                while first > 0 and lines[first - 1].strip() and starts[first] > body_start:
-                    first -= 1
-                return starts[first], starts[index + 1]
+        number = block_line(lines, subpath)
+        if number is None:
+            return None
+        first = number - 1
+        while first > 0 and lines[first - 1].strip() and starts[first] > body_start:
+            first -= 1  # the block is the paragraph ending with the id
+        return starts[first], starts[number]
+    headings = scan(text, start=body_start, meta=True).headings
+    index = heading_index(headings, subpath)
+    if index is None:
         return None
-    wanted = subpath.rsplit("#", 1)[-1].strip().casefold()
-    for n, heading in enumerate(found.headings):
-        if heading.text.strip().casefold() == wanted:
-            end_line = len(lines) + 1
-            for later in found.headings[n + 1 :]:
-                if later.level <= heading.level:
-                    end_line = later.line
-                    break
-            return starts[heading.line - 1], starts[min(end_line - 1, len(lines))]
+    heading = headings[index]
+    end_line = next((h.line for h in headings[index + 1 :] if h.level <= heading.level),
+                    len(lines) + 1)
+    return starts[heading.line - 1], starts[min(end_line - 1, len(lines))]
+
+
+_BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)\s*$")
+
+
+def block_line(lines: list[str], subpath: str) -> int | None:
+    """1-based line ending with the block id of `#^id`."""
+    wanted = subpath[2:].lower()
+    for number, line in enumerate(lines, start=1):
+        match = _BLOCK_ID.search(line)
+        if match and match.group(1).lower() == wanted:
+            return number
     return None
+
+
+def heading_index(headings: list, subpath: str) -> int | None:
+    """Index of the heading named by the last part of `#H1#H2` (case-insensitive)."""
+    wanted = subpath.rsplit("#", 1)[-1].strip().casefold()
+    return next((n for n, h in enumerate(headings) if h.text.strip().casefold() == wanted), None)
+
+
+def find_subpath_line(doc: PageDocument, subpath: str) -> int | None:
+    """Line of `#Heading` or `#^block` in the document."""
+    if subpath.startswith("#^"):
+        return block_line(doc.text.splitlines(), subpath)
+    index = heading_index(doc.headings, subpath)
+    return None if index is None else doc.headings[index].line

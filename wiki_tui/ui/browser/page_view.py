@@ -117,14 +117,18 @@ class PageView(ScrollView, can_focus=True):
         self._pending_scroll: tuple[str, float] | None = None  # ("row" | "line", value)
         self._link_styles: dict[tuple[int, bool], Style] = {}
         self._generation = 0
+        self._replace_pending = False
+        self._keep_height = 0
+        self._links: list[LinkRef] = []  # the link table of the lines on screen
 
     # -- public API ---------------------------------------------------------
     def show(self, vault, document: PageDocument, *, scroll_y: float | None = None,
              line: int | None = None) -> None:
         """Render `document`; then scroll to a row (history) or a source line (search, heading)."""
+        if self.document is None or self.document.path != document.path:
+            self.selected_link = None
         self.vault = vault
         self.document = document
-        self.selected_link = None
         if scroll_y is not None:
             self._pending_scroll = ("row", scroll_y)
         elif line is not None:
@@ -226,13 +230,9 @@ class PageView(ScrollView, can_focus=True):
         if width <= 0:
             return  # not laid out yet: on_resize starts it
         self._render_width = width
-        self._lines = []
-        self._spans = {}
-        self._link_first_row = {}
-        self._link_order = []
-        self._unit_rows = []
-        self._link_styles.clear()
-        self.virtual_size = Size(width, 0)
+        # The old lines stay on screen until the first new batch replaces them: no blank
+        # flash, and the scroll position is not clamped to an empty page meanwhile.
+        self._replace_pending = True
         self.rendering = True
         dark = self.app.current_theme.dark if self.app.current_theme else True
         self._render_worker(self.vault, self.document, width, self._markdown_styles(), dark,
@@ -308,6 +308,13 @@ class PageView(ScrollView, can_focus=True):
                 cpu_seconds: float = 0.0) -> None:
         if generation != self._generation:
             return  # a newer render replaced this one
+        if self._replace_pending:
+            self._replace_pending = False
+            self._keep_height = self.virtual_size.height
+            self._lines, self._spans, self._unit_rows = [], {}, []
+            self._link_first_row, self._link_order = {}, []
+            self._links = self.document.links if self.document else []
+            self._link_styles.clear()
         lines = self._lines
         for unit, rendered in batch:
             if lines:
@@ -322,7 +329,9 @@ class PageView(ScrollView, can_focus=True):
             lines.extend(rendered.lines)
             if unit is not None:
                 self._unit_rows.append(UnitRows(unit.first_line, unit.line_count, y, len(rendered.lines)))
-        self.virtual_size = Size(self._render_width, len(lines))
+        # Until done, keep the old height so a remembered scroll position is not clamped.
+        height = len(lines) if done else max(len(lines), self._keep_height)
+        self.virtual_size = Size(self._render_width, height)
         self._apply_pending_scroll(done)
         self.refresh()
         if done:
@@ -386,7 +395,7 @@ class PageView(ScrollView, can_focus=True):
         key = (link_id, selected)
         style = self._link_styles.get(key)
         if style is None:
-            ref = self.document.links[link_id] if self.document and link_id < len(self.document.links) else None
+            ref = self._links[link_id] if link_id < len(self._links) else None
             kind = ref.kind if ref else "page"
             name = {
                 "unresolved": "link-unresolved", "external": "link-external",
@@ -435,10 +444,10 @@ class PageView(ScrollView, can_focus=True):
         self.select_link(choice)
 
     def action_follow_link(self) -> None:
-        if self.selected_link is None or self.document is None:
+        if self.selected_link is None or self.selected_link >= len(self._links):
             self.notify("No link selected: press n (next link) first.", severity="warning", timeout=3)
             return
-        self.post_message(self.LinkActivated(self, self.document.links[self.selected_link]))
+        self.post_message(self.LinkActivated(self, self._links[self.selected_link]))
 
     def action_click_link(self, link_id: int) -> None:
         self.select_link(link_id)
