@@ -1,17 +1,16 @@
 """WikiApp: the conversation beside a live wiki browser, over one vault.
 
 Start-up stays fast: the first paint needs only config, themes and state (small files). The
-vault index loads in a thread worker, and litellm (seconds to import) is warmed up only after
-the first paint and only when a real model is configured.
+vault index loads in a thread worker after the first paint, and litellm (seconds to import) is
+warmed up after the first paint when a real model is configured, else once a request is being
+typed. Commands and operations live in `operations.py` (a mixin of this app).
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-from functools import partial
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any, Callable
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -21,9 +20,9 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Static
 
 from wiki_tui.agent.config import AgentSettings, ConfigError, resolve_settings
-from wiki_tui.ui.commands import CommandError, help_text, parse_command
 from wiki_tui.ui.config import load_ui_config, user_config_dir
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.operations import OperationsMixin
 from wiki_tui.ui.palette import ActionsProvider, PagesProvider
 from wiki_tui.ui.prompt import PromptInput
 from wiki_tui.ui.state import AppState
@@ -32,13 +31,12 @@ from wiki_tui.ui.themes import DEFAULT_THEME, load_themes
 
 NARROW_WIDTH = 100  # below this many columns the panes stack
 RAW_LIST_LIMIT = 5000
-HISTORY_TURNS = 3
 WELCOME = ("Ask the wiki a question, or /ingest raw/FILE, /lint, /help. "
            "F1 lists every key; ctrl+p every action.")
-WARM_COMMANDS = ("/ingest", "/query", "/save", "/lint")  # earlier question/answer pairs sent with a query
+WARM_COMMANDS = ("/ingest", "/query", "/save", "/lint", "/create")  # inputs that call the model
 
 
-class WikiApp(App[None]):
+class WikiApp(OperationsMixin, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "wiki-tui"
     COMMANDS = App.COMMANDS | {ActionsProvider, PagesProvider}
@@ -438,236 +436,3 @@ class WikiApp(App[None]):
             ("Focus the wiki browser", key("app.focus_browser").strip(), self.action_focus_browser),
             ("Keys", "every key binding and its id" + key("app.help"), self.action_help),
         ]
-
-    # -- the conversation ------------------------------------------------------------------
-    def on_conversation_submitted(self, event: Conversation.Submitted) -> None:
-        self.state.add_history(event.text)
-        self.submit(event.text)
-
-    def submit(self, text: str) -> None:
-        conv = self.conversation
-        conv.add_user(text)
-        try:
-            command = parse_command(text)
-        except CommandError as exc:
-            conv.add_note(str(exc), "error")
-            return
-        handler = getattr(self, f"_command_{command.name}")
-        handler(command.arg)
-
-    def _command_help(self, _arg: str) -> None:
-        self.conversation.add_markdown(help_text())
-
-    def _command_model(self, arg: str) -> None:
-        if not arg:
-            self.conversation.add_note(f"model: {self.settings.label} ({self.settings.source})")
-            return
-        self.settings = self.settings.with_model(arg)
-        self.status_bar.model = self.settings_label
-        self.conversation.add_note(f"model switched to {self.settings_label} for this session")
-        if not self.settings.offline:
-            self.start_warm_up()
-
-    def _needs_vault(self) -> bool:
-        if self.vault is None:
-            self.conversation.add_note("the vault is still loading — try again in a moment",
-                                       "warning")
-            return False
-        if self.operation_running:
-            self.conversation.add_note("an operation is running — Esc cancels it", "warning")
-            return False
-        return True
-
-    def _operations(self):
-        from wiki_tui.agent import operations
-
-        return operations
-
-    def _command_query(self, question: str) -> None:
-        if not self._needs_vault():
-            return
-        self.last_question = question
-        ops = self._operations()
-        history = [message for question_, answer in self.exchanges[-HISTORY_TURNS:]
-                   for message in ({"role": "user", "content": question_},
-                                   {"role": "assistant", "content": answer})]
-        self.run_operation("query", lambda: ops.query(self.vault, question, self.settings,
-                                                      history or None))
-
-    def _command_ingest(self, path: str) -> None:
-        if not self._needs_vault():
-            return
-        if not (self.vault_root / path).is_file():
-            self.conversation.add_note(f"no file {path} in the vault", "error")
-            return
-        ops = self._operations()
-        self.run_operation("ingest", lambda: ops.ingest(self.vault, path, self.settings))
-
-    def _command_save(self, _arg: str) -> None:
-        if not self._needs_vault():
-            return
-        if not self.last_answer:
-            self.conversation.add_note("no answer to save yet — ask a question first", "warning")
-            return
-        ops = self._operations()
-        question, answer = self.last_question, self.last_answer
-        self.run_operation("save", lambda: ops.save_answer(self.vault, question, answer,
-                                                           self.settings))
-
-    def _command_lint(self, _arg: str) -> None:
-        if not self._needs_vault():
-            return
-        ops = self._operations()
-        self.run_operation("lint", lambda: ops.lint(self.vault, self.settings, fix=True))
-
-    def _command_create(self, name: str) -> None:
-        if not self._needs_vault():
-            return
-        ops = self._operations()
-        instruction = (f"Create the wiki page [[{name}]]: other pages link to it but it does not "
-                       f"exist yet. Follow AGENTS.md; use what the wiki and its sources say, "
-                       f"and link it to the pages it relates to.")
-        self.run_operation("instruct", lambda: ops.instruct(self.vault, instruction,
-                                                            self.settings))
-
-    def on_wiki_browser_create_page_requested(self, event) -> None:
-        """An unresolved link was followed: offer (not run) a /create in the input."""
-        prompt = self.conversation.prompt
-        if self.maximised == "browser":
-            self.maximised = ""
-        prompt.text = f"/create {event.target}"
-        prompt.move_cursor(prompt.document.end)
-        self.conversation.add_note(f"[[{event.target}]] has no page yet: press enter in the "
-                                   "input to have one drafted (you review it before it is "
-                                   "written).")
-
-    def _command_undo(self, _arg: str) -> None:
-        if not self._needs_vault():
-            return
-        self.undo()
-
-    @work(thread=True, group="operation", exclusive=True, exit_on_error=False)
-    def undo(self) -> None:
-        try:
-            from wiki_tui.changes.journal import UndoError, undo_last
-        except ImportError:
-            self.call_from_thread(self.conversation.add_note, "undo is not available yet",
-                                  "warning")
-            return
-        try:
-            result = undo_last(self.vault)
-        except UndoError as exc:
-            self.call_from_thread(self.conversation.add_note, f"nothing undone: {exc}", "warning")
-            return
-        parts = [f"undone: {result.title}"]
-        if result.restored:
-            parts.append(f"{len(result.restored)} restored")
-        if result.removed:
-            parts.append(f"{len(result.removed)} removed")
-        parts.append(f"commit {result.commit[:8]}")
-        self.call_from_thread(self.conversation.add_note, ", ".join(parts), "success")
-        if result.notice:
-            self.call_from_thread(self.conversation.add_note, result.notice, "warning")
-
-    @work(group="operation", exclusive=True, exit_on_error=False)
-    async def run_operation(self, name: str,
-                            factory: Callable[[], AsyncIterator[Any]]) -> None:
-        from wiki_tui.ui.presenter import EventPresenter
-
-        presenter = EventPresenter(self.conversation, name)
-        self.status_bar.activity = f"{name} running — esc cancels"
-        stream = None
-        try:
-            stream = factory()
-            async for event in stream:
-                presenter.handle(event)
-        except asyncio.CancelledError:
-            presenter.cancelled()
-            raise
-        except Exception as exc:  # a bug below must show as a message, not kill the app
-            from wiki_tui.agent.events import Failed
-
-            presenter.handle(Failed(reason=f"{name} failed: {type(exc).__name__}: {exc}"))
-        finally:
-            if stream is not None:
-                await stream.aclose()
-            self.status_bar.activity = ""
-            self.conversation.flush()
-        if presenter.failed is None and name == "query" and presenter.answer:
-            self.last_answer = presenter.answer
-            self.exchanges.append((self.last_question, presenter.answer))
-        if presenter.changeset is not None and presenter.failed is None:
-            self.open_review(presenter.changeset)
-
-    # -- review ----------------------------------------------------------------------------
-    def open_review(self, changeset: Any) -> None:
-        self.bell()
-        if changeset not in self.pending_changesets:
-            self.pending_changesets.append(changeset)
-        self.status_bar.pending_reviews = len(self.pending_changesets)
-        try:
-            from wiki_tui.ui.review import ReviewScreen
-        except ImportError:
-            lines = [f"  {change.kind:<7} {change.path}" for change in changeset.files]
-            self.conversation.add_note("proposed changes (review is not available yet; kept "
-                                       "pending):\n" + "\n".join(lines), "warning")
-            return
-        self.push_screen(ReviewScreen(self.vault, changeset),
-                         callback=partial(self._review_closed, changeset))
-
-    def action_review(self) -> None:
-        if not self.pending_changesets:
-            self.notify("No pending reviews.", timeout=3)
-            return
-        self.open_review(self.pending_changesets[-1])
-
-    def _review_closed(self, changeset: Any, result: Any) -> None:
-        if result is None:
-            self.conversation.add_note("review left; the changes stay pending (ctrl+r reopens)")
-            return
-        self.pending_changesets = [c for c in self.pending_changesets if c is not changeset]
-        self.status_bar.pending_reviews = len(self.pending_changesets)
-        self.conversation.proposed.clear()
-        self.conversation.proposed.flush()
-        self.show_apply_result(result)
-
-    def show_apply_result(self, result: Any) -> None:
-        written = list(getattr(result, "written", []))
-        deleted = list(getattr(result, "deleted", []))
-        conflicts = list(getattr(result, "conflicts", []))
-        commit = getattr(result, "commit", None)
-        parts = [f"{len(written)} written"]
-        if deleted:
-            parts.append(f"{len(deleted)} deleted")
-        if conflicts:
-            parts.append(f"{len(conflicts)} conflicts")
-        parts.append(f"commit {commit[:8]}" if commit else "no commit")
-        self.conversation.add_note("applied: " + ", ".join(parts),
-                                   "warning" if conflicts else "success")
-        notice = getattr(result, "notice", None)
-        if notice:
-            self.conversation.add_note(notice, "warning")
-        self.status_bar.branch = git_branch(self.vault_root)
-        new_pages = [p for p in written if p.endswith(".md")
-                     and p not in ("index.md", "log.md", "AGENTS.md")]
-        if new_pages:
-            self.open_page(new_pages[0])
-
-    # -- citations -------------------------------------------------------------------------
-    def on_reply_message_citations_requested(self, event: ReplyMessage.CitationsRequested) -> None:
-        targets: list[tuple[str, str | None]] = []
-        seen: set[str] = set()
-        for target in event.reply.targets():
-            path = self.vault.resolve(target) if self.vault is not None else None
-            if path is not None and path in seen:
-                continue
-            seen.add(path or target)
-            page = self.vault.pages.get(path) if path and self.vault is not None else None
-            targets.append((page.title if page is not None else target, path))
-        resolved = [path for _t, path in targets if path]
-        if len(targets) == 1 and resolved:
-            self.open_page(resolved[0])
-            return
-        from wiki_tui.ui.citations import CitationsScreen
-
-        self.push_screen(CitationsScreen(targets), callback=self._maybe_open)
