@@ -6,6 +6,7 @@ import time
 
 from textual.widgets import OptionList
 
+from benchmarks.bench_browser import big_page
 from tests.ui.conftest import wait_for, wait_page
 from wiki_tui.ui.browser import PageJumpScreen, PageLocation, SearchScreen, TagsScreen
 from wiki_tui.ui.browser.units import split_units
@@ -96,23 +97,6 @@ async def test_tags_screen_lists_pages_of_a_tag(sample_vault, browser_app):
         await pilot.press("enter", "enter")
         await wait_page(pilot, browser)
         assert browser.current_path in tags["horology"]
-
-
-def big_page(size: int) -> str:
-    parts, n, i = ["---\ntitle: Big\ntype: source\n---\n# Big\n\n"], 0, 0
-    while n < size:
-        i += 1
-        if i % 9 == 0:
-            block = f"## Section {i}\n\n"
-        elif i % 9 == 4:
-            block = "```python\nfor x in range(3):\n    print(x)\n```\n\n"
-        elif i % 9 == 6:
-            block = f"- item {i} [[Small]]\n- item with `code` and **bold**\n\n"
-        else:
-            block = f"Paragraph {i} " + "lorem ipsum dolor sit amet " * 12 + "[[Small]].\n\n"
-        parts.append(block)
-        n += len(block)
-    return "".join(parts)
 
 
 async def test_big_page_renders_without_blocking(tiny_vault, browser_app):

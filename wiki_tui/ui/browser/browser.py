@@ -296,16 +296,14 @@ class WikiBrowser(Container):
 
     # -- history --------------------------------------------------------------
     def action_back(self) -> None:
-        self._remember_scroll()
-        visit = self.history.back()
-        if visit is None:
-            self.app.bell()
-            return
-        self._navigate(visit.path, scroll_y=visit.scroll_y, record=False)
+        self._go(self.history.back)
 
     def action_forward(self) -> None:
+        self._go(self.history.forward)
+
+    def _go(self, move) -> None:
         self._remember_scroll()
-        visit = self.history.forward()
+        visit = move()
         if visit is None:
             self.app.bell()
             return
