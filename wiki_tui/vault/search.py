@@ -218,6 +218,8 @@ class SearchIndex:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        if len(stale) + len(gone) > 100:  # fold the big WAL in now, not in the next one-page write
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return len(stale) + len(gone)
 
     def _rebuild_empty(self) -> None:
