@@ -204,3 +204,19 @@ async def test_ingesting_an_ingested_source_keeps_its_page(sample_vault, offline
     touched = {f.path for cs in changesets for f in cs.files}
     assert "sources/Cook's Second Voyage and the Kendall Watch.md" not in touched
     assert "already has its source page" in events[-1].reply
+
+
+async def test_lint_repoints_typos_but_not_links_to_other_pages(git_vault, offline):
+    page = git_vault / "concepts/Dead reckoning.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nSee [[Nevil Maskelyn]].\n",
+                    encoding="utf-8")
+    vault = Vault.open(git_vault)
+    events = await run_op(operations.lint(vault, offline))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    fixed = changeset.file("concepts/Dead reckoning.md")
+    typo = next(i for i in next(e for e in events if isinstance(e, Findings)).items
+                if "Nevil Maskelyn]]" in i.message)
+    assert typo.suggestion == "[[Nevil Maskelyne]]"
+    assert "See [[Nevil Maskelyne|Nevil Maskelyn]]." in fixed.proposed_text
+    # "Board of Longitude Minutes" -> the Board's page is a different page, not a typo
+    assert changeset.file("entities/Board of Longitude.md") is None

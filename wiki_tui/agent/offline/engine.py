@@ -28,6 +28,7 @@ NOTE = f"_({OFFLINE_LABEL}.)_"
 _MAX_UPDATES = 25  # pages whose `sources` an ingest extends
 _MAX_NAME_WORDS = 6
 _MAX_KEY_POINTS = 30  # headings summarised on a source page
+_TYPO_SIMILARITY = 0.85  # a broken link is re-pointed only when the suggestion looks like a typo fix
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _BAD_NAME = re.compile(r'[\\/#|^\[\]:*?"<>]')
 
@@ -354,6 +355,16 @@ def _lint(vault: Any, args: dict) -> str:
     return prose + blocks_as_text(blocks)
 
 
+def _similarity(old_link: str, new_link: str) -> float:
+    """How alike two link targets' names are (0..1), ignoring folders and display text."""
+    from difflib import SequenceMatcher
+
+    def name(link: str) -> str:
+        return link.lstrip("!")[2:-2].split("|", 1)[0].split("#", 1)[0].rsplit("/", 1)[-1]
+
+    return SequenceMatcher(None, name(old_link).casefold(), name(new_link).casefold()).ratio()
+
+
 def _link_fix(item: Any) -> tuple[str, str] | None:
     """(old link, new link) for a finding whose suggestion is a link, keeping the shown text."""
     suggestion = str(item.suggestion or "")
@@ -361,6 +372,8 @@ def _link_fix(item: Any) -> tuple[str, str] | None:
     if not item.line or not m or not suggestion.startswith("[["):
         return None
     old = m.group(1)
+    if item.code == "broken-link" and _similarity(old, suggestion) < _TYPO_SIMILARITY:
+        return None  # a different page, not a typo: the person decides (or writes the page)
     if "|" not in suggestion and "|" not in old:
         shown = old.lstrip("!")[2:-2].split("#", 1)[0]
         suggestion = suggestion[:-2] + f"|{shown}]]"
