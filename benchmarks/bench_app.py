@@ -56,8 +56,14 @@ async def _vault_settled(app) -> None:
     from textual.worker import get_current_worker
 
     me = get_current_worker()
-    while (app.vault is None and any(w.group == "vault" for w in app.workers)) or any(
-            w is not me and w.group != "bench" and not w.is_finished for w in app.workers):
+    deadline = time.perf_counter() + 300
+    while time.perf_counter() < deadline:
+        vault_done = app.vault is not None or any(
+            w.group == "vault" and w.is_finished for w in app.workers)  # loaded, or failed
+        busy = any(w is not me and w.group != "bench" and not w.is_finished
+                   for w in app.workers)
+        if vault_done and not busy:
+            return
         await asyncio.sleep(0.05)
 
 

@@ -124,13 +124,16 @@ class WikiApp(OperationsMixin, App[None]):
         self._apply_keymap()
         self._update_layout_class(self.size.width)
         self.conversation.prompt.focus()
-        self.conversation.add_note(WELCOME)
-        for notice in self.notices:
-            self.conversation.add_note(notice, "warning")
+        self.call_after_refresh(self._show_start_notes)  # not needed for the first paint
         # After the first paint: the index build in its thread would compete for the GIL.
         self.call_after_refresh(self.load_vault)
         if not self.settings.offline:
             self.call_after_refresh(self.start_warm_up)
+
+    def _show_start_notes(self) -> None:
+        self.conversation.add_note(WELCOME)
+        for notice in self.notices:
+            self.conversation.add_note(notice, "warning")
 
     def _apply_keymap(self) -> None:
         from wiki_tui.ui.help import binding_rows

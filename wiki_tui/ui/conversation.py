@@ -291,7 +291,9 @@ class Conversation(Vertical):
 
     # -- adding content --------------------------------------------------------------------
     def _append(self, widget: Static) -> Static:
-        self.query_one("#history").mount(widget)
+        history = self.query_one("#history")
+        if history.is_attached and not self.app._exit:  # late notes while closing are dropped
+            history.mount(widget)
         return widget
 
     def add_user(self, text: str) -> UserMessage:
