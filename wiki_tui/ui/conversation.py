@@ -152,12 +152,14 @@ class LiveReply(ReplyText, Widget):
 
     DEFAULT_CSS = "LiveReply { height: auto; }"
 
-    def __init__(self, title: str = "") -> None:
+    def __init__(self, title: str = "", *, reserve: int = 0) -> None:
         ReplyText.__init__(self)
         Widget.__init__(self, classes="message reply -live")
         self.title = title
         self._strips: list[Strip] = []
-        self._reserved = 0
+        self._reserved = reserve
+        if reserve:  # laid out once, when mounted, at this height
+            self.styles.height = reserve
         self._settled_text = ""  # the settled part already rendered, at _settled_width
         self._settled_lines: list[list[Segment]] = []
         self._settled_width = 0
@@ -261,6 +263,8 @@ class Conversation(Vertical):
         self._history = history
         self._raw_files = raw_files
         self.live: LiveReply | None = None
+        self._following = True  # the view follows the live reply's last line
+        self._follow_y = 0
         self.last_flush_lag = 0.0
 
     def compose(self) -> ComposeResult:
@@ -307,8 +311,16 @@ class Conversation(Vertical):
 
     def start_reply(self, title: str = "") -> LiveReply:
         self.finish_reply("done")
-        self.live = LiveReply(title)
-        self.messages.mount(self.live)
+        messages = self.messages
+        # Follow the reply only if the person is at the end of the conversation. The live reply
+        # reserves blank lines below its text, so instead of the anchor (which would show the
+        # blank end) the view follows the last line of text.
+        self._following = messages.scroll_y >= messages.max_scroll_y - 1
+        messages.anchor(False)
+        # Reserve a screenful from the start: the reply grows without re-laying out the pane
+        # until it is longer than the view.
+        self.live = LiveReply(title, reserve=max(HEIGHT_STEP, messages.size.height))
+        messages.mount(self.live)
         return self.live
 
     def feed(self, chunk: str) -> None:
@@ -325,12 +337,30 @@ class Conversation(Vertical):
         live.finished = True
         final = self._append(ReplyMessage(live.text, status=status, citations=live.citations))
         live.remove()
+        if self._following:
+            self.messages.anchor()
         return final
 
     def flush(self) -> None:
-        if self.live is not None:
-            self.live.flush()
+        live = self.live
+        if live is not None and live.flush() and self._following:
+            self._follow(live)
+            # when the reservation grew, the new height is known only after the layout
+            self.call_after_refresh(self._follow, live)
         self.proposed.flush()
+
+    def _follow(self, live: "LiveReply") -> None:
+        """Keep the last line of the live text at the bottom of the view (no layout needed)."""
+        messages = self.messages
+        if live is not self.live or not self._following:
+            return
+        if messages.scroll_y < self._follow_y - 1:  # the person scrolled up: stop following
+            self._following = False
+            return
+        top = messages.virtual_size.height - live.outer_size.height
+        target = max(0, top + len(live._strips) - messages.scrollable_content_region.height + 1)
+        self._follow_y = min(target, messages.max_scroll_y)
+        messages.scroll_to(y=target, animate=False, immediate=True)
 
     def replies(self) -> list[ReplyMessage]:
         return list(self.messages.query(ReplyMessage))
