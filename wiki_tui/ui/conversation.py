@@ -317,9 +317,9 @@ class Conversation(Vertical):
         # blank end) the view follows the last line of text.
         self._following = messages.scroll_y >= messages.max_scroll_y - 1
         messages.anchor(False)
-        # Reserve a screenful from the start: the reply grows without re-laying out the pane
-        # until it is longer than the view.
-        self.live = LiveReply(title, reserve=max(HEIGHT_STEP, messages.size.height))
+        # Reserve two screenfuls from the start: the reply grows without re-laying out the
+        # pane until it is longer than that (the blank end is never shown: see _follow).
+        self.live = LiveReply(title, reserve=max(HEIGHT_STEP, 2 * messages.size.height))
         messages.mount(self.live)
         return self.live
 
