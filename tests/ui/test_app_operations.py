@@ -93,6 +93,9 @@ async def test_offline_ingest_opens_review_then_apply_commits(git_vault):
         await pilot.pause()
         assert not isinstance(app.screen, ReviewScreen)
         assert any("stay pending" in n for n in notes(app))
+        shown = app.query(ReplyMessage).last().text
+        # the reply shows prose and one line per proposed file, never the raw edit blocks
+        assert "@@@" not in shown and "`✎ edits entities/John Harrison.md`" in shown
         await pilot.press("ctrl+r")
         await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 10)
         await pilot.pause(0.7)

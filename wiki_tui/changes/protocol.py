@@ -242,6 +242,11 @@ class StreamParser:
         self._prose: list[str] = []
 
     # public API ---------------------------------------------------------------------------
+    @property
+    def in_block(self) -> bool:
+        """A block is open: what streams now is page content, not prose."""
+        return self._open is not None
+
     def feed(self, chunk: str) -> list[ParseEvent]:
         if "\n" not in chunk:  # the common streaming case: nothing to decide yet
             if self._closed:

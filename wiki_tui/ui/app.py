@@ -52,6 +52,7 @@ class WikiApp(OperationsMixin, App[None]):
         Binding("ctrl+f", "search", "Search", id="wiki.search", priority=True),
         Binding("ctrl+t", "tags", "Tags", id="wiki.tags", priority=True, show=False),
         Binding("ctrl+r", "review", "Review", id="app.review", priority=True),
+        Binding("f3", "history", "History", id="app.history"),
         Binding("ctrl+l", "focus_prompt", "Input", id="app.focus_prompt", show=False),
         Binding("ctrl+w", "focus_browser", "Wiki", id="app.focus_browser", show=False,
                 priority=True),
@@ -169,32 +170,26 @@ class WikiApp(OperationsMixin, App[None]):
     def load_vault(self) -> None:
         raw = self._list_raw()
         self.call_from_thread(setattr, self, "raw_files", raw)
-        try:
-            from wiki_tui.vault import Vault, VaultError
-        except ImportError as exc:
-            self.call_from_thread(self.conversation.add_note, f"vault not opened: {exc}", "error")
-            return
+        from wiki_tui.changes.journal import recover
+        from wiki_tui.vault import Vault, VaultError
+
         try:
             vault = Vault.open(self.vault_root)
         except (VaultError, OSError) as exc:
             self.call_from_thread(self.conversation.add_note, f"vault not opened: {exc}", "error")
             return
-        message = None
         try:
-            from wiki_tui.changes.journal import recover
-        except ImportError:
-            recover = None
-        if recover is not None:
-            try:
-                message = recover(vault)
-            except Exception as exc:  # recovery trouble must be shown, not crash the app
-                message = f"recovering an interrupted apply failed: {exc}"
+            message = recover(vault)
+        except Exception as exc:  # recovery trouble must be shown, not crash the app
+            message = f"recovering an interrupted apply failed: {exc}"
         self.call_from_thread(self._vault_loaded, vault, message)
         try:
             vault.start_watching(self._watch_callback)
         except Exception as exc:
             self.call_from_thread(self.conversation.add_note,
                                   f"not watching the vault for outside changes: {exc}", "warning")
+        # The finder and the search database, so the first jump or search is instant.
+        vault.prepare()
 
     def _list_raw(self) -> list[str]:
         """Files under raw/ for /ingest completion (a plain walk: no index needed)."""
@@ -237,8 +232,13 @@ class WikiApp(OperationsMixin, App[None]):
         if any(str(path).startswith("raw/") for _change, path in changes):
             self.raw_files = self._list_raw()
         self.status_bar.branch = git_branch(self.vault_root)
-        if self._browser is not None and hasattr(self._browser, "files_changed"):
+        if self._browser is not None:
             self._browser.files_changed(changes)
+        from wiki_tui.ui.review import ReviewScreen
+
+        for screen in self.screen_stack:  # an open review notices when its bases change
+            if isinstance(screen, ReviewScreen):
+                screen.files_changed(changes)
 
     def on_text_area_changed(self, event) -> None:
         """The person is typing a request: load the model library now, not after they send.
@@ -329,19 +329,11 @@ class WikiApp(OperationsMixin, App[None]):
         from wiki_tui.ui.help import HelpScreen
 
         classes += [HelpScreen, CitationsScreen, ReplyMessage]
-        try:
-            from wiki_tui.ui import browser
-        except ImportError:
-            browser = None
-        for name in ("PageJumpScreen", "SearchScreen", "TagsScreen", "WikiBrowser"):
-            if browser is not None and hasattr(browser, name):
-                classes.append(getattr(browser, name))
-        try:
-            from wiki_tui.ui import review
-        except ImportError:
-            review = None
-        if review is not None and hasattr(review, "ReviewScreen"):
-            classes.append(review.ReviewScreen)
+        from wiki_tui.ui import browser, review
+        from wiki_tui.ui.review.confirm import ConfirmScreen
+
+        classes += [browser.PageJumpScreen, browser.SearchScreen, browser.TagsScreen,
+                    browser.WikiBrowser, review.ReviewScreen, review.HistoryScreen, ConfirmScreen]
         return tuple(classes)
 
     def action_help(self) -> None:
@@ -367,13 +359,9 @@ class WikiApp(OperationsMixin, App[None]):
         if self.vault is None:
             self.notify("The vault is still loading.", timeout=3)
             return
-        try:
-            from wiki_tui.ui import browser
-            screen_cls = getattr(browser, name)
-        except (ImportError, AttributeError):
-            self.notify(f"{name} is not available yet.", severity="warning", timeout=3)
-            return
-        self.push_screen(screen_cls(self.vault), callback=self._maybe_open)
+        from wiki_tui.ui import browser
+
+        self.push_screen(getattr(browser, name)(self.vault), callback=self._maybe_open)
 
     def _maybe_open(self, result: Any) -> None:
         if isinstance(result, str) and result:
@@ -388,6 +376,16 @@ class WikiApp(OperationsMixin, App[None]):
 
     def action_tags(self) -> None:
         self._push_browser_screen("TagsScreen")
+
+    def action_history(self) -> None:
+        """log.md entries with their commits; undo from there."""
+        if self.vault is None:
+            self.notify("The vault is still loading.", timeout=3)
+            return
+        from wiki_tui.ui.review import HistoryScreen
+
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen(self.vault), callback=self._maybe_open)
 
     def open_page(self, path: str) -> None:
         if self._browser is None:
@@ -431,6 +429,8 @@ class WikiApp(OperationsMixin, App[None]):
              self.cancel_operation),
             ("Open the pending review", "changesets waiting" + key("app.review"),
              self.action_review),
+            ("History and undo", "log.md entries and their commits" + key("app.history"),
+             self.action_history),
             ("Jump to page", "fuzzy page jump" + key("wiki.jump"), self.action_jump),
             ("Search the wiki", "full-text search" + key("wiki.search"), self.action_search),
             ("Tags", "pages by tag" + key("wiki.tags"), self.action_tags),

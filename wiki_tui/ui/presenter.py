@@ -7,7 +7,11 @@ touches disk or the model.
 from __future__ import annotations
 
 from wiki_tui.agent import events as ev
+from wiki_tui.changes import protocol
 from wiki_tui.ui.conversation import Conversation, LiveReply
+
+# How a proposed block reads in the reply: its content belongs to the review, not the chat.
+_BLOCK_LINE = {"write": "writes", "edit": "edits", "delete": "deletes", "rename": "renames"}
 
 
 class EventPresenter:
@@ -19,6 +23,11 @@ class EventPresenter:
         self.changeset = None
         self.failed: ev.Failed | None = None
         self.finished = False
+        self.offline = False
+        # The reply streams prose only; edit blocks become one line each (the review shows them).
+        self._parser = protocol.StreamParser()
+        self._partial = ""  # the unfinished last line of the reply
+        self._shown = ""  # how much of it is already on screen
 
     def _reply(self) -> LiveReply:
         if self.reply is None:
@@ -28,11 +37,12 @@ class EventPresenter:
     def handle(self, event: object) -> None:
         conv = self.conversation
         if isinstance(event, ev.Started):
+            self.offline = event.offline
             model = "offline engine" if event.offline else event.model
             conv.add_note(f"{event.operation}: {event.title} · {model}", "tool")
             conv.proposed.clear()
         elif isinstance(event, ev.Token):
-            self._reply().feed(event.text)
+            self._token(event.text)
         elif isinstance(event, ev.ToolActivity):
             conv.add_note(f"  {event.tool}: {event.detail}", "tool")
         elif isinstance(event, ev.Retry):
@@ -53,12 +63,14 @@ class EventPresenter:
             reply.set_text(event.text)  # the clean answer replaces the raw stream
             reply.citations = tuple(event.citations)
         elif isinstance(event, ev.Done):
+            self._show(self._parser.close())
             if not self.answer:
                 self.answer = event.reply
             self._finish("done")
             usage = event.usage
             if usage.prompt_tokens or usage.completion_tokens:
-                cost = f" · ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
+                priced = usage.cost_usd is not None and not self.offline
+                cost = f" · ${usage.cost_usd:.4f}" if priced else ""
                 conv.add_note(f"  {usage.prompt_tokens:,} + {usage.completion_tokens:,} "
                               f"tokens{cost}", "tool")
             notice = getattr(event, "notice", None)
@@ -72,6 +84,28 @@ class EventPresenter:
             self._finish("cancelled" if cancelled else "failed")
             conv.add_note(("cancelled — nothing written" if cancelled else event.reason),
                           "warning" if cancelled else "error")
+
+    def _token(self, text: str) -> None:
+        self._show(self._parser.feed(text))
+        newline = text.rfind("\n")
+        self._partial = text[newline + 1:] if newline >= 0 else self._partial + text
+        # Prose streams as it comes; a line that could still turn out to be a block marker
+        # (or a fence wrapping one) waits until it is complete.
+        if not self._parser.in_block and self._partial.lstrip()[:1] not in ("", "@", "`", "~"):
+            self._reply().feed(self._partial[len(self._shown):])
+            self._shown = self._partial
+
+    def _show(self, parsed: list) -> None:
+        for item in parsed:
+            if isinstance(item, protocol.Prose):
+                text, shown = item.text, self._shown
+                self._shown = ""
+                self._reply().feed(text[len(shown):] if text.startswith(shown) else text)
+            elif isinstance(item, protocol.BlockStarted):
+                verb = _BLOCK_LINE.get(item.kind, item.kind)
+                self._reply().feed(f"\n`✎ {verb} {item.path}`\n\n")
+            elif isinstance(item, protocol.BlockIncomplete):
+                self._reply().feed(f"\n`✎ {item.block.path}: cut off, not applied`\n\n")
 
     def cancelled(self) -> None:
         """The worker was cancelled (Esc): keep the partial reply, marked."""
