@@ -146,6 +146,23 @@ async def test_ctrl_j_inserts_newline_and_enter_sends(git_vault):
         assert app.query(UserMessage).last().render().plain == "/help\nx"
 
 
+async def test_a_burst_of_keys_sends_the_whole_line(git_vault):
+    """A paste or fast typing over SSH: every key arrives before the app handles the first.
+    enter must still send the whole line, and ctrl+j must land where it was typed."""
+    from textual import events
+
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        burst = [*"/help me", "ctrl+j", *"now", "enter"]
+        for key in burst:  # no await between keys: nothing is processed yet
+            char = key if len(key) == 1 else ("\r" if key == "enter" else None)
+            app.post_message(events.Key(key if key != " " else "space", char))
+        await pilot.pause(0.3)
+        assert [m.render().plain for m in app.query(UserMessage)] == ["/help me\nnow"]
+        assert app.query_one(PromptInput).text == ""
+
+
 async def test_ingest_completion_of_raw_files(git_vault):
     app = WikiApp(git_vault)
     async with app.run_test(size=(120, 40)) as pilot:

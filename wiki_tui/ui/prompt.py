@@ -27,6 +27,13 @@ class PromptInput(TextArea):
             super().__init__()
             self.text = text
 
+    class _Queued(Message):
+        """An action that must run after the keys already queued for this input."""
+
+        def __init__(self, action: Callable[[], None]) -> None:
+            super().__init__()
+            self.action = action
+
     class CompletionsChanged(Message):
         def __init__(self, options: list[str]) -> None:
             super().__init__()
@@ -43,7 +50,21 @@ class PromptInput(TextArea):
         self._options: list[str] = []
 
     # -- sending ---------------------------------------------------------------------------
+    # enter/ctrl+j are priority bindings (TextArea would take them first), and priority bindings
+    # run as soon as the app reads the key, while the characters typed before it may still wait
+    # in this widget's queue: a fast burst (a paste, tmux, SSH) would send half a line. So the
+    # actions queue themselves behind those keys.
     def action_submit(self) -> None:
+        self.post_message(self._Queued(self._submit))
+
+    def action_newline(self) -> None:
+        self.post_message(self._Queued(lambda: self.insert("\n")))
+
+    def on_prompt_input__queued(self, message: _Queued) -> None:
+        message.stop()
+        message.action()
+
+    def _submit(self) -> None:
         text = self.text
         if not text.strip():
             return
@@ -53,9 +74,6 @@ class PromptInput(TextArea):
         self._draft = ""
         self.clear()
         self.post_message(self.Submitted(text))
-
-    def action_newline(self) -> None:
-        self.insert("\n")
 
     # -- history ---------------------------------------------------------------------------
     def action_cursor_up(self, select: bool = False) -> None:
