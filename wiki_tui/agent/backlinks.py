@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from wiki_tui.changes.protocol import EDIT, Block
+from wiki_tui.vault.layout import SPECIAL_PAGES
 
 
 # Files of the program, not wiki pages: never listed to the model, linked or edited by it.
-SPECIAL_FILES = frozenset({"AGENTS.md", "index.md", "log.md"})
+SPECIAL_FILES = frozenset(SPECIAL_PAGES)
 
 
 def name_counts(vault: Any) -> dict[str, int]:

@@ -275,7 +275,9 @@ def _query(vault: Any, args: dict) -> str:
 
     question = args["question"]
     terms = search_terms(question, limit=12)
-    hits = vault.search(terms, limit=5) if terms else []
+    # index.md, log.md and AGENTS.md restate pages; answers quote the pages themselves
+    hits = [hit for hit in (vault.search(terms, limit=10) if terms else [])
+            if hit.path not in SPECIAL_FILES][:5]
     if not hits:
         return (f"The wiki does not hold an answer to this question: no page matches its words. "
                 f"{NOTE}\n")
