@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from wiki_tui.changes import journal
 from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, RENAME, Changeset, FileChange
 from wiki_tui.ui.review.diff_view import DiffView
-from wiki_tui.ui.review.editor import EditorError, edit_text
+from wiki_tui.ui.editor import EditorError, edit_text
 from wiki_tui.ui.review.file_list import describe, file_row, notes_text, summary
 
 GRACE_SECONDS = 0.5
