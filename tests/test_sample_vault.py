@@ -296,10 +296,9 @@ class _Core:
 
 
 def _open_vault(root: Path):
-    vault_mod = pytest.importorskip("wiki_tui.vault")
-    if not hasattr(vault_mod, "Vault"):
-        pytest.skip("wiki_tui.vault.Vault is not written yet")
-    return vault_mod.Vault.open(root, use_cache=False)
+    from wiki_tui.vault import Vault
+
+    return Vault.open(root, use_cache=False)
 
 
 @pytest.fixture(params=["core", "vault"])

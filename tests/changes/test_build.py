@@ -233,8 +233,6 @@ def test_accepting_some_hunks(sample_vault):
 
 def test_lint_findings_travel_with_the_changeset(sample_vault):
     vault = open_vault(sample_vault)
-    if not hasattr(vault, "lint_changes") or not vault.lint_changes({"x.md": "[[Nowhere 1]]\n"}):
-        pytest.skip("the real Vault's lint_changes is not available yet")
     reply = ("@@@ WRITE concepts/Linky.md\n---\ntitle: Linky\ntype: concept\nsummary: s\n---\n"
              "See [[Page That Does Not Exist Anywhere]].\n@@@ END\n")
     cs, errors = build_changeset(vault, parse_reply(reply), operation="ingest", title="t")

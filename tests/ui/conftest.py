@@ -47,10 +47,8 @@ def open_vault() -> Callable[[Path], object]:
     opened = []
 
     def _open(root: Path):
-        try:
-            from wiki_tui.vault import Vault
-        except ImportError:
-            pytest.skip("wiki_tui.vault.Vault is not available yet")
+        from wiki_tui.vault import Vault
+
         vault = Vault.open(Path(root), use_cache=False)
         opened.append(vault)
         return vault
