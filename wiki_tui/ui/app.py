@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from wiki_tui.agent.config import AgentSettings, ConfigError, resolve_settings
 from wiki_tui.ui.config import load_ui_config, user_config_dir
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.findings import FindingsMixin
 from wiki_tui.ui.operations import OperationsMixin
 from wiki_tui.ui.palette import ActionsProvider, PagesProvider
 from wiki_tui.ui.prompt import PromptInput
@@ -37,7 +38,7 @@ WELCOME = ("Ask the wiki a question, or /ingest raw/FILE, /lint, /help. "
 WARM_COMMANDS = ("/ingest", "/query", "/save", "/lint", "/create")  # inputs that call the model
 
 
-class WikiApp(OperationsMixin, App[None]):
+class WikiApp(OperationsMixin, FindingsMixin, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "wiki-tui"
     COMMANDS = App.COMMANDS | {ActionsProvider, PagesProvider}
@@ -54,6 +55,7 @@ class WikiApp(OperationsMixin, App[None]):
         Binding("ctrl+t", "tags", "Tags", id="wiki.tags", priority=True, show=False),
         Binding("ctrl+r", "review", "Review", id="app.review", priority=True),
         Binding("f3", "history", "History", id="app.history"),
+        Binding("f4", "findings", "Findings", id="app.findings", show=False),
         Binding("ctrl+l", "focus_prompt", "Input", id="app.focus_prompt", show=False),
         Binding("ctrl+w", "focus_browser", "Wiki", id="app.focus_browser", show=False,
                 priority=True),
@@ -339,9 +341,10 @@ class WikiApp(OperationsMixin, App[None]):
         """Screens pushed later, so F1 and keymap checks know their bindings too."""
         classes: list[type] = []
         from wiki_tui.ui.citations import CitationsScreen
+        from wiki_tui.ui.findings import FindingsScreen
         from wiki_tui.ui.help import HelpScreen
 
-        classes += [HelpScreen, CitationsScreen, ReplyMessage]
+        classes += [HelpScreen, CitationsScreen, ReplyMessage, FindingsScreen]
         from wiki_tui.ui import browser, review
         from wiki_tui.ui.review.confirm import ConfirmScreen
 
@@ -434,6 +437,8 @@ class WikiApp(OperationsMixin, App[None]):
             ("Ingest a source from raw/", "/ingest PATH", prefill("/ingest raw/")),
             ("Save the last answer as a page", "/save", run("/save")),
             ("Lint the wiki", "/lint: check and propose fixes", run("/lint")),
+            ("Lint findings", "the last /lint run's findings, with evidence; dismiss for good"
+             + key("app.findings"), self.action_findings),
             ("Undo the last applied change", "/undo", run("/undo")),
             ("Show the model", "/model [NAME] switches", run("/model")),
             ("Switch model", "/model NAME", prefill("/model ")),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from wiki_tui.agent import events as ev
 from wiki_tui.changes import protocol
 from wiki_tui.ui.conversation import Conversation, LiveReply
+from wiki_tui.ui.findings import FindingsReported, findings_key, note_text
 
 # How a proposed block reads in the reply: its content belongs to the review, not the chat.
 _BLOCK_LINE = {"write": "writes", "edit": "edits", "delete": "deletes", "rename": "renames"}
@@ -22,6 +23,7 @@ class EventPresenter:
         self.answer: str = ""
         self.changeset = None
         self.failed: ev.Failed | None = None
+        self.findings: ev.Findings | None = None  # what lint found (reported when it ends)
         self.finished = False
         self.offline = False
         # The reply streams prose only; edit blocks become one line each (the review shows them).
@@ -57,6 +59,8 @@ class EventPresenter:
             conv.proposed.propose(change.path, f"{change.kind} ✓")
         elif isinstance(event, ev.ChangesetReady):
             self.changeset = event.changeset
+        elif isinstance(event, ev.Findings):
+            self.findings = event
         elif isinstance(event, ev.Answer):
             self.answer = event.text
             reply = self._reply()
@@ -67,6 +71,8 @@ class EventPresenter:
             if not self.answer:
                 self.answer = event.reply
             self._finish("done")
+            # The findings screen opens by itself only when no review of fixes is about to.
+            self._report_findings(show=self.changeset is None)
             usage = event.usage
             if usage.prompt_tokens or usage.completion_tokens:
                 priced = usage.cost_usd is not None and not self.offline
@@ -84,6 +90,18 @@ class EventPresenter:
             self._finish("cancelled" if cancelled else "failed")
             conv.add_note(("cancelled — nothing written" if cancelled else event.reason),
                           "warning" if cancelled else "error")
+            if not cancelled:
+                self._report_findings(show=False)
+
+    def _report_findings(self, *, show: bool) -> None:
+        """One line in the conversation; the app keeps the findings (and may show them)."""
+        findings, self.findings = self.findings, None
+        if findings is None:
+            return
+        conv = self.conversation
+        conv.add_note(note_text(findings, findings_key(conv.app)),
+                      "warning" if findings.items else "success")
+        conv.post_message(FindingsReported(findings, show))
 
     def _token(self, text: str) -> None:
         self._show(self._parser.feed(text))

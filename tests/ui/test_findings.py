@@ -1,0 +1,249 @@
+"""Lint findings in the app: the note, the findings screen, opening a finding's page, dismissing
+it for good (dismissed.json, left out of the next run), and contradiction evidence quoted.
+
+The real WikiApp on real vaults with the offline engine; a model finding (which the offline
+engine never produces) is fed through the real presenter as the `Findings` event lint emits.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.ui.test_app import settle
+from tests.ui.test_app_operations import notes, until
+from wiki_tui.agent import events as ev
+from wiki_tui.agent.dismissed import finding_id
+from wiki_tui.ui.app import WikiApp
+from wiki_tui.ui.findings import FindingsScreen, split_evidence
+from wiki_tui.ui.prompt import PromptInput
+
+BROKEN_PAGE = "entities/Board of Longitude.md"  # sample_vault: [[Board of Longitude Minutes]]
+
+
+@pytest.fixture(autouse=True)
+def _state_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("TEXTUAL_COLOR_SYSTEM", "truecolor")
+
+
+CONTRADICTION = ev.LintItem(
+    finding_id("contradiction", "entities/H4.md", "The pages disagree on when H4 was finished.",
+               'H4 was completed in 1759, after six years of work." vs "Harrison finished H4 '
+               'only in 1761'),
+    "contradiction", "entities/H4.md", "The pages disagree on when H4 was finished.",
+    evidence='H4 was completed in 1759, after six years of work." vs "Harrison finished H4 only '
+             'in 1761', source="model")
+
+
+def feed_lint(app: WikiApp, items, dismissed: int = 0) -> None:
+    """What a lint run without fixes emits, through the app's own presenter."""
+    from wiki_tui.ui.presenter import EventPresenter
+
+    presenter = EventPresenter(app.conversation, "lint")
+    for event in (ev.Started("lint", "lint", "offline", True),
+                  ev.Findings(tuple(items), dismissed), ev.Done()):
+        presenter.handle(event)
+
+
+def structural_items(vault) -> list[ev.LintItem]:
+    from wiki_tui.agent.operations import structural_item
+
+    return [structural_item(f) for f in vault.lint()]
+
+
+def rows(screen: FindingsScreen) -> list[str]:
+    listing = screen.findings_list
+    return [f"{screen.report.items[i].code} {screen.report.items[i].path}"
+            for i in range(listing.option_count)]
+
+
+def detail(screen: FindingsScreen) -> list[tuple[str, str]]:
+    """(classes, text) of each part of the focused finding's detail."""
+    from textual.widgets import Static
+
+    return [(" ".join(sorted(w.classes)), str(w.render()))
+            for w in screen.query_one("#findings-detail").query(Static)]
+
+
+def lint_notes(app) -> list[str]:
+    return [n for n in notes(app) if re.match(r"lint: (\d+ finding|no findings)", n)]
+
+
+async def leave_review(pilot) -> None:
+    from wiki_tui.ui.review import ReviewScreen
+
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 90)
+    await pilot.pause(0.7)  # the review ignores keys for its first half second
+    await pilot.press("escape")
+    await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 10)
+
+
+async def test_lint_notes_findings_keeps_the_review_and_f4_lists_them(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        app.submit("/lint")
+        await leave_review(pilot)  # the fixes' review opens as before; findings wait
+        note = lint_notes(app)[-1]
+        assert note.startswith("lint: 5 findings (1 broken-link, 1 alias-link, 3 ambiguous-link)")
+        assert note.endswith("f4 lists them")
+        assert not isinstance(app.screen, FindingsScreen)
+
+        await pilot.press("f4")
+        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        screen = app.screen
+        assert rows(screen)[0] == f"broken-link {BROKEN_PAGE}"
+        assert len(rows(screen)) == 5
+        shown = detail(screen)
+        assert any("[[Board of Longitude Minutes]]: no page" in text for _c, text in shown)
+        # a structural finding quotes its page line; the suggestion is shown
+        assert any("finding-quote" in c and "[[Board of Longitude Minutes]]" in text
+                   for c, text in shown)
+        assert any("finding-suggestion" in c and "[[entities/Board of Longitude]]" in text
+                   for c, text in shown)
+
+        await pilot.press("j", "G", "g")  # moves; g is back on the first
+        assert screen.focused_item.code == "broken-link"
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+        browser = app.query_one("#browser")
+        await until(pilot, lambda: browser.current_path == BROKEN_PAGE, 10)
+
+
+async def test_dismiss_is_recorded_and_left_out_of_the_next_run(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        app.submit("/lint")
+        await leave_review(pilot)
+        await pilot.press("f4")
+        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        screen = app.screen
+        broken = screen.focused_item
+        assert broken.code == "broken-link"
+
+        await pilot.press("d")
+        await until(pilot, lambda: broken.id in screen.report.dismissed_now, 10)
+        recorded = json.loads((git_vault / ".wiki-tui" / "dismissed.json").read_text())
+        assert recorded["dismissed"][broken.id]["path"] == BROKEN_PAGE
+        assert recorded["dismissed"][broken.id]["code"] == "broken-link"
+        assert screen.focused_item is not broken  # on to the next finding still open
+        assert "1 dismissed now" in str(screen.query_one("#findings-title").render())
+        await pilot.press("k")
+        assert any("finding-dismissed" in c for c, _t in detail(screen))
+
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+        assert isinstance(app.focused, PromptInput) or app.screen is app.screen_stack[0]
+
+        app.submit("/lint")
+        await leave_review(pilot)
+        second = lint_notes(app)[-1]
+        assert second.startswith("lint: 4 findings (1 alias-link, 3 ambiguous-link)")
+        assert "1 dismissed earlier" in second
+        await pilot.press("f4")
+        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        assert all(not r.startswith("broken-link") for r in rows(app.screen))
+        assert "1 dismissed earlier" in str(app.screen.query_one("#findings-title").render())
+
+
+async def test_lint_without_fixes_opens_the_findings_by_itself(tiny_vault):
+    root = tiny_vault({
+        "concepts/Alpha.md": "---\ntitle: Alpha\ntype: concept\nsummary: The first.\n---\n"
+                             "# Alpha\n\nSee [[Beta]] and [[Quasar drift engine]].\n",
+        "concepts/Beta.md": "---\ntitle: Beta\ntype: concept\nsummary: The second.\n---\n"
+                            "# Beta\n\nBack to [[Alpha]].\n",
+    })
+    app = WikiApp(root)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.submit("/lint")
+        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 90)
+        assert app.pending_changesets == []
+        screen = app.screen
+        assert rows(screen) == ["broken-link concepts/Alpha.md"]
+        assert screen.focused_item.line == 8
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+        await pilot.press("f4")  # the same findings again
+        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        await pilot.press("f4")  # and the same key closes them
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+
+
+async def test_no_findings_is_one_line_and_the_palette_says_so(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        feed_lint(app, [], dismissed=2)
+        await pilot.pause(0.1)
+        assert "lint: no findings · 2 dismissed earlier" in notes(app)
+        assert not isinstance(app.screen, FindingsScreen)
+        palette = {title: callback for title, _help, callback in app.palette_actions()}
+        palette["Lint findings"]()
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, FindingsScreen)  # nothing to list: a notification
+
+
+async def test_contradiction_shows_both_quotes(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        feed_lint(app, [CONTRADICTION])
+        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        shown = detail(app.screen)
+        quotes = [text for c, text in shown if "finding-quote" in c]
+        assert quotes == ["“H4 was completed in 1759, after six years of work.”",
+                          "“Harrison finished H4 only in 1761”"]
+        assert ("finding-gap", "vs") in shown
+        assert any("model-checked" in text for _c, text in shown)
+        assert any("2 quotes" in text for _c, text in shown)
+
+
+async def test_every_findings_key_has_an_id_known_to_f1(git_vault):
+    from wiki_tui.ui.help import binding_rows
+
+    ids = {b.id for b in FindingsScreen.BINDINGS}
+    assert None not in ids
+    assert {"findings.dismiss", "findings.open", "findings.close", "findings.first",
+            "findings.last", "findings.down", "findings.up"} <= ids
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        known = {row[0] for row in binding_rows(app, app._screen_classes())}
+        assert ids | {"app.findings"} <= known
+
+
+@pytest.mark.parametrize("evidence, expected", [
+    ('A claim made once', [("quote", "A claim made once")]),
+    ('The clock lost 5 s." vs "The clock lost 54 s', [
+        ("quote", "The clock lost 5 s."), ("gap", "vs"), ("quote", "The clock lost 54 s")]),
+    ('“Cook praised K1 highly” / “Cook doubted the watch”', [
+        ("quote", "Cook praised K1 highly"), ("gap", "/"), ("quote", "Cook doubted the watch")]),
+    ('He said "hello" to the crew', [("quote", 'He said "hello" to the crew')]),
+    ('', []),
+])
+def test_split_evidence(evidence, expected):
+    assert split_evidence(evidence) == expected
+
+
+# -- snapshots --------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+def test_findings_screen_snapshot(snap_compare, git_vault, size):
+    app = WikiApp(git_vault)
+
+    async def run_before(pilot) -> None:
+        app.query_one(PromptInput).cursor_blink = False
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await settle(pilot)
+        feed_lint(app, structural_items(app.vault) + [CONTRADICTION])
+        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        await pilot.press("j")  # the contradiction: both quotes
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

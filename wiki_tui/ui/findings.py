@@ -1,0 +1,410 @@
+"""What the last /lint found: the findings list, each with its quoted evidence; dismiss for good.
+
+The presenter turns lint's `Findings` event into a note in the conversation and posts
+`FindingsReported`; the app (through `FindingsMixin`) remembers the run as a `LintReport` and
+opens `FindingsScreen` by itself only when no review is about to open. F4 (`app.findings`)
+reopens it later. The screen dismisses with the page to open (a `PageLocation` carrying the
+finding's line) or None; `d` records a dismissal in <vault>/.wiki-tui/dismissed.json (through
+`agent.dismissed`), so later lint runs leave that finding out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from wiki_tui.agent.events import Findings, LintItem
+
+# What breaks a reader's way through the wiki, or may be false, comes first; then by code.
+CODE_RANK = {"broken-link": 0, "contradiction": 1, "superseded": 2, "missing-page": 3}
+CODE_WIDTH = 15  # the code column of a row (longer codes are cut)
+LOCATION_SHARE = 0.35 # at most this much of a row for `path:line`
+SOURCE_LINE_MAX = 300  # characters of a page line shown as context
+
+
+@dataclass
+class LintReport:
+    """One lint run as the app remembers it: the findings (sorted) and what was dismissed."""
+
+    items: tuple[LintItem, ...]
+    dismissed_earlier: int = 0  # left out of this run because they were dismissed before
+    dismissed_now: set[str] = field(default_factory=set)  # ids dismissed since the run
+
+    @classmethod
+    def from_findings(cls, findings: Findings) -> "LintReport":
+        return cls(tuple(sorted(findings.items, key=sort_key)), findings.dismissed)
+
+    def summary(self, *, codes: bool = True) -> str:
+        parts = [count_text(len(self.items)) + (codes_text(self.items) if codes else "")]
+        if self.dismissed_earlier:
+            parts.append(f"{self.dismissed_earlier} dismissed earlier")
+        if self.dismissed_now:
+            parts.append(f"{len(self.dismissed_now)} dismissed now")
+        return " · ".join(parts)
+
+
+def sort_key(item: LintItem) -> tuple:
+    return (CODE_RANK.get(item.code, len(CODE_RANK)), item.code, item.path.casefold(),
+            item.line, item.message)
+
+
+def count_text(n: int) -> str:
+    return f"{n} finding{'' if n == 1 else 's'}"
+
+
+def codes_text(items: tuple[LintItem, ...]) -> str:
+    """How many of each code, in list order: ' (1 broken-link, 3 ambiguous-link)'."""
+    counts = Counter(item.code for item in sorted(items, key=sort_key))
+    return f" ({', '.join(f'{n} {code}' for code, n in counts.items())})" if counts else ""
+
+
+def note_text(findings: Findings, key: str | None) -> str:
+    """The line the conversation shows when a lint run reports its findings."""
+    report = LintReport.from_findings(findings)
+    if not report.items:
+        text = "lint: no findings"
+        if report.dismissed_earlier:
+            text += f" · {report.dismissed_earlier} dismissed earlier"
+        return text
+    text = "lint: " + report.summary()
+    return text + (f" · {key} lists them" if key else "")
+
+
+# -- evidence ---------------------------------------------------------------------------------
+_QUOTE = re.compile(r'"([^"]*)"')
+_CURLY = str.maketrans({"“": '"', "”": '"', "„": '"'})
+GAP_MAX = 60  # text between two quotes longer than this is prose, not a separator
+
+
+def split_evidence(evidence: str) -> list[tuple[str, str]]:
+    """The evidence as ("quote" | "gap", text) parts: a contradiction quoting two sentences,
+    `"A" vs "B"`, gives quote, gap, quote. Lint strips the outer quotes of the whole field
+    (`A" vs "B` arrives), so they are put back before looking. Anything that does not read as
+    a few quoted sentences stays one quote."""
+    text = evidence.strip().translate(_CURLY)
+    if not text:
+        return []
+    if '"' in text:
+        candidate = text if text.startswith('"') else '"' + text
+        if candidate.count('"') % 2:
+            candidate += '"'
+        parts: list[tuple[str, str]] = []
+        end = 0
+        for match in _QUOTE.finditer(candidate):
+            gap = candidate[end:match.start()].strip()
+            if gap:
+                parts.append(("gap", gap))
+            parts.append(("quote", match.group(1).strip()))
+            end = match.end()
+        tail = candidate[end:].strip()
+        if tail:
+            parts.append(("gap", tail))
+        quotes = [t for kind, t in parts if kind == "quote"]
+        gaps = [t for kind, t in parts if kind == "gap"]
+        if (len(quotes) >= 2 and all(len(q.split()) >= 3 for q in quotes)
+                and all(len(g) <= GAP_MAX for g in gaps)):
+            return parts
+    return [("quote", text.strip('"').strip())]
+
+
+# -- one row of the list ----------------------------------------------------------------------
+def location(item: LintItem) -> str:
+    return f"{item.path}:{item.line}" if item.line else item.path
+
+
+def fit_location(where: str, room: int) -> str:
+    """`path:line` in `room` cells: the folders go first, then the start of the name."""
+    if len(where) <= room:
+        return where
+    _folder, slash, name = where.rpartition("/")
+    if slash and len(name) + 2 <= room:
+        return "…/" + name
+    return "…" + where[-(room - 1):]
+
+
+class FindingRow:
+    """`code  path:line  message` on one line at any width, in columns: the location is
+    shortened from its start (the line number stays), the message cut at its end."""
+
+    def __init__(self, item: LintItem, dismissed: bool = False, where_width: int = 0) -> None:
+        self.item = item
+        self.dismissed = dismissed
+        self.where_width = where_width  # the longest location in the list: messages align
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        item, width = self.item, options.max_width
+        room = min(max(self.where_width, 1), max(12, int(width * LOCATION_SHARE)))
+        where = fit_location(location(item), room)
+        code = item.code if len(item.code) <= CODE_WIDTH else item.code[:CODE_WIDTH - 1] + "…"
+        row = Text(no_wrap=True, overflow="ellipsis")
+        row.append(f"{code:<{CODE_WIDTH}} ", "bold")
+        row.append(where)
+        row.append(" " * (room - len(where) + 2))
+        row.append("dismissed · " if self.dismissed else "", "italic")
+        row.append(item.message.replace("\n", " "))
+        if self.dismissed:
+            row.stylize("dim strike", CODE_WIDTH + 1)
+        row.truncate(width, overflow="ellipsis")
+        yield row
+
+
+# -- the screen -------------------------------------------------------------------------------
+class FindingsScreen(Screen[str | None]):
+    """Dismisses with the page to open (a PageLocation with the finding's line), or None."""
+
+    CSS_PATH = Path(__file__).with_name("findings.tcss")
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Close", id="findings.close"),
+        Binding("j,down", "move(1)", "Down", id="findings.down", show=False),
+        Binding("k,up", "move(-1)", "Up", id="findings.up", show=False),
+        Binding("g,home", "edge(0)", "First", id="findings.first", show=False),
+        Binding("G,end", "edge(-1)", "Last", id="findings.last", show=False),
+        Binding("enter", "open", "Open page", id="findings.open", priority=True),
+        Binding("d", "dismiss_finding", "Dismiss for good", id="findings.dismiss"),
+    ]
+
+    def __init__(self, report: LintReport, vault_root: Path | str, vault: Any = None) -> None:
+        super().__init__()
+        self.report = report
+        self.vault_root = Path(vault_root)
+        self.vault = vault  # for the page line a structural finding points at
+        self._lines: dict[str, list[str]] = {}
+        self._busy: set[str] = set()  # ids being written to dismissed.json
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="findings-title")
+        yield OptionList(*self._options(), id="findings-list")
+        yield VerticalScroll(id="findings-detail")
+        yield Footer()
+
+    @property
+    def findings_list(self) -> OptionList:
+        return self.query_one("#findings-list", OptionList)
+
+    def on_mount(self) -> None:
+        self._update_title()
+        listing = self.findings_list
+        listing.focus()
+        if listing.option_count:
+            listing.highlighted = 0
+        self._show_detail()
+
+    def _options(self) -> list[Option]:
+        gone = self.report.dismissed_now
+        return [Option(FindingRow(item, item.id in gone, self._where_width), id=str(i))
+                for i, item in enumerate(self.report.items)]
+
+    @property
+    def _where_width(self) -> int:
+        return max((len(location(item)) for item in self.report.items), default=0)
+
+    def _update_title(self) -> None:
+        title = Text(" Lint findings ", "reverse bold")
+        title.append("  " + self.report.summary(codes=False))
+        self.query_one("#findings-title", Static).update(title)
+
+    @property
+    def focused_item(self) -> LintItem | None:
+        index = self.findings_list.highlighted
+        if index is None or not 0 <= index < len(self.report.items):
+            return None
+        return self.report.items[index]
+
+    # -- the focused finding ---------------------------------------------------------------
+    @on(OptionList.OptionHighlighted, "#findings-list")
+    def _show_detail(self) -> None:
+        detail = self.query_one("#findings-detail", VerticalScroll)
+        detail.remove_children()
+        item = self.focused_item
+        if item is None:
+            detail.mount(Static("Nothing to show: lint found nothing (dismissed findings are "
+                                "left out).", classes="finding-message"))
+            return
+        detail.mount_all(self._detail_widgets(item))
+        detail.scroll_home(animate=False)
+
+    def _detail_widgets(self, item: LintItem) -> list[Static]:
+        head = Text()
+        head.append(item.code, "bold")
+        head.append("  ")
+        head.append(location(item))
+        if item.source == "model":
+            head.append("  · model-checked: often wrong, check the quotes", "italic")
+        widgets = [Static(head, classes="finding-head"),
+                   Static(Text(item.message), classes="finding-message")]
+        parts = split_evidence(item.evidence)
+        if parts:
+            quotes = sum(kind == "quote" for kind, _ in parts)
+            label = f"Evidence: {quotes} quotes" if quotes > 1 else "Evidence"
+            widgets.append(Static(label, classes="finding-label"))
+            for kind, text in parts:
+                if kind == "quote":
+                    widgets.append(Static(Text(f"“{text}”"), classes="finding-quote"))
+                else:
+                    widgets.append(Static(Text(text), classes="finding-gap"))
+        elif item.line:
+            line = self._page_line(item.path, item.line)
+            if line:
+                widgets.append(Static(f"On the page, line {item.line}",
+                                      classes="finding-label"))
+                widgets.append(Static(Text(line), classes="finding-quote -page"))
+        if item.suggestion:
+            widgets.append(Static(Text.assemble(("Suggestion  ", "bold"), item.suggestion),
+                                  classes="finding-suggestion"))
+        if item.id in self.report.dismissed_now:
+            widgets.append(Static("Dismissed: later lint runs leave it out.",
+                                  classes="finding-dismissed"))
+        return widgets
+
+    def _page_line(self, path: str, line: int) -> str:
+        """Line `line` (1-based) of the page, for context; "" when it cannot be read."""
+        if path not in self._lines:
+            try:
+                text = self.vault.read_text(path) if self.vault is not None else ""
+            except Exception:  # vanished, unreadable: the finding still shows
+                text = ""
+            self._lines[path] = text.splitlines()
+        lines = self._lines[path]
+        if not 1 <= line <= len(lines):
+            return ""
+        shown = lines[line - 1].strip()
+        if shown in ("---", "..."):  # a frontmatter finding: its fence says nothing
+            return ""
+        return shown if len(shown) <= SOURCE_LINE_MAX else shown[:SOURCE_LINE_MAX - 1] + "…"
+
+    # -- keys ------------------------------------------------------------------------------
+    def action_move(self, step: int) -> None:
+        listing = self.findings_list
+        (listing.action_cursor_down if step > 0 else listing.action_cursor_up)()
+
+    def action_edge(self, where: int) -> None:
+        listing = self.findings_list
+        (listing.action_first if where == 0 else listing.action_last)()
+
+    def action_open(self) -> None:
+        item = self.focused_item
+        if item is None:
+            return
+        from wiki_tui.ui.browser import PageLocation
+
+        self.dismiss(PageLocation(item.path, item.line or None))
+
+    @on(OptionList.OptionSelected, "#findings-list")
+    def _selected(self) -> None:
+        self.action_open()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_dismiss_finding(self) -> None:
+        item = self.focused_item
+        if item is None:
+            return
+        if item.id in self.report.dismissed_now:
+            self.notify("Already dismissed.", timeout=2)
+            return
+        if item.id in self._busy:
+            return
+        self._busy.add(item.id)
+        self._dismiss(item)
+
+    @work(thread=True, group="findings-dismiss", exit_on_error=False)
+    def _dismiss(self, item: LintItem) -> None:
+        """A small atomic write (with fsync): off the event loop."""
+        from wiki_tui.agent.dismissed import dismiss
+
+        try:
+            dismiss(self.vault_root, item)
+        except Exception as exc:  # a full disk or a read-only vault: say so, keep the finding
+            self.app.call_from_thread(self._dismiss_failed, item, exc)
+            return
+        self.app.call_from_thread(self._dismissed, item)
+
+    def _dismiss_failed(self, item: LintItem, exc: Exception) -> None:
+        self._busy.discard(item.id)
+        self.app.notify(f"Not dismissed: {exc}", severity="error", timeout=6)
+
+    def _dismissed(self, item: LintItem) -> None:
+        self._busy.discard(item.id)
+        self.report.dismissed_now.add(item.id)  # the app's report: F4 shows it next time too
+        self.app.notify(f"Dismissed {item.code} in {item.path}: later lint runs leave it out.",
+                        timeout=4)
+        if not self.is_attached:  # closed while the file was written
+            return
+        index = self.report.items.index(item)
+        listing = self.findings_list
+        # The id leaves out the line: the same problem twice on a page goes with it.
+        for i, other in enumerate(self.report.items):
+            if other.id == item.id:
+                listing.replace_option_prompt_at_index(i, FindingRow(other, True,
+                                                                     self._where_width))
+        self._update_title()
+        # On to the next finding still open: triage of a noisy list is d, d, j, d ...
+        following = [i for i, other in enumerate(self.report.items)
+                     if i > index and other.id not in self.report.dismissed_now]
+        if listing.highlighted == index and following:
+            listing.highlighted = following[0]
+        elif listing.highlighted == index:
+            self._show_detail()
+
+
+# -- the app's side ---------------------------------------------------------------------------
+class FindingsReported(Message):
+    """A lint run reported its findings; `show` asks for the screen now (no review follows)."""
+
+    def __init__(self, findings: Findings, show: bool) -> None:
+        super().__init__()
+        self.findings = findings
+        self.show = show
+
+
+def findings_key(app: Any) -> str | None:
+    """How the `app.findings` binding reads now (keymap applied), or None without it."""
+    from wiki_tui.ui.help import binding_rows
+
+    for binding_id, keys, _description, _where in binding_rows(app):
+        if binding_id == "app.findings":
+            return keys.split(", ")[0]
+    return None
+
+
+class FindingsMixin:
+    """WikiApp's side: remembers the last lint run and shows its findings (`app.findings`)."""
+
+    last_findings: LintReport | None = None
+
+    def on_findings_reported(self, message: FindingsReported) -> None:
+        self.last_findings = LintReport.from_findings(message.findings)
+        if message.show and self.last_findings.items and self.screen is self.screen_stack[0]:
+            self._push_findings()
+
+    def action_findings(self) -> None:
+        if isinstance(self.screen, FindingsScreen):  # the same key closes it
+            self.screen.dismiss(None)
+            return
+        report = self.last_findings
+        if report is None:
+            self.notify("No lint run yet: /lint checks the wiki.", timeout=3)
+        elif not report.items:
+            self.notify("The last lint run found nothing.", timeout=3)
+        else:
+            self._push_findings()
+
+    def _push_findings(self) -> None:
+        self.push_screen(FindingsScreen(self.last_findings, self.vault_root, self.vault),
+                         callback=self._maybe_open)
