@@ -98,6 +98,8 @@ async def wait_page(pilot, browser, path: str | None = None, timeout: float = 5.
     """Wait until `path` (or any page) is loaded and fully rendered in the browser."""
 
     def ready() -> bool:
+        if browser.loading:  # a newer load (of this page too) is still to be shown
+            return False
         doc = browser.document
         if doc is None or (path is not None and doc.path != path):
             return False

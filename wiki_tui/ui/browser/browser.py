@@ -7,6 +7,7 @@ rendering happen in workers; everything here runs on the event loop and stays ch
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Iterable
@@ -46,6 +47,17 @@ class PageLocation(str):
         value = super().__new__(cls, path)
         value.line = line
         return value
+
+
+@dataclass(frozen=True)
+class _LoadRequest:
+    """One page load: where to show the page once it is read."""
+
+    path: str
+    subpath: str = ""
+    line: int | None = None
+    scroll_y: float | None = None
+    keep_position: bool = False  # a new version of the page on screen: stay where the reader is
 
 
 class WikiBrowser(Container):
@@ -102,6 +114,9 @@ class WikiBrowser(Container):
         self._backlinks_shown_for: str | None = None
         self._finder_warm = False
         self.last_render: PageView.Rendered | None = None
+        # Loads run in threads and may finish out of order: only the newest one is shown.
+        self._load_seq = 0
+        self._pending_load: _LoadRequest | None = None  # the newest load, until it is shown
 
     def compose(self) -> ComposeResult:
         with Vertical(id="page-column"):
@@ -238,35 +253,52 @@ class WikiBrowser(Container):
             self.history.visit(path)
         self.current_path = path
         self._update_title(loading=True)
-        self._load(path, subpath, line, scroll_y)
+        self._start_load(_LoadRequest(path, subpath, line, scroll_y))
 
     def _remember_scroll(self) -> None:
         visit = self.history.current
         if visit is not None and visit.path == self.current_path:
             visit.scroll_y = self.page_view.scroll_y
 
-    @work(thread=True, group="page-load", exit_on_error=False)
-    def _load(self, path: str, subpath: str, line: int | None, scroll_y: float | None) -> None:
-        try:
-            doc = load_document(self.vault, path)
-        except Exception as error:  # unreadable, vanished, outside the vault
-            self.app.call_from_thread(self._load_failed, path, error)
-            return
-        if subpath and line is None:
-            line = find_subpath_line(doc, subpath)
-        self.app.call_from_thread(self._show, doc, line, scroll_y)
+    @property
+    def loading(self) -> bool:
+        """A page load is under way (its page is not shown yet)."""
+        return self._pending_load is not None
 
-    def _load_failed(self, path: str, error: Exception) -> None:
-        if path != self.current_path:
+    def _start_load(self, request: _LoadRequest) -> None:
+        self._load_seq += 1
+        self._pending_load = request
+        self._load(self._load_seq, request)
+
+    @work(thread=True, group="page-load", exit_on_error=False)
+    def _load(self, seq: int, request: _LoadRequest) -> None:
+        line = request.line
+        try:
+            doc = load_document(self.vault, request.path)
+            if request.subpath and line is None:
+                line = find_subpath_line(doc, request.subpath)
+        except Exception as error:  # unreadable, vanished, outside the vault
+            self.app.call_from_thread(self._load_failed, seq, request.path, error)
             return
+        self.app.call_from_thread(self._show, seq, request, doc, line)
+
+    def _load_failed(self, seq: int, path: str, error: Exception) -> None:
+        if seq != self._load_seq:
+            return
+        self._pending_load = None
         self._update_title()
         self.notify(f"Cannot open {path}: {error}", severity="error", timeout=6)
 
-    def _show(self, doc: PageDocument, line: int | None, scroll_y: float | None) -> None:
-        if doc.path != self.current_path:
-            return  # the reader moved on while it loaded
+    def _show(self, seq: int, request: _LoadRequest, doc: PageDocument, line: int | None) -> None:
+        if seq != self._load_seq:
+            # A newer load was asked for: another page, or this one again (a reload or a
+            # second jump). Showing this older one now would undo it (older text, or the top of
+            # the page after the reader scrolled).
+            return
+        self._pending_load = None
         self.document = doc
-        self.page_view.show(self.vault, doc, scroll_y=scroll_y, line=line)
+        self.page_view.show(self.vault, doc, scroll_y=request.scroll_y, line=line,
+                            keep_position=request.keep_position)
         self._update_title()
         self.query_one(OutlinePanel).show(doc.headings)
         self._refresh_backlinks(force=True)
@@ -423,16 +455,24 @@ class WikiBrowser(Container):
 
     # -- live updates ----------------------------------------------------------------
     def reload(self) -> None:
-        """Show the open page again from disk, keeping the scroll position."""
+        """Show the open page again from disk, keeping the reading position."""
         if self.current_path is None:
             return
         if not (Path(self.vault.root) / self.current_path).is_file():
+            self._load_seq += 1  # a load still under way must not show it again
+            self._pending_load = None
             self.document = None
             self._update_title()
             self.query_one("#page-title", Static).update(
                 Text(f"{self.current_path} was deleted or moved.", style="italic"))
             return
-        self._load(self.current_path, "", None, self.page_view.scroll_y)
+        pending = self._pending_load
+        if pending is not None and pending.path == self.current_path:
+            # The page is not shown yet: read it again, for the place that load was asked for.
+            self._start_load(pending)
+        else:
+            # Where the reader is is decided when the new text is shown (they may scroll meanwhile).
+            self._start_load(_LoadRequest(self.current_path, keep_position=True))
 
     def files_changed(self, changes: Iterable) -> None:
         """Vault watcher callback (on the event loop): changes are (change, path) or paths."""

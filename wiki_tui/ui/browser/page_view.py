@@ -115,6 +115,9 @@ class PageView(ScrollView, can_focus=True):
         self._unit_rows: list[UnitRows] = []
         self._render_width = 0
         self._pending_scroll: tuple[str, float] | None = None  # ("row" | "line", value)
+        # A scroll made before the layout pass for a new size, repeated after it:
+        # (target row, where the first try left scroll_y).
+        self._settling: tuple[int, float] | None = None
         self._link_styles: dict[tuple[int, bool], Style] = {}
         self._generation = 0
         self._replace_pending = False
@@ -123,29 +126,48 @@ class PageView(ScrollView, can_focus=True):
 
     # -- public API ---------------------------------------------------------
     def show(self, vault, document: PageDocument, *, scroll_y: float | None = None,
-             line: int | None = None) -> None:
-        """Render `document`; then scroll to a row (history) or a source line (search, heading)."""
-        if self.document is None or self.document.path != document.path:
+             line: int | None = None, keep_position: bool = False) -> None:
+        """Render `document`; then scroll to a row (history) or a source line (search, heading).
+
+        `keep_position`: a new version of the page on screen (changed on disk); the reader
+        stays where they are, or where a scroll not finished yet was taking them.
+        """
+        same_page = self.document is not None and self.document.path == document.path
+        if not same_page:
             self.selected_link = None
-        self.vault = vault
-        self.document = document
-        if scroll_y is not None:
+        if keep_position and same_page:
+            self._pending_scroll = self.reading_position
+        elif scroll_y is not None:
             self._pending_scroll = ("row", scroll_y)
         elif line is not None:
             self._pending_scroll = ("line", line)
         else:
             self._pending_scroll = ("row", 0)
+        self.vault = vault
+        self.document = document
         self._start_render()
+
+    @property
+    def reading_position(self) -> tuple[str, float]:
+        """Where the reader is: ("row", y), or where a scroll still under way is taking them
+        (a position waiting for its rows to be rendered, or one waiting for a layout pass)."""
+        if self._pending_scroll is not None:
+            return self._pending_scroll
+        if self._settling is not None and self.scroll_y == self._settling[1]:
+            return ("row", self._settling[0])
+        return ("row", self.scroll_y)
 
     def rerender(self, document: PageDocument | None = None) -> None:
         """Render again (new text, new width or theme) keeping the reading position."""
         if self.document is None:
             return
-        anchor = self.line_at_row(int(self.scroll_y))
         same_doc = document is None or document.path == self.document.path
+        if not same_doc:
+            self._pending_scroll = ("row", 0)
+        elif self._pending_scroll is None:  # else: still on its way there, keep going
+            self._pending_scroll = ("line", self.line_at_row(int(self.reading_position[1])))
         if document is not None:
             self.document = document
-        self._pending_scroll = ("line", anchor) if same_doc else ("row", 0)
         if not same_doc:
             self.selected_link = None
         self._start_render()
@@ -230,6 +252,7 @@ class PageView(ScrollView, can_focus=True):
         if width <= 0:
             return  # not laid out yet: on_resize starts it
         self._render_width = width
+        self._settling = None  # the new render scrolls to its own pending position
         # The old lines stay on screen until the first new batch replaces them: no blank
         # flash, and the scroll position is not clamped to an empty page meanwhile.
         self._replace_pending = True
@@ -353,8 +376,18 @@ class PageView(ScrollView, can_focus=True):
         if reachable or done:
             self._pending_scroll = None
             self.scroll_to(y=target, animate=False, immediate=True)
-            # A layout pass for the new virtual size may clamp first; scroll again after it.
-            self.call_after_refresh(self.scroll_to, y=target, animate=False, immediate=True)
+            # Before the layout pass for the new virtual size the scroll may be clamped or
+            # ignored (no scrollbar yet): scroll again after it, unless the reader has moved.
+            self._settling = settling = (target, self.scroll_y)
+            self.call_after_refresh(self._settle_scroll, settling)
+
+    def _settle_scroll(self, settling: tuple[int, float]) -> None:
+        if self._settling is not settling:
+            return  # a newer scroll (or render) took over
+        self._settling = None
+        target, landed = settling
+        if self.scroll_y == landed:
+            self.scroll_to(y=target, animate=False, immediate=True)
 
     def on_mount(self) -> None:
         # Colours are baked into rendered lines: a new theme means rendering again.
