@@ -90,6 +90,23 @@ async def test_maximise_cycles_panes(git_vault):
         assert app.maximised == "" and conv.display and browser.display
 
 
+async def test_escape_backs_out_one_level_at_a_time_when_nothing_runs(git_vault):
+    from wiki_tui.ui.browser import WikiBrowser
+
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        page = app.query_one(WikiBrowser).page_view
+        await pilot.press("f2", "f2", "l")  # the browser maximised, its backlinks focused
+        assert app.maximised == "browser" and app.focused.id == "backlinks"
+        await pilot.press("escape")  # panel -> page
+        assert app.focused is page and app.maximised == "browser"
+        await pilot.press("escape")  # maximised -> restored
+        assert app.focused is page and app.maximised == ""
+        await pilot.press("escape")  # -> the input
+        assert isinstance(app.focused, PromptInput)
+
+
 async def test_help_command_and_unknown_command(git_vault):
     app = WikiApp(git_vault)
     async with app.run_test(size=(120, 40)) as pilot:

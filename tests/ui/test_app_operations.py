@@ -79,6 +79,35 @@ async def test_escape_cancels_a_real_stream_and_nothing_is_written(git_vault, ll
     assert git(git_vault, "status", "--porcelain") == ""
 
 
+@pytest.mark.parametrize("panel", ["backlinks", "outline-list", "page-tree"])
+async def test_one_escape_from_a_browser_panel_cancels_the_operation(git_vault, llm_server, panel):
+    """A side panel's own Esc (back to its page) waits: while an operation runs, the first Esc
+    cancels it, wherever the focus is."""
+    from wiki_tui.ui.browser import WikiBrowser
+
+    llm_server.queue(Reply("word " * 400, chunk_size=5, rate=40))
+    app = WikiApp(git_vault, settings=llm_server.settings(tools=False))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        app.submit("/ingest raw/cook-and-k1.txt")
+        await until(pilot, lambda: app.conversation.live is not None
+                    and len(app.conversation.live.text) > 20)
+        await pilot.press("ctrl+w", {"backlinks": "l", "outline-list": "o", "page-tree": "t"}[panel])
+        focused = app.focused
+        assert focused is not None and focused.id == panel and app.operation_running
+        await pilot.press("escape")
+        await until(pilot, lambda: not app.operation_running, 10)
+        await pilot.pause(0.2)
+        reply = app.query(ReplyMessage).last()
+        assert reply.has_class("-cancelled")
+        assert any("cancelled" in n for n in notes(app))
+        assert app.pending_changesets == []
+        assert app.focused is focused  # that Esc was the cancel, not a step back
+        await pilot.press("escape")  # with nothing running: back to the page, as before
+        assert app.focused is app.query_one(WikiBrowser).page_view
+    assert git(git_vault, "status", "--porcelain") == ""
+
+
 async def test_offline_ingest_opens_review_then_apply_commits(git_vault):
     from wiki_tui.ui.review import ReviewScreen
 

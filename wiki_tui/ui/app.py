@@ -49,7 +49,11 @@ class WikiApp(OperationsMixin, FindingsMixin, App[None]):
                 priority=True, show=False),  # the footer shows it on its right already
         Binding("f1", "help", "Keys", id="app.help"),
         Binding("f2", "toggle_maximise", "Maximise", id="app.maximise"),
-        Binding("escape", "escape", "Cancel", id="app.cancel", show=False),
+        # Esc twice over: a priority key that cancels a running operation wherever the focus
+        # is (check_action enables it only then), else the ladder after the focused widget's
+        # own Esc (a browser panel goes back to its page first).
+        Binding("escape", "cancel", "Cancel", id="app.cancel", show=False, priority=True),
+        Binding("escape", "escape", "Back", id="app.back", show=False),
         Binding("ctrl+o", "jump", "Jump", id="wiki.jump", priority=True),
         Binding("ctrl+f", "search", "Search", id="wiki.search", priority=True),
         Binding("ctrl+t", "tags", "Tags", id="wiki.tags", priority=True, show=False),
@@ -291,13 +295,15 @@ class WikiApp(OperationsMixin, FindingsMixin, App[None]):
                     pass
 
     MAIN_SCREEN_ACTIONS = {"jump", "search", "tags", "review", "focus_prompt", "focus_browser",
-                           "toggle_maximise", "escape"}
+                           "toggle_maximise", "escape", "cancel"}
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """The app's pane and picker keys belong to the main screen; over a review or a picker
         they stand aside so the screen on top gets the key."""
         if action in self.MAIN_SCREEN_ACTIONS and self.screen is not self.screen_stack[0]:
             return False
+        if action == "cancel":  # else the key goes on to the focused widget and the ladder
+            return self.operation_running
         return True
 
     # -- layout ----------------------------------------------------------------------------
@@ -359,8 +365,12 @@ class WikiApp(OperationsMixin, FindingsMixin, App[None]):
             return
         self.push_screen(HelpScreen(binding_rows(self, self._screen_classes())))
 
+    def action_cancel(self) -> None:
+        self.cancel_operation()
+
     def action_escape(self) -> None:
-        """Esc ladder: cancel the running operation, else restore the layout, else the input."""
+        """Esc ladder (after a side panel's own step back to its page): cancel the running
+        operation (when app.cancel is on another key), else restore the layout, else the input."""
         if self.operation_running:
             self.cancel_operation()
         elif self.maximised:
