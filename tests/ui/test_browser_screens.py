@@ -57,6 +57,28 @@ async def test_jump_moves_with_arrows(sample_vault, browser_app):
         assert browser.document.title == second.split("  ")[0]
 
 
+async def test_search_results_on_a_short_terminal_keep_the_highlight_and_count_in_view(
+        sample_vault, browser_app):
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser)
+        await open_screen(pilot, app, browser.open_search, SearchScreen)
+        await pilot.press(*"Harrison watch")
+        await wait_for(pilot, lambda: app.screen.shown_query == "Harrison watch")
+        await pilot.pause()
+        picker = app.screen.query_one("#picker")
+        results = app.screen.query_one("#picker-results", OptionList)
+        assert results.option_count > 8
+        # the list is not cut off by the picker (it scrolls itself), nor is the count below it
+        inside = picker.content_region
+        assert inside.contains_region(results.region)
+        assert inside.contains_region(app.screen.query_one("#picker-status").region)
+        await pilot.press(*["down"] * 8)
+        await pilot.pause()
+        assert results.highlighted == 8 and results.scroll_y > 0
+
+
 async def test_search_screen_opens_at_the_line(sample_vault, browser_app):
     app = browser_app(sample_vault)
     async with app.run_test(size=(100, 30)) as pilot:

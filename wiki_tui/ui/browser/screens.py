@@ -36,6 +36,9 @@ class _PickerScreen(ModalScreen[str | None]):
         Binding("pagedown", "move(10)", "Page down", show=False, id="browser.picker_page_down"),
         Binding("pageup", "move(-10)", "Page up", show=False, id="browser.picker_page_up"),
     ]
+    # Below this many rows the list at its longest (30 rows) would not fit under the input;
+    # the picker then takes its full height and the list scrolls within it (screens.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (44, "-tall")]
     TITLE_TEXT = ""
     PLACEHOLDER = ""
 
