@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable
 
-from .cache import L_KIND, L_TARGET, Record, R_LINKS
+from .cache import L_KIND, L_TARGET, Record, record_links
 from .resolve import Resolver
 from .resolve import link_key as _link_key
 
@@ -155,7 +155,7 @@ class LinkIndex:
 
     def build(self, records: dict[str, Record]) -> None:
         for source, record in records.items():
-            self.set_links(source, record[R_LINKS])
+            self.set_links(source, record_links(record))
 
     # -- queries -----------------------------------------------------------------------------
     def sources_linking(self, path: str) -> dict[str, int]:
@@ -183,5 +183,5 @@ def _drop(mapping: dict[str, dict[str, int]], key: str, source: str) -> None:
 
 def iter_link_rows(records: dict[str, Record]) -> Iterable[tuple[str, tuple]]:
     for source, record in records.items():
-        for row in record[R_LINKS]:
+        for row in record_links(record):
             yield source, row

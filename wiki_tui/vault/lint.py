@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable
 
 from rapidfuzz import fuzz, process
 
-from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_FM, R_LINKS, R_TITLE, R_WARNINGS
+from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_TITLE, record_cold, record_links
 from .index import name_key
 from .layout import SPECIAL_PAGES, is_page_path
 from .page import parse_page
@@ -75,7 +75,7 @@ def lint_vault(vault: "Vault") -> list[Finding]:
     suggest = Suggester(vault)
     for source in sorted(records):
         record = records[source]
-        for row, target in zip(record[R_LINKS], index.targets.get(source, ())):
+        for row, target in zip(record_links(record), index.targets.get(source, ())):
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
             if target is None:
@@ -93,8 +93,9 @@ def lint_vault(vault: "Vault") -> list[Finding]:
                         f"{row[L_RAW]} could mean {', '.join(found)}; Obsidian opens {target}",
                         _path_link(target, row), "info",
                     ))
-        out.extend(_field_findings(vault, source, record[R_FM]))
-        for warning in record[R_WARNINGS]:
+        cold = record_cold(record)
+        out.extend(_field_findings(vault, source, cold.frontmatter))
+        for warning in cold.warnings:
             out.append(Finding("page-warning", source, _warning_line(warning), warning))
     out.extend(_orphans(vault))
     out.extend(_index_findings(vault))
@@ -252,7 +253,7 @@ def _index_findings(vault: "Vault") -> list[Finding]:
         return []
     listed = set()
     out = []
-    for row, target in zip(record[R_LINKS], vault._index.targets.get(INDEX_FILE, ())):
+    for row, target in zip(record_links(record), vault._index.targets.get(INDEX_FILE, ())):
         if row[L_KIND] == "external" or not row[L_TARGET]:
             continue
         if target is None:
@@ -328,7 +329,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
             continue
         page = parse_page(path, text)
         old = records.get(path)
-        old_broken = Counter(row[L_TARGET] for row, t in zip(old[R_LINKS], index.targets.get(path, ())) if t is None) if old else Counter()
+        old_broken = Counter(row[L_TARGET] for row, t in zip(record_links(old), index.targets.get(path, ())) if t is None) if old else Counter()
         targets = set()
         for link in page.links:
             if link.kind == "external" or not link.target:
@@ -344,7 +345,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         new_targets[path] = targets
         if path not in SPECIAL_PAGES:
             missing = [f for f in vault.schema.required_fields if _empty(page.frontmatter.get(f))]
-            was_missing = {f for f in vault.schema.required_fields if old is not None and _empty(old[R_FM].get(f))}
+            was_missing = {f for f in vault.schema.required_fields if old is not None and _empty(record_cold(old).frontmatter.get(f))}
             introduced = [f for f in missing if f not in was_missing]
             if introduced:
                 out.append(Finding("missing-field", path, 1, f"frontmatter lacks required field(s) {', '.join(introduced)}"))
@@ -356,7 +357,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
             if source in changes or source in REGENERATED:
                 continue
             record = records[source]
-            for row, target in zip(record[R_LINKS], index.targets.get(source, ())):
+            for row, target in zip(record_links(record), index.targets.get(source, ())):
                 if target == path and row[L_TARGET] and resolver.resolve(row[L_TARGET], source) is None:
                     out.append(_unresolved_after(
                         vault, source, row[L_LINE], row[L_RAW], row[L_TARGET], gone=path, after=after, suggest=suggest,
@@ -385,7 +386,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         if any(
             resolver.resolve(row[L_TARGET], source) == path
             for source in index.affected_by_file(path) if source not in changes and source not in NOT_LINKING
-            for row in records[source][R_LINKS] if row[L_TARGET]
+            for row in record_links(records[source]) if row[L_TARGET]
         ):
             continue
         out.append(Finding("orphan", path, 1, "new page that no other page links to"))

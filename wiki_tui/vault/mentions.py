@@ -15,7 +15,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .cache import L_END, L_KIND, L_LINE, L_START, L_TARGET, R_ALIASES, R_BODY_START, R_LINKS, R_NAME, R_TITLE
+from .cache import L_END, L_KIND, L_LINE, L_START, L_TARGET, R_ALIASES, R_BODY_START, R_NAME, R_TITLE, record_links
 from .layout import VaultError
 from .links import Link, prose_spans
 from .resolve import link_key
@@ -52,7 +52,7 @@ def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
         record = pages.record(source)
         if record is None or source == rel:
             continue
-        for row, target in zip(record[R_LINKS], index.targets.get(source, [])):
+        for row, target in zip(record_links(record), index.targets.get(source, [])):
             if target == rel and row[L_TARGET]:
                 out.append(_backlink(vault, source, row, lines_of, False))
     page = pages.record(rel)
@@ -66,7 +66,7 @@ def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
             record = pages.record(source)
             if source == rel or record is None:
                 continue
-            for row, target in zip(record[R_LINKS], index.targets.get(source, [])):
+            for row, target in zip(record_links(record), index.targets.get(source, [])):
                 if target is None and row[L_KIND] != "external" and link_key(row[L_TARGET]) == name:
                     out.append(_backlink(vault, source, row, lines_of, True))
     return out
@@ -120,7 +120,7 @@ def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500) -> list[Mentio
 def _scan_mentions(source: str, text: str, rec: tuple, pattern: re.Pattern, out: list, limit: int) -> bool:
     """Append the mentions in one page; True once `limit` is reached."""
     body_start = rec[R_BODY_START] if R_BODY_START is not None else 0
-    links = sorted((row[L_START], row[L_END]) for row in rec[R_LINKS])
+    links = sorted((row[L_START], row[L_END]) for row in record_links(rec))
     starts = [start for start, _ in links]
     for a, b in prose_spans(text, start=body_start):
         for m in pattern.finditer(text, a, b):

@@ -19,7 +19,9 @@ from typing import Callable
 
 from . import layout
 from .bulk import parse_all
-from .cache import PageMap, R_ALIASES, R_LINKS, R_TAGS, R_TITLE, R_TYPE, ensure_state_dir, load_cache, save_cache
+from .cache import (
+    PageMap, R_ALIASES, R_TAGS, R_TITLE, R_TYPE, ensure_state_dir, load_cache, record_links, save_cache,
+)
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
 from .layout import (
@@ -225,7 +227,7 @@ class Vault:
         if is_new:
             self._resolver.add(path)
             self._rerun_affected(path)
-        self._index.set_links(path, self.pages.record(path)[R_LINKS])
+        self._index.set_links(path, record_links(self.pages.record(path)))
         if self._fuzzy is not None:
             self._fuzzy.add_page(path, page.title, page.aliases)
         if self._search is not None and self._search_synced:
@@ -254,7 +256,7 @@ class Vault:
         for source in self._index.affected_by_file(path):
             record = self.pages.record(source)
             if record is not None:
-                self._index.reresolve(source, record[R_LINKS], path)
+                self._index.reresolve(source, record_links(record), path)
 
     # -- lookups -----------------------------------------------------------------------------
     @property
