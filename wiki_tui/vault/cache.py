@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 from .links import Heading, Link
 from .page import Page
 
-CACHE_FORMAT = 3  # bump whenever records or the link index state change shape
+CACHE_FORMAT = 4  # bump whenever records or the link index state change shape
 CACHE_FILE = "index.pickle"
 
 _PAGE_FIELDS = tuple(f.name for f in fields(Page))
@@ -118,18 +118,30 @@ def record_to_page(record: Record) -> Page:
 
 
 class PageMap(Mapping[str, Page]):
-    """path -> Page, stored as records; a Page object is built on first access."""
+    """path -> Page, stored as records; a Page object is built on access. The last
+    OBJECTS_KEPT pages built are kept (a page with 10k links is megabytes as objects)."""
+
+    OBJECTS_KEPT = 256
 
     def __init__(self, records: dict[str, Record] | None = None) -> None:
         self._records: dict[str, Record] = records if records is not None else {}
-        self._objects: dict[str, Page] = {}
+        self._objects: dict[str, Page] = {}  # insertion order = least recently used first
 
     def __getitem__(self, path: str) -> Page:
-        page = self._objects.get(path)
+        page = self._objects.pop(path, None)
         if page is None:
             page = record_to_page(self._records[path])
-            self._objects[path] = page
+        self._keep(path, page)
         return page
+
+    def _keep(self, path: str, page: Page) -> None:
+        objects = self._objects
+        objects[path] = page
+        while len(objects) > self.OBJECTS_KEPT:
+            try:  # the watcher thread may be touching the map too: drop one, whichever
+                del objects[next(iter(objects))]
+            except (RuntimeError, StopIteration, KeyError):
+                break
 
     def __contains__(self, path: object) -> bool:
         return path in self._records
@@ -151,7 +163,8 @@ class PageMap(Mapping[str, Page]):
     def put(self, page: Page) -> Record:
         record = page_to_record(page)
         self._records[page.path] = record
-        self._objects[page.path] = page
+        self._objects.pop(page.path, None)
+        self._keep(page.path, page)
         return record
 
     def put_record(self, path: str, record: Record) -> None:

@@ -38,8 +38,10 @@ class LinkIndex:
         self.unresolved: dict[str, dict[str, int]] = {}
         self.back: dict[str, dict[str, int]] = {}  # target path -> {source: count}
         self.unresolved_by_key: dict[str, dict[str, int]] = {}  # lower linkpath -> {source: count}
-        self.by_name: dict[str, dict[str, list[int]]] = {}  # name_key -> {source: row indexes}
-        self.names_of: dict[str, list[str]] = {}  # source -> its name_keys
+        # name_key -> the source linking by that name: one path, or a set when several do
+        # (most names are linked from one page; a set each would cost ~6 MB on 10k pages)
+        self.by_name: dict[str, str | set[str]] = {}
+        self.names_of: dict[str, tuple[str, ...]] = {}  # source -> its name_keys
 
     # -- state for the cache -----------------------------------------------------------------
     def state(self) -> dict[str, Any]:
@@ -68,9 +70,8 @@ class LinkIndex:
         targets: list[str | None] = []
         resolved: dict[str, int] = {}
         unresolved: dict[str, int] = {}
-        names = self.by_name
-        keys: list[str] = []
-        for i, row in enumerate(links):
+        keys: dict[str, None] = {}
+        for row in links:
             linkpath = row[L_TARGET]
             if row[L_KIND] == "external":
                 targets.append(None)
@@ -84,15 +85,10 @@ class LinkIndex:
                 unresolved[linkpath] = unresolved.get(linkpath, 0) + 1
             else:
                 resolved[target] = resolved.get(target, 0) + 1
-            key = name_key(linkpath)
-            bucket = names.setdefault(key, {})
-            rows = bucket.get(source)
-            if rows is None:
-                keys.append(key)
-                bucket[source] = [i]
-            else:
-                rows.append(i)
-        self.names_of[source] = keys
+            keys[name_key(linkpath)] = None
+        for key in keys:
+            _add_source(self.by_name, key, source)
+        self.names_of[source] = tuple(keys)
         self.targets[source] = targets
         self.resolved[source] = resolved
         self.unresolved[source] = unresolved
@@ -116,17 +112,19 @@ class LinkIndex:
                 if bucket[source] <= 0:
                     _drop(self.unresolved_by_key, key, source)
         for key in self.names_of.pop(source, ()):
-            _drop(self.by_name, key, source)
+            _discard_source(self.by_name, key, source)
 
     def reresolve(self, source: str, links: list[tuple], path: str) -> None:
         """A file named like `path` came or went: re-resolve just the links of `source` that
-        name it (index.md links every page; redoing all its links per change would be slow)."""
-        rows = self.by_name.get(name_key(path), {}).get(source)
+        name it (index.md links every page; re-resolving all its links per change would be slow)."""
+        key = name_key(path)
         targets = self.targets.get(source)
-        if not rows or targets is None:
+        if targets is None or source not in _sources(self.by_name, key):
             return
-        for i in rows:
-            linkpath = links[i][L_TARGET]
+        for i, row in enumerate(links):
+            linkpath = row[L_TARGET]
+            if not linkpath or row[L_KIND] == "external" or name_key(linkpath) != key:
+                continue
             old = targets[i]
             new = self.resolver.resolve(linkpath, source)
             if new != old:
@@ -151,7 +149,7 @@ class LinkIndex:
 
     def affected_by_file(self, path: str) -> list[str]:
         """Pages whose links could change meaning when `path` appears or disappears."""
-        return list(self.by_name.get(name_key(path), ()))
+        return list(_sources(self.by_name, name_key(path)))
 
     def build(self, records: dict[str, Record]) -> None:
         for source, record in records.items():
@@ -171,6 +169,33 @@ def _bump(counts: dict[str, int], key: str, delta: int) -> None:
         counts[key] = value
     else:
         counts.pop(key, None)
+
+
+def _add_source(by_name: dict[str, str | set[str]], key: str, source: str) -> None:
+    held = by_name.get(key)
+    if held is None:
+        by_name[key] = source
+    elif isinstance(held, set):
+        held.add(source)
+    elif held != source:
+        by_name[key] = {held, source}
+
+
+def _discard_source(by_name: dict[str, str | set[str]], key: str, source: str) -> None:
+    held = by_name.get(key)
+    if held == source:
+        del by_name[key]
+    elif isinstance(held, set):
+        held.discard(source)
+        if len(held) == 1:
+            by_name[key] = held.pop()
+
+
+def _sources(by_name: dict[str, str | set[str]], key: str) -> tuple[str, ...] | set[str]:
+    held = by_name.get(key)
+    if held is None:
+        return ()
+    return held if isinstance(held, set) else (held,)
 
 
 def _drop(mapping: dict[str, dict[str, int]], key: str, source: str) -> None:

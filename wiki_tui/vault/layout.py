@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,7 +87,8 @@ def scan_tree(root: Path) -> Tree:
             if rel != on_disk:  # e.g. NFD names written by macOS
                 tree.disk[rel] = on_disk
             if is_page_path(rel):
-                tree.pages[rel] = stamp
+                # interned: the index, the resolver and the page records share one copy
+                tree.pages[sys.intern(rel)] = stamp
             else:
                 tree.files[rel] = stamp
     return tree

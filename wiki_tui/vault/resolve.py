@@ -100,7 +100,12 @@ class Resolver:
         for candidate_key, candidate in ((key, path), (key + ".md", path + ".md")):
             variants = self._by_path.get(candidate_key)
             if variants:
-                return candidate if candidate in variants else min(variants)
+                # the stored string, not the equal one built here: the link index keeps one
+                # per link, and shared they cost nothing (~4 MB on a 10k-page vault)
+                for stored in variants:
+                    if stored == candidate:
+                        return stored
+                return min(variants)
         return None
 
     def resolve(self, target: str, from_path: str = "") -> str | None:

@@ -27,7 +27,7 @@ _IMAGE_EXTENSIONS = frozenset("png jpg jpeg gif bmp svg webp avif heic tif tiff 
 _PUNCTUATION_RE = re.compile(r"[!-/:-@\[-`{-~]")  # every ASCII punctuation character
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinkRef:
     """Where a link in the rendered page goes."""
 

@@ -118,6 +118,9 @@ def render_unit(
         renderable = cls(markdown_text, code_theme="ansi_dark" if dark else "ansi_light")
     lines = console.render_lines(renderable, console.options, pad=False, new_lines=False)
     spans: dict[int, list[tuple[int, int]]] = {}
+    # Every link cell comes with a Style of its own (a unique link id): without the link they
+    # are a handful of equal styles, kept once (a 10k-link page held 10k Style objects).
+    plain_styles: dict[Style, Style] = {}
     for row, line in enumerate(lines):
         for index, segment in enumerate(line):
             style = segment.style
@@ -126,6 +129,7 @@ def render_unit(
             url = style._link
             link_id = int(url[len(WIKI_SCHEME):]) if url.startswith(WIKI_SCHEME) else external_link(url)
             # The view styles links itself; a raw terminal hyperlink would leak `wiki:N`.
-            line[index] = Segment(segment.text, style.update_link(None))
+            plain = style.update_link(None)
+            line[index] = Segment(segment.text, plain_styles.setdefault(plain, plain))
             spans.setdefault(row, []).append((index, link_id))
     return RenderedUnit(lines, spans)
