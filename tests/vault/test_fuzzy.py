@@ -82,3 +82,21 @@ def test_incremental_add_remove_matches_build():
 def test_subsequence_score_prefers_word_starts():
     assert subsequence_score("rm", "review meeting") > subsequence_score("rm", "farm")
     assert subsequence_score("xyz", "review") == -1
+
+
+def test_sorted_keys_keep_ids_in_order_among_equal_keys():
+    from wiki_tui.vault.fuzzy import SortedKeys
+
+    keys = SortedKeys()
+    keys.fill([("of", 7), ("b", 1), ("of", 2)])
+    keys.add("of", 5)
+    keys.add("oz", 3)
+    keys.add("of", 9)
+    assert list(keys.prefixed("o")) == [("of", 2), ("of", 5), ("of", 7), ("of", 9), ("oz", 3)]
+    assert list(keys.equal("of")) == [2, 5, 7, 9]
+    keys.remove("of", 5)
+    keys.remove("of", 4)  # not there: nothing happens
+    keys.remove("zz", 1)
+    assert list(keys.prefixed("of")) == [("of", 2), ("of", 7), ("of", 9)]
+    assert list(keys.prefixed("o", cap=2)) == [("of", 2), ("of", 7)]
+    assert len(keys) == 5
