@@ -23,7 +23,6 @@ from textual.widgets import Footer, Static
 from wiki_tui.agent.config import AgentSettings, ConfigError, resolve_settings
 from wiki_tui.ui.config import load_ui_config, user_config_dir
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
-from wiki_tui.ui.findings import FindingsMixin
 from wiki_tui.ui.operations import OperationsMixin
 from wiki_tui.ui.palette import ActionsProvider, PagesProvider
 from wiki_tui.ui.prompt import PromptInput
@@ -38,7 +37,7 @@ WELCOME = ("Ask the wiki a question, or /ingest raw/FILE, /lint, /help. "
 WARM_COMMANDS = ("/ingest", "/query", "/save", "/lint", "/create")  # inputs that call the model
 
 
-class WikiApp(OperationsMixin, FindingsMixin, App[None]):
+class WikiApp(OperationsMixin, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "wiki-tui"
     COMMANDS = App.COMMANDS | {ActionsProvider, PagesProvider}

@@ -1,7 +1,7 @@
 """What the last /lint found: the findings list, each with its quoted evidence; dismiss for good.
 
 The presenter turns lint's `Findings` event into a note in the conversation and posts
-`FindingsReported`; the app (through `FindingsMixin`) remembers the run as a `LintReport` and
+`FindingsReported`; the app (its operations mixin) remembers the run as a `LintReport` and
 opens `FindingsScreen` by itself only when no review is about to open. F4 (`app.findings`)
 reopens it later. The screen dismisses with the page to open (a `PageLocation` carrying the
 finding's line) or None; `d` records a dismissal in <vault>/.wiki-tui/dismissed.json (through
@@ -381,30 +381,3 @@ def findings_key(app: Any) -> str | None:
         if binding_id == "app.findings":
             return keys.split(", ")[0]
     return None
-
-
-class FindingsMixin:
-    """WikiApp's side: remembers the last lint run and shows its findings (`app.findings`)."""
-
-    last_findings: LintReport | None = None
-
-    def on_findings_reported(self, message: FindingsReported) -> None:
-        self.last_findings = LintReport.from_findings(message.findings)
-        if message.show and self.last_findings.items and self.screen is self.screen_stack[0]:
-            self._push_findings()
-
-    def action_findings(self) -> None:
-        if isinstance(self.screen, FindingsScreen):  # the same key closes it
-            self.screen.dismiss(None)
-            return
-        report = self.last_findings
-        if report is None:
-            self.notify("No lint run yet: /lint checks the wiki.", timeout=3)
-        elif not report.items:
-            self.notify("The last lint run found nothing.", timeout=3)
-        else:
-            self._push_findings()
-
-    def _push_findings(self) -> None:
-        self.push_screen(FindingsScreen(self.last_findings, self.vault_root, self.vault),
-                         callback=self._maybe_open)

@@ -252,3 +252,34 @@ class OperationsMixin:
         from wiki_tui.ui.citations import CitationsScreen
 
         self.push_screen(CitationsScreen(targets), callback=self._maybe_open)
+
+    # -- lint findings -----------------------------------------------------------------------
+    # (the findings module is imported when a lint run reports: not on the start-up path)
+    last_findings: Any = None  # findings.LintReport of the last /lint run
+
+    def on_findings_reported(self, message: Any) -> None:
+        from wiki_tui.ui.findings import LintReport
+
+        self.last_findings = LintReport.from_findings(message.findings)
+        if message.show and self.last_findings.items and self.screen is self.screen_stack[0]:
+            self._push_findings()
+
+    def action_findings(self) -> None:
+        from wiki_tui.ui.findings import FindingsScreen
+
+        if isinstance(self.screen, FindingsScreen):  # the same key closes it
+            self.screen.dismiss(None)
+            return
+        report = self.last_findings
+        if report is None:
+            self.notify("No lint run yet: /lint checks the wiki.", timeout=3)
+        elif not report.items:
+            self.notify("The last lint run found nothing.", timeout=3)
+        else:
+            self._push_findings()
+
+    def _push_findings(self) -> None:
+        from wiki_tui.ui.findings import FindingsScreen
+
+        self.push_screen(FindingsScreen(self.last_findings, self.vault_root, self.vault),
+                         callback=self._maybe_open)
