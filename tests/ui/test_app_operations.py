@@ -136,3 +136,91 @@ async def test_offline_ingest_opens_review_then_apply_commits(git_vault):
     log = git(git_vault, "log", "--oneline")
     assert log.count("\n") == 2
     assert "ingest" in (git_vault / "log.md").read_text(encoding="utf-8")
+
+
+INGEST_REPLY = """I read the notes on the lunar distance method and propose these changes.
+
+@@@ WRITE sources/Lunar Notes.md
+---
+title: Lunar Notes
+type: source
+summary: Study notes on finding longitude from the Moon's distance to a star.
+sources: ["[[raw/lunar-distances.md]]"]
+---
+# Lunar Notes
+
+The observer measures the angle between the Moon and a star; see [[Lunar distance method]].
+@@@ END
+
+@@@ EDIT concepts/Dead reckoning.md
+@@@ SEARCH
+the speed measured with a log line and the time run by the sandglass. Currents and leeway go
+@@@ REPLACE
+the speed measured with a log line and the time run by the sandglass (see [[Lunar Notes]]). Currents and leeway go
+@@@ SEARCH
+reckoning gone wrong.
+@@@ REPLACE
+reckoning gone wrong, and lunar distances the first check at sea.
+@@@ END
+
+@@@ EDIT entities/Tobias Mayer.md
+@@@ SEARCH
+# Tobias Mayer
+@@@ REPLACE
+# Tobias Mayer
+
+His widow received £3,000 for his tables ([[Lunar Notes]]).
+@@@ END
+
+Done.
+"""
+
+
+async def test_ingest_from_the_local_server_reviewed_per_file_and_hunk_then_applied(git_vault,
+                                                                                 llm_server):
+    """The real model path (litellm -> the suite's streaming server) into the review: accept a
+    new page, accept an edit but reject one of its hunks, reject a third file; apply; check
+    the disk, log.md and the commit."""
+    from wiki_tui.changes.model import ACCEPTED, REJECTED
+    from wiki_tui.ui.review import ReviewScreen
+
+    dead, mayer, new = "concepts/Dead reckoning.md", "entities/Tobias Mayer.md", "sources/Lunar Notes.md"
+    mayer_before = (git_vault / mayer).read_text(encoding="utf-8")
+    llm_server.queue(Reply(INGEST_REPLY, chunk_size=7, rate=400))
+    app = WikiApp(git_vault, settings=llm_server.settings(tools=False))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        app.submit("/ingest raw/lunar-distances.md")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 60)
+        screen = app.screen
+        changeset = screen.changeset
+        assert [f.path for f in changeset.files] == [new, dead, mayer]
+        assert len(changeset.file(dead).hunks) == 2
+        await until(pilot, lambda: screen.armed, 5)
+        await pilot.press("a")  # the new page
+        await pilot.press("j", "a", "n", "space")  # Dead reckoning: accept, reject hunk 2
+        await pilot.press("j", "r")  # Tobias Mayer: reject
+        assert [f.status for f in changeset.files] == [ACCEPTED, ACCEPTED, REJECTED]
+        assert [h.status for h in changeset.file(dead).hunks] == [ACCEPTED, REJECTED]
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 30)
+        await until(pilot, lambda: any(n.startswith("applied:") for n in notes(app)), 10)
+    assert "lunar distance" in str(llm_server.requests[0].messages).lower()  # the source was sent
+    text = (git_vault / dead).read_text(encoding="utf-8")
+    assert "(see [[Lunar Notes]])" in text
+    assert "the first check at sea" not in text  # the rejected hunk
+    assert (git_vault / mayer).read_text(encoding="utf-8") == mayer_before
+    assert "The observer measures the angle" in (git_vault / new).read_text(encoding="utf-8")
+    log = (git_vault / "log.md").read_text(encoding="utf-8")
+    entry = log[log.rindex("\n## ["):]
+    assert "] ingest | Reading the Moon: the Lunar Distance Method" in entry.splitlines()[1]
+    assert f"- rejected: {mayer}" in entry
+    assert "- created: [[sources/Lunar Notes|Lunar Notes]]" in entry
+    committed = git(git_vault, "show", "--name-only", "--format=%B", "HEAD")
+    assert committed.startswith("ingest: ")
+    assert "Model: openai/test-model" in committed
+    for path in (new, dead, "log.md", "index.md"):
+        assert path in committed
+    assert mayer not in committed
+    assert "[[sources/Lunar Notes|Lunar Notes]]" in (git_vault / "index.md").read_text(encoding="utf-8")
+    assert git(git_vault, "status", "--porcelain") == ""
