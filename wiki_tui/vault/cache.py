@@ -9,7 +9,7 @@ A record keeps the fields the index, the finder and index.md read all the time a
 packed into two byte strings per page: the link rows (read when a page's links are re-resolved,
 linted or shown as backlinks) and the "cold" fields (frontmatter, headings, block ids, warnings,
 external links). Tens of small objects per link cost ~390 bytes of memory each; packed, ~100:
-on a 10k-page vault the index went from 73 MB to about 30 MB, and the cache loads faster.
+on a 10k-page vault the index went from 73 MB to about 35 MB, and the cache loads faster.
 
 The cache (`<vault>/.wiki-tui/index.pickle`) holds the records, each file's (mtime_ns, size)
 and the link index state. It is only a cache: unreadable, foreign or outdated (another format
@@ -70,9 +70,14 @@ class Cold(NamedTuple):
     external_links: list[tuple]
 
 
+def link_rows(page: Page) -> list[tuple]:
+    """A page's links as the plain rows the index reads (Link field order)."""
+    return [_link_values(x) for x in page.links]
+
+
 def page_to_record(page: Page) -> Record:
     hot = [sys.intern(v) if type(v) is str else _interned_list(v) for v in _hot_values(page)]
-    links = _pack([_link_values(x) for x in page.links])
+    links = _pack(link_rows(page))
     fm, headings, block_ids, warnings, external = _cold_values(page)
     cold = _pack((fm, [_heading_values(h) for h in headings], block_ids, warnings,
                   [_link_values(x) for x in external]))

@@ -20,7 +20,8 @@ from typing import Callable
 from . import layout
 from .bulk import parse_all
 from .cache import (
-    PageMap, R_ALIASES, R_TAGS, R_TITLE, R_TYPE, ensure_state_dir, load_cache, record_links, save_cache,
+    PageMap, R_ALIASES, R_TAGS, R_TITLE, R_TYPE, ensure_state_dir, link_rows, load_cache, record_links,
+    save_cache,
 )
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
@@ -227,7 +228,7 @@ class Vault:
         if is_new:
             self._resolver.add(path)
             self._rerun_affected(path)
-        self._index.set_links(path, record_links(self.pages.record(path)))
+        self._index.set_links(path, link_rows(page))  # from the parse, not unpacked again
         if self._fuzzy is not None:
             self._fuzzy.add_page(path, page.title, page.aliases)
         if self._search is not None and self._search_synced:
