@@ -18,11 +18,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
 from textual.reactive import reactive
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from wiki_tui.agent.config import AgentSettings, ConfigError, resolve_settings
 from wiki_tui.ui.config import load_ui_config, user_config_dir
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.operations import OperationsMixin
 from wiki_tui.ui.palette import ActionsProvider, PagesProvider
 from wiki_tui.ui.prompt import PromptInput
@@ -125,7 +126,7 @@ class WikiApp(OperationsMixin, App[None]):
             with Container(id="browser-pane"):
                 yield Static("Opening the vault…", id="browser-placeholder")
         yield StatusBar(id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         status = self.status_bar

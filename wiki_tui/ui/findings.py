@@ -24,10 +24,11 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.agent.events import Findings, LintItem
+from wiki_tui.ui.keybar import KeyBar
 
 # What breaks a reader's way through the wiki, or may be false, comes first; then by code.
 CODE_RANK = {"broken-link": 0, "contradiction": 1, "superseded": 2, "missing-page": 3}
@@ -190,7 +191,7 @@ class FindingsScreen(Screen[str | None]):
         yield Static(id="findings-title")
         yield OptionList(*self._options(), id="findings-list")
         yield VerticalScroll(id="findings-detail")
-        yield Footer()
+        yield KeyBar()
 
     @property
     def findings_list(self) -> OptionList:

@@ -20,10 +20,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.changes import journal
+from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.review.confirm import ConfirmScreen
 from wiki_tui.ui.review.history_data import Commit, Entry, History, load_history
 
@@ -67,7 +68,7 @@ class HistoryScreen(Screen[str | None]):
                 yield Static("Pages", id="history-pages-title")
                 yield OptionList(id="history-pages")
         yield Static("Loading the history…", id="history-status")
-        yield Footer()
+        yield KeyBar()
 
     @property
     def entries_list(self) -> OptionList:

@@ -18,13 +18,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.changes import journal
 from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, RENAME, Changeset, FileChange
 from wiki_tui.ui.review.diff_view import DiffView
 from wiki_tui.ui.editor import EditorError, edit_text
+from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.review.file_list import describe, file_row, notes_text, summary
 
 GRACE_SECONDS = 0.5
@@ -88,7 +89,7 @@ class ReviewScreen(Screen[Any]):
                 yield Static(id="review-file-title")
                 yield DiffView(id="review-diff")
         yield Static(id="review-status")
-        yield Footer()
+        yield KeyBar()
 
     @property
     def files_list(self) -> FileList:

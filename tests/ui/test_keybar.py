@@ -1,0 +1,70 @@
+"""The footer key bar in the real app: what it shows follows the focus and the keymap, a click
+presses the key, keys that do not fit are left out whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.test_app import settle, write_config
+from wiki_tui.ui.app import WikiApp
+from wiki_tui.ui.help import HelpScreen
+from wiki_tui.ui.keybar import KeyBar
+
+
+@pytest.fixture(autouse=True)
+def _state_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
+def bar_text(app: WikiApp) -> str:
+    return app.query_one(KeyBar).render().plain
+
+
+async def test_bar_follows_the_focus(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        text = bar_text(app)
+        assert text.startswith(" ⏎ Send ")  # the focused input's key comes first
+        assert " ^o Jump " in text and " f1 Keys " in text
+        assert text.rstrip().endswith("▏ ^p Palette")
+        assert len(text) == 160  # the palette key sits at the right edge
+        await pilot.press("ctrl+w")  # focus the browser
+        await pilot.pause()
+        text = bar_text(app)
+        assert "Send" not in text and " n Next link " in text
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert bar_text(app).startswith(" ⏎ Send ")
+
+
+async def test_bar_shows_the_keymap(git_vault):
+    write_config('[ui]\nsend_key = "ctrl+j"\n[keys]\n"app.help" = "f5"\n')
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        text = bar_text(app)
+        assert " ^j Send " in text and " f5 Keys " in text and "f1" not in text
+
+
+async def test_click_presses_the_key(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        x = bar_text(app).index(" f1 Keys ") + 2
+        assert await pilot.click(KeyBar, offset=(x, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_narrow_bar_leaves_out_whole_keys_and_keeps_the_palette(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = bar_text(app)
+        assert len(text) == 80 and text.rstrip().endswith("▏ ^p Palette")
+        left = text.split("▏")[0].rstrip()
+        shown = [shown.description for shown in app.query_one(KeyBar).keys]
+        drawn = [d for d in shown if f" {d} " in left + " "]
+        assert drawn == shown[:len(drawn)] and 0 < len(drawn) < len(shown)
+        assert left.endswith(drawn[-1])  # the last key drawn is whole

@@ -1,0 +1,147 @@
+"""The footer: the keys the focused part offers, drawn as one line by one widget.
+
+Textual's Footer mounts a widget per key and rebuilds them all on every bindings signal (each
+focus move); with ~10 keys that was about a fifth of the app's start-up past a bare app. This
+bar keeps the same reading (key, what it does, dimmed when unavailable, the palette key on the
+right) and the mouse (a click presses the key; hovering shows its tooltip), but redraws one line.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.screen import Screen
+from textual.widget import Widget
+
+
+class ShownKey(NamedTuple):
+    key: str  # what simulate_key presses
+    display: str  # how the key reads (the keymap is applied)
+    description: str
+    enabled: bool
+    tooltip: str
+
+
+class KeyBar(Widget, can_focus=False):
+    COMPONENT_CLASSES = {"keybar--key", "keybar--description", "keybar--hover"}
+
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        .keybar--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .keybar--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .keybar--hover {
+            background: $block-hover-background;
+        }
+    }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.keys: tuple[ShownKey, ...] = ()
+        self.palette: ShownKey | None = None
+        self._spans: list[tuple[int, int, ShownKey]] = []  # drawn cells, for the mouse
+        self._hover: ShownKey | None = None
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if screen is not self.screen:
+            return
+        app = self.app
+        keys: dict[str, ShownKey] = {}  # one per action, as Textual's footer shows them
+        palette = None
+        for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items():
+            shown = ShownKey(binding.key, app.get_key_display(binding), binding.description,
+                             enabled, tooltip or binding.tooltip or binding.description)
+            if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
+                palette = shown
+            elif binding.show:
+                keys.setdefault(binding.action, shown)
+        shown_keys = tuple(keys.values())
+        if (shown_keys, palette) != (self.keys, self.palette):
+            self.keys, self.palette = shown_keys, palette
+            self.refresh()
+
+    # -- drawing ---------------------------------------------------------------------------
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("keybar--key")
+        text_style = self.get_component_rich_style("keybar--description")
+        hover_style = self.get_component_rich_style("keybar--hover")
+        dim = Style(dim=True)
+        width = self.size.width
+        tail = 1 + self._cells(self.palette) if self.palette else 0  # "▏" and the key
+        line = Text(no_wrap=True, overflow="crop", end="", style=self.rich_style)
+        self._spans = []
+
+        def draw(shown: ShownKey) -> None:
+            start = line.cell_len
+            extra = (hover_style if shown == self._hover else Style()) + (
+                Style() if shown.enabled else dim)
+            line.append(f" {shown.display} ", key_style + extra)
+            if shown.description:
+                line.append(f"{shown.description} ", text_style + extra)
+            self._spans.append((start, line.cell_len, shown))
+
+        for shown in self.keys:
+            if line.cell_len + self._cells(shown) > width - tail:
+                break  # a key is shown whole or not at all (F1 lists every key)
+            draw(shown)
+        if self.palette and line.cell_len + tail <= width:
+            line.append(" " * (width - tail - line.cell_len))
+            line.append("▏", text_style + dim)
+            draw(self.palette)
+        return line
+
+    @staticmethod
+    def _cells(shown: ShownKey) -> int:
+        return cell_len(shown.display) + 2 + (cell_len(shown.description) + 1 if shown.description else 0)
+
+    # -- mouse -----------------------------------------------------------------------------
+    def _key_at(self, x: int) -> ShownKey | None:
+        for start, end, shown in self._spans:
+            if start <= x < end:
+                return shown
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        shown = self._key_at(event.x)
+        if shown is None:
+            return
+        event.stop()
+        if shown.enabled:
+            self.app.simulate_key(shown.key)
+        else:
+            self.app.bell()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        shown = self._key_at(event.x)
+        if shown != self._hover:
+            self._hover = shown
+            self.tooltip = shown.tooltip if shown else None
+            self.refresh()
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.tooltip = None
+            self.refresh()
