@@ -331,18 +331,19 @@ def main() -> None:
         for _ in range(args.stream_runs):
             streams.append(_child("stream", str(sample), str(args.tokens), str(args.earlier)))
             idle.append(_child("idle", "7"))
-        report["streaming"] = {
-            "tokens": streams[0]["tokens"], "earlier_messages": args.earlier,
-            "token_seconds": streams[0]["token_seconds"],
-            "total_seconds": _median(streams, "total_seconds"),
-            "ratio": _median(streams, "ratio"), "target_ratio": 1.15,
-            "max_lag_ms": _median(streams, "max_lag_ms"), "target_max_lag_ms": 100,
-            "worst_run_max_lag_ms": max(r["max_lag_ms"] for r in streams),
-            "p99_lag_ms": _median(streams, "p99_lag_ms"),
-            "cpu_seconds": _median(streams, "cpu_seconds"),
-            "idle_bare_app_max_lag_ms": _median(idle, "max_lag_ms"),
-            "idle_bare_app_p99_lag_ms": _median(idle, "p99_lag_ms"),
-            "load_average_1min": _median(streams, "load_average"), "runs": args.stream_runs}
+        if streams:  # --stream-runs 0 skips it
+            report["streaming"] = {
+                "tokens": streams[0]["tokens"], "earlier_messages": args.earlier,
+                "token_seconds": streams[0]["token_seconds"],
+                "total_seconds": _median(streams, "total_seconds"),
+                "ratio": _median(streams, "ratio"), "target_ratio": 1.15,
+                "max_lag_ms": _median(streams, "max_lag_ms"), "target_max_lag_ms": 100,
+                "worst_run_max_lag_ms": max(r["max_lag_ms"] for r in streams),
+                "p99_lag_ms": _median(streams, "p99_lag_ms"),
+                "cpu_seconds": _median(streams, "cpu_seconds"),
+                "idle_bare_app_max_lag_ms": _median(idle, "max_lag_ms"),
+                "idle_bare_app_p99_lag_ms": _median(idle, "p99_lag_ms"),
+                "load_average_1min": _median(streams, "load_average"), "runs": args.stream_runs}
 
         if not args.skip_memory:
             big = scratch / "big"
