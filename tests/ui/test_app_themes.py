@@ -85,3 +85,21 @@ async def test_app_runs_in_256_colours(git_vault, monkeypatch):
             app.theme = name
             await pilot.pause()
         assert app.theme == "wiki-high-contrast"
+
+
+async def test_theme_chosen_at_start_styles_the_first_frame_and_a_switch_restyles(git_vault, tmp_path):
+    # The start-up theme's variables go to the stylesheet before any CSS is parsed, and the
+    # refresh Textual queues for that first change is skipped: later switches must still restyle.
+    state = tmp_path / "state" / "wiki-tui"
+    state.mkdir(parents=True)
+    (state / "state.json").write_text(json.dumps({"theme": "wiki-light"}))
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        light, dark = app.get_theme("wiki-light"), app.get_theme("wiki-dark")
+        assert app.has_class("-light-mode") and app.has_class("-theme-wiki-light")
+        assert app.screen.styles.background.hex.lower() == light.background.lower()
+        app.theme = "wiki-dark"
+        await pilot.pause()
+        assert app.has_class("-dark-mode")
+        assert app.screen.styles.background.hex.lower() == dark.background.lower()

@@ -90,6 +90,7 @@ class WikiApp(OperationsMixin, App[None]):
         self.raw_files: list[str] = []
         self._browser: Any = None
         self._themes_ready = False
+        self._skip_css_refresh = False
         self._warm_started = False
         self._load_themes()
 
@@ -110,8 +111,19 @@ class WikiApp(OperationsMixin, App[None]):
         if wanted not in self.available_themes:
             self.notices.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
+        if wanted != self.theme:
+            self.theme = wanted
+            # No CSS is parsed yet: the stylesheet takes this theme's variables now, and the
+            # refresh Textual queued for the change is skipped (it parsed every sheet twice).
+            self.stylesheet.set_variables(self.get_css_variables())
+            self._skip_css_refresh = True
         self._themes_ready = True
+
+    def refresh_css(self, animate: bool = True) -> None:
+        if self._skip_css_refresh:
+            self._skip_css_refresh = False
+            return
+        super().refresh_css(animate)
 
     def _configured_keymap(self) -> dict[str, str]:
         keymap: dict[str, str] = {}
