@@ -160,11 +160,11 @@ class WikiApp(OperationsMixin, App[None]):
             self.conversation.add_note(notice, "warning")
 
     def _apply_keymap(self) -> None:
-        from wiki_tui.ui.help import binding_rows
-
         keymap = self._configured_keymap()
         if not keymap:
             return
+        from wiki_tui.ui.help import binding_rows
+
         known = {row[0] for row in binding_rows(self, self._screen_classes())}
         unknown = sorted(set(self.ui_config.keys) - known)
         if unknown:

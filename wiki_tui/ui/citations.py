@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,6 +15,8 @@ from textual.widgets.option_list import Option
 
 class CitationsScreen(ModalScreen[str | None]):
     """Dismisses with the vault path of the chosen citation, or None."""
+
+    CSS_PATH = Path(__file__).with_name("modals.tcss")
 
     BINDINGS = [Binding("escape", "dismiss_none", "Close", id="citations.close")]
 

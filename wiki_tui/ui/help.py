@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap
@@ -40,6 +42,7 @@ def binding_rows(app, extra_classes: tuple[type[DOMNode], ...] = ()) -> list[tup
 
 
 class HelpScreen(ModalScreen[None]):
+    CSS_PATH = Path(__file__).with_name("modals.tcss")
     BINDINGS = [Binding("escape,f1,q", "dismiss", "Close", id="help.close")]
 
     def __init__(self, rows: list[tuple[str, str, str, str]]) -> None:
