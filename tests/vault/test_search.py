@@ -145,3 +145,19 @@ def test_a_database_locked_by_another_process_is_waited_for_not_deleted(tmp_path
     assert db.exists()
     assert "New.md" in {h.path for h in first.search("harrison")}  # caught up once unlocked
     first.close()
+
+
+def test_index_and_log_hits_come_after_the_pages(tmp_path):
+    files = {
+        "index.md": "# Index\n\n- [[Chronometer]] — the chronometer, chronometer trials\n",
+        "log.md": "# Log\n\n## [2026-01-01] ingest | chronometer notes\n",
+        "Chronometer.md": "A clock for longitude at sea; the chronometer.\n",
+        "Notes.md": "Some notes on the chronometer.\n",
+    }
+    v = Vault.open(write(tmp_path / "v", files), use_cache=False)
+    try:
+        paths = [h.path for h in v.search("chronometer")]
+        assert paths[:2] == ["Chronometer.md", "Notes.md"] and set(paths[2:]) == {"index.md", "log.md"}
+        assert [h.path for h in v.search("chronometer", limit=2)] == ["Chronometer.md", "Notes.md"]
+    finally:
+        v.close()

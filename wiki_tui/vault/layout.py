@@ -20,7 +20,8 @@ from .resolve import normalize_path
 
 RAW_DIR = "raw"
 STATE_DIR = ".wiki-tui"
-SPECIAL_PAGES = ("index.md", "log.md", "AGENTS.md")
+LISTING_PAGES = ("index.md", "log.md")  # the generated catalog and the timeline: they name every page
+SPECIAL_PAGES = (*LISTING_PAGES, "AGENTS.md")
 
 
 class VaultError(Exception):

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .layout import LISTING_PAGES
+
 SCHEMA_VERSION = "3"
 TITLE_WEIGHT = 10.0
 BODY_WEIGHT = 1.0
@@ -336,7 +338,7 @@ class SearchIndex:
             return []
         with self._lock:
             try:
-                rows = self._ranked_rows(parsed, limit)
+                rows = self._ranked_rows(parsed, limit + len(LISTING_PAGES))
             except sqlite3.OperationalError:
                 return []  # parse_query should prevent this; never crash on a query
             if not rows:
@@ -356,7 +358,10 @@ class SearchIndex:
                 path, title, body = docs[rowid]
                 snippet, line, spans = cut_snippet(body, parsed.terms, parsed.prefix_last)
                 hits.append(SearchHit(path, title, -rank, snippet, line, spans))
-        return hits
+        # index.md and log.md name every page, so they match nearly any query: after the pages
+        # themselves (stable sort), and a page is not pushed past the limit by them.
+        hits.sort(key=lambda hit: hit.path in LISTING_PAGES)
+        return hits[:limit]
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
