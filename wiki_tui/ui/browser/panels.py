@@ -16,6 +16,8 @@ from textual.widgets import OptionList, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
+from wiki_tui.ui.markup import readable
+
 _LIST_BINDINGS = [
     Binding("j", "cursor_down", "Down", show=False, id="browser.list_down"),
     Binding("k", "cursor_up", "Up", show=False, id="browser.list_up"),
@@ -74,7 +76,7 @@ class BacklinksPanel(OptionList):
                 self._locations[option_id] = Location(entry.source, entry.line)
                 title = titles.get(entry.source) or entry.source
                 prompt = Text.assemble((title, "bold"), (f"  :{entry.line}", "dim"), "\n  ",
-                                       (_one_line(entry.context), "italic"))
+                                       _context_text(entry))
                 options.append(Option(prompt, id=option_id))
         if unlinked is None:
             options.append(Option(Text("Unlinked mentions: enter to search", style="bold"),
@@ -210,6 +212,12 @@ class PageTree(Tree[str]):
             self.post_message(LocationSelected(Location(data)))
 
 
-def _one_line(text: str, limit: int = 200) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _context_text(entry) -> Text:
+    """A backlink's or mention's line as text, the link (or the mentioned words) in bold."""
+    needle = entry.link.raw if hasattr(entry, "link") else entry.text
+    at = entry.context.find(needle) if needle else -1
+    shown, spans = readable(entry.context, ((at, at + len(needle)),) if at >= 0 else (), limit=200)
+    text = Text(shown, "italic")
+    for start, end in spans:
+        text.stylize("bold not italic", start, end)
+    return text

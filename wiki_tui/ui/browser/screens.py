@@ -19,6 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser, warm_finder
+from wiki_tui.ui.markup import readable
 
 JUMP_LIMIT = 30
 SEARCH_LIMIT = 30
@@ -240,8 +241,9 @@ def _page_prompt(vault, path: str) -> Text:
 
 
 def _snippet_text(snippet: str, highlights) -> Text:
-    """The snippet with its matched words emphasised."""
-    text = Text(snippet, "italic")
-    for start, end in highlights or ():
+    """The snippet as text (not markdown source) with its matched words emphasised."""
+    shown, spans = readable(snippet, tuple(highlights or ()))
+    text = Text(shown, "italic")
+    for start, end in spans:
         text.stylize("bold reverse", start, end)
     return text

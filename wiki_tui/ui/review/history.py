@@ -8,7 +8,6 @@ posts `HistoryScreen.Undone(result)` so the app can refresh what it shows.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +24,9 @@ from textual.widgets.option_list import Option
 
 from wiki_tui.changes import journal
 from wiki_tui.ui.keybar import KeyBar
+from wiki_tui.ui.markup import readable
 from wiki_tui.ui.review.confirm import ConfirmScreen
 from wiki_tui.ui.review.history_data import Commit, Entry, History, load_history
-
-LINK_TEXT = re.compile(r"\[\[([^\]]+)\]\]")
-
 
 class HistoryScreen(Screen[str | None]):
     CSS_PATH = Path(__file__).with_name("history.tcss")
@@ -237,7 +234,7 @@ def entry_text(entry: Entry) -> Table:
         if entry.commit.undone:
             body.append("  undone", "italic")
     for line in entry.lines:
-        body.append("\n" + readable(line), "dim")
+        body.append("\n" + readable(line)[0], "dim")
     return _row(entry.date, body)
 
 
@@ -247,15 +244,6 @@ def commit_text(commit: Commit) -> Table:
     body.append(commit.title, "bold")
     body.append(f"  {commit.sha[:7]}  (a wiki-tui commit without a log.md entry)", "dim")
     return _row(commit.date, body)
-
-
-def readable(line: str) -> str:
-    """A log line with [[target|Title]] shown as Title and [[target]] as its last part."""
-    def name(match) -> str:
-        target, _, display = match.group(1).partition("|")
-        return display or target.rsplit("/", 1)[-1]
-
-    return LINK_TEXT.sub(name, line.lstrip("- "))
 
 
 def _row(date: str, body: Text) -> Table:

@@ -1,0 +1,87 @@
+"""A markdown source line shown as text, where the app quotes one: search snippets, backlink
+context, log entries. `[[target|Title]]` reads Title, `[[folder/page]]` reads page, `[text](url)`
+reads text; emphasis and code markers, backslash escapes and leading heading, list and quote
+markers go. Highlight spans given in the source line come back placed in the shown text.
+"""
+
+from __future__ import annotations
+
+import re
+
+Spans = tuple[tuple[int, int], ...]
+
+_MARKUP = re.compile(
+    r"(?P<lead>^[ \t]*(?:(?:#{1,6}|>|[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)+)"
+    r"|!?\[\[(?P<target>(?:[^\[\]|/]*/)*(?P<name>[^\[\]|/]*?))(?:\\?\|(?P<alias>[^\[\]]*))?\]\]"
+    r"|!?\[\[(?P<cut>[^\[\]]*)$"  # a link a snippet was cut inside
+    r"|!?\[(?P<text>[^\[\]]*)\]\([^()\s]*\)"
+    r"|\\(?P<escaped>[\\`*_{}\[\]()#+\-.!|~<>])"
+    r"|\*\*|__|~~|`"
+)
+
+
+def readable(line: str, spans: Spans = (), limit: int = 0) -> tuple[str, Spans]:
+    """The shown text, stripped (and cut to `limit` characters with "…" when given), and
+    `spans` (start, end offsets in `line`) moved onto it; a span that falls wholly in markup
+    that is not shown is dropped."""
+    shown: list[str] = []
+    where = [0] * (len(line) + 1)  # offset in `line` -> offset in the shown text
+    size = 0
+    pos = 0
+
+    def keep(start: int, end: int) -> None:
+        nonlocal size
+        for k in range(start, end):
+            where[k] = size + k - start
+        shown.append(line[start:end])
+        size += end - start
+
+    def drop(start: int, end: int) -> None:
+        for k in range(start, end):
+            where[k] = size
+
+    for match in _MARKUP.finditer(line):
+        keep(pos, match.start())
+        start, end = _shown_part(match, spans)
+        drop(match.start(), start)
+        keep(start, end)
+        drop(end, match.end())
+        pos = match.end()
+    keep(pos, len(line))
+    where[len(line)] = size
+    text = "".join(shown)
+    lead = len(text) - len(text.lstrip())
+    text = text.strip()
+    if limit and len(text) > limit:
+        text = text[:limit - 1] + "…"
+    moved = []
+    for a, b in spans:
+        if 0 <= a < b <= len(line):
+            a, b = max(where[a] - lead, 0), min(where[b] - lead, len(text))
+            if a < b:
+                moved.append((a, b))
+    return text, tuple(moved)
+
+
+def _shown_part(match: re.Match, spans: Spans) -> tuple[int, int]:
+    """The part of a markup match that stays on screen (empty for pure markers)."""
+    if match.group("target") is not None:
+        if match.group("alias"):
+            alias, target = match.span("alias"), match.span("target")
+            # a highlight only in the hidden target shows the target instead
+            return target if _only_in(spans, target, alias) else alias
+        name, target = match.span("name"), match.span("target")
+        if not match.group("name") or _only_in(spans, (target[0], name[0]), name):
+            return target  # a highlight in the folder part shows it
+        return name
+    for group in ("cut", "text", "escaped"):
+        if match.group(group) is not None:
+            return match.span(group)
+    return match.end(), match.end()
+
+
+def _only_in(spans: Spans, hidden: tuple[int, int], shown: tuple[int, int]) -> bool:
+    """Some span touches `hidden` and none touches `shown`."""
+    def touches(part: tuple[int, int]) -> bool:
+        return any(a < part[1] and b > part[0] for a, b in spans)
+    return touches(hidden) and not touches(shown)
