@@ -195,6 +195,11 @@ def test_cli_dismiss_hides_a_finding_for_good(git_vault, capsys):
     cli_main(["--vault", str(git_vault), "lint", "--fix"])
     out = capsys.readouterr()
     assert "[broken-link]" not in out.out and "1 dismissed finding(s) not shown" in out.err
+    assert cli_main(["--vault", str(git_vault), "dismiss", "--undo", finding_id]) == 0
+    assert cli_main(["--vault", str(git_vault), "dismiss", "--undo", finding_id]) == 2
+    assert f"not dismissed: {finding_id}" in capsys.readouterr().err
+    cli_main(["--vault", str(git_vault), "lint", "--fix"])
+    assert "[broken-link]" in capsys.readouterr().out  # reported again
 
 
 async def test_ingesting_an_ingested_source_keeps_its_page(sample_vault, offline):

@@ -151,6 +151,34 @@ async def test_dismiss_is_recorded_and_left_out_of_the_next_run(git_vault):
         assert "1 dismissed earlier" in str(app.screen.query_one("#findings-title").render())
 
 
+async def test_d_again_takes_a_dismissal_back(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        app.submit("/lint")
+        await leave_review(pilot)
+        await pilot.press("f4")
+        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        screen = app.screen
+        broken = screen.focused_item
+        await pilot.press("d")
+        await until(pilot, lambda: broken.id in screen.report.dismissed_now, 10)
+        await pilot.press("k")  # back on it
+        assert screen.focused_item is broken
+        await pilot.press("d")
+        await until(pilot, lambda: broken.id not in screen.report.dismissed_now, 10)
+        recorded = json.loads((git_vault / ".wiki-tui" / "dismissed.json").read_text())
+        assert broken.id not in recorded["dismissed"]
+        assert "dismissed" not in str(screen.query_one("#findings-title").render())
+        assert not any("finding-dismissed" in c for c, _t in detail(screen))
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+
+        app.submit("/lint")
+        await leave_review(pilot)
+        assert "1 broken-link" in lint_notes(app)[-1]  # reported again
+
+
 async def test_lint_without_fixes_opens_the_findings_by_itself(tiny_vault):
     root = tiny_vault({
         "concepts/Alpha.md": "---\ntitle: Alpha\ntype: concept\nsummary: The first.\n---\n"

@@ -37,6 +37,21 @@ def dismiss(vault_root: Path | str, item) -> None:
     items = load_dismissed(root)
     items[item.id] = {"code": item.code, "path": item.path, "message": item.message,
                       "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    _write(root, items)
+
+
+def undismiss(vault_root: Path | str, item_id: str) -> bool:
+    """Take a dismissal back (later lint runs report the finding again); False if it was not
+    recorded."""
+    root = Path(vault_root)
+    items = load_dismissed(root)
+    if items.pop(item_id, None) is None:
+        return False
+    _write(root, items)
+    return True
+
+
+def _write(root: Path, items: dict[str, dict]) -> None:
     target = root / FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".dismissed.", suffix=".tmp")

@@ -44,8 +44,10 @@ def register(subparsers) -> None:
     dismiss = subparsers.add_parser(
         "dismiss", help="dismiss lint findings for good (by the id `lint --fix` shows)",
         description="Record lint findings as dismissed in .wiki-tui/dismissed.json; they are "
-                    "not shown again.")
+                    "not shown again. With --undo, take dismissals back.")
     dismiss.add_argument("ids", nargs="+", metavar="ID")
+    dismiss.add_argument("--undo", action="store_true",
+                         help="take the dismissals back: later lint runs report them again")
     dismiss.set_defaults(func=run_dismiss)
 
 
@@ -101,12 +103,21 @@ def run_lint_fix(args) -> int:
 
 
 def run_dismiss(args) -> int:
-    from wiki_tui.agent.dismissed import dismiss
+    from wiki_tui.agent.dismissed import dismiss, undismiss
     from wiki_tui.agent.events import LintItem
     from wiki_tui.agent.operations import structural_item
     from wiki_tui.vault import Vault, VaultError
 
     root = vault_root(args)
+    if args.undo:
+        unknown = [finding_id for finding_id in args.ids if not undismiss(root, finding_id)]
+        for finding_id in args.ids:
+            if finding_id not in unknown:
+                console_err.print(f"taken back {finding_id}", markup=False)
+        if unknown:
+            raise CliError(f"not dismissed: {', '.join(unknown)} "
+                           "(see .wiki-tui/dismissed.json)", 2)
+        return 0
     try:
         vault = Vault.open(root)
     except VaultError as exc:

@@ -5,7 +5,8 @@ The presenter turns lint's `Findings` event into a note in the conversation and 
 opens `FindingsScreen` by itself only when no review is about to open. F4 (`app.findings`)
 reopens it later. The screen dismisses with the page to open (a `PageLocation` carrying the
 finding's line) or None; `d` records a dismissal in <vault>/.wiki-tui/dismissed.json (through
-`agent.dismissed`), so later lint runs leave that finding out.
+`agent.dismissed`), so later lint runs leave that finding out; `d` again on a finding dismissed
+in this visit takes the dismissal back.
 """
 
 from __future__ import annotations
@@ -176,7 +177,7 @@ class FindingsScreen(Screen[str | None]):
         Binding("g,home", "edge(0)", "First", id="findings.first", show=False),
         Binding("G,end", "edge(-1)", "Last", id="findings.last", show=False),
         Binding("enter", "open", "Open page", id="findings.open", priority=True),
-        Binding("d", "dismiss_finding", "Dismiss for good", id="findings.dismiss"),
+        Binding("d", "dismiss_finding", "Dismiss / take back", id="findings.dismiss"),
     ]
 
     def __init__(self, report: LintReport, vault_root: Path | str, vault: Any = None) -> None:
@@ -313,38 +314,44 @@ class FindingsScreen(Screen[str | None]):
         self.dismiss(None)
 
     def action_dismiss_finding(self) -> None:
+        """d dismisses the finding for good; d on one dismissed in this visit takes it back."""
         item = self.focused_item
-        if item is None:
-            return
-        if item.id in self.report.dismissed_now:
-            self.notify("Already dismissed.", timeout=2)
-            return
-        if item.id in self._busy:
+        if item is None or item.id in self._busy:
             return
         self._busy.add(item.id)
-        self._dismiss(item)
+        self._record(item, dismissed=item.id not in self.report.dismissed_now)
 
     @work(thread=True, group="findings-dismiss", exit_on_error=False)
-    def _dismiss(self, item: LintItem) -> None:
+    def _record(self, item: LintItem, dismissed: bool) -> None:
         """A small atomic write (with fsync): off the event loop."""
-        from wiki_tui.agent.dismissed import dismiss
+        from wiki_tui.agent.dismissed import dismiss, undismiss
 
         try:
-            dismiss(self.vault_root, item)
-        except Exception as exc:  # a full disk or a read-only vault: say so, keep the finding
-            self.app.call_from_thread(self._dismiss_failed, item, exc)
+            if dismissed:
+                dismiss(self.vault_root, item)
+            else:
+                undismiss(self.vault_root, item.id)
+        except Exception as exc:  # a full disk or a read-only vault: say so, change nothing
+            self.app.call_from_thread(self._record_failed, item, dismissed, exc)
             return
-        self.app.call_from_thread(self._dismissed, item)
+        self.app.call_from_thread(self._recorded, item, dismissed)
 
-    def _dismiss_failed(self, item: LintItem, exc: Exception) -> None:
+    def _record_failed(self, item: LintItem, dismissed: bool, exc: Exception) -> None:
         self._busy.discard(item.id)
-        self.app.notify(f"Not dismissed: {exc}", severity="error", timeout=6)
+        self.app.notify(f"{'Not dismissed' if dismissed else 'Not taken back'}: {exc}",
+                        severity="error", timeout=6)
 
-    def _dismissed(self, item: LintItem) -> None:
+    def _recorded(self, item: LintItem, dismissed: bool) -> None:
         self._busy.discard(item.id)
-        self.report.dismissed_now.add(item.id)  # the app's report: F4 shows it next time too
-        self.app.notify(f"Dismissed {item.code} in {item.path}: later lint runs leave it out.",
-                        timeout=4)
+        # The app's report: F4 shows the same state next time too.
+        if dismissed:
+            self.report.dismissed_now.add(item.id)
+            self.app.notify(f"Dismissed {item.code} in {item.path}: later lint runs leave it "
+                            "out (d again takes it back).", timeout=4)
+        else:
+            self.report.dismissed_now.discard(item.id)
+            self.app.notify(f"Taken back: later lint runs report {item.code} in {item.path} "
+                            "again.", timeout=4)
         if not self.is_attached:  # closed while the file was written
             return
         index = self.report.items.index(item)
@@ -352,13 +359,13 @@ class FindingsScreen(Screen[str | None]):
         # The id leaves out the line: the same problem twice on a page goes with it.
         for i, other in enumerate(self.report.items):
             if other.id == item.id:
-                listing.replace_option_prompt_at_index(i, FindingRow(other, True,
+                listing.replace_option_prompt_at_index(i, FindingRow(other, dismissed,
                                                                      self._where_width))
         self._update_title()
         # On to the next finding still open: triage of a noisy list is d, d, j, d ...
         following = [i for i, other in enumerate(self.report.items)
                      if i > index and other.id not in self.report.dismissed_now]
-        if listing.highlighted == index and following:
+        if dismissed and listing.highlighted == index and following:
             listing.highlighted = following[0]
         elif listing.highlighted == index:
             self._show_detail()
