@@ -20,6 +20,14 @@ def _state_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
 
 
+def saved_theme(tmp_path: Path, name: str) -> Path:
+    """The state file as the app leaves it, with `name` as the chosen theme."""
+    state = tmp_path / "state" / "wiki-tui"
+    state.mkdir(parents=True)
+    (state / "state.json").write_text(json.dumps({"theme": name}))
+    return state
+
+
 def user_themes() -> Path:
     folder = Path(os.environ["XDG_CONFIG_HOME"]) / "wiki-tui" / "themes"
     folder.mkdir(parents=True, exist_ok=True)
@@ -57,9 +65,7 @@ async def test_broken_user_theme_falls_back_with_notice(git_vault, tmp_path):
     folder = user_themes()
     (folder / "broken.toml").write_text('name = "broken"\nprimary = "not-a-colour"\n')
     (folder / "mine.toml").write_text('name = "mine"\nprimary = "#ff8700"\ndark = true\n')
-    state = tmp_path / "state" / "wiki-tui"
-    state.mkdir(parents=True)
-    (state / "state.json").write_text(json.dumps({"theme": "broken"}))
+    state = saved_theme(tmp_path, "broken")
     app = WikiApp(git_vault)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -90,9 +96,7 @@ async def test_app_runs_in_256_colours(git_vault, monkeypatch):
 async def test_theme_chosen_at_start_styles_the_first_frame_and_a_switch_restyles(git_vault, tmp_path):
     # The start-up theme's variables go to the stylesheet before any CSS is parsed, and the
     # refresh Textual queues for that first change is skipped: later switches must still restyle.
-    state = tmp_path / "state" / "wiki-tui"
-    state.mkdir(parents=True)
-    (state / "state.json").write_text(json.dumps({"theme": "wiki-light"}))
+    saved_theme(tmp_path, "wiki-light")
     app = WikiApp(git_vault)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()

@@ -114,15 +114,21 @@ async def test_lint_notes_findings_keeps_the_review_and_f4_lists_them(git_vault)
         await until(pilot, lambda: browser.current_path == BROKEN_PAGE, 10)
 
 
+async def lint_and_open_findings(pilot) -> FindingsScreen:
+    """/lint on the settled app, leave the review of fixes, F4: the findings screen."""
+    app = pilot.app
+    await settle(pilot)
+    app.submit("/lint")
+    await leave_review(pilot)
+    await pilot.press("f4")
+    await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+    return app.screen
+
+
 async def test_dismiss_is_recorded_and_left_out_of_the_next_run(git_vault):
     app = WikiApp(git_vault)
     async with app.run_test(size=(140, 40)) as pilot:
-        await settle(pilot)
-        app.submit("/lint")
-        await leave_review(pilot)
-        await pilot.press("f4")
-        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
-        screen = app.screen
+        screen = await lint_and_open_findings(pilot)
         broken = screen.focused_item
         assert broken.code == "broken-link"
 
@@ -154,12 +160,7 @@ async def test_dismiss_is_recorded_and_left_out_of_the_next_run(git_vault):
 async def test_d_again_takes_a_dismissal_back(git_vault):
     app = WikiApp(git_vault)
     async with app.run_test(size=(140, 40)) as pilot:
-        await settle(pilot)
-        app.submit("/lint")
-        await leave_review(pilot)
-        await pilot.press("f4")
-        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
-        screen = app.screen
+        screen = await lint_and_open_findings(pilot)
         broken = screen.focused_item
         await pilot.press("d")
         await until(pilot, lambda: broken.id in screen.report.dismissed_now, 10)
