@@ -77,6 +77,14 @@ async def test_search_results_on_a_short_terminal_keep_the_highlight_and_count_i
         await pilot.press(*["down"] * 8)
         await pilot.pause()
         assert results.highlighted == 8 and results.scroll_y > 0
+        # a query with one hit: the picker shrinks to it instead of keeping the full height
+        full = picker.region.height
+        await pilot.press(*["backspace"] * len("Harrison watch"), *"Deptford")
+        await wait_for(pilot, lambda: app.screen.shown_query == "Deptford")
+        await pilot.pause()
+        assert results.option_count == 1
+        assert results.region.height == results.virtual_size.height  # all shown, no scrolling
+        assert picker.region.height == 2 + 1 + 3 + results.region.height + 1 < full
 
 
 async def test_search_screen_opens_at_the_line(sample_vault, browser_app):

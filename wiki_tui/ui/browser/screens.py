@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -37,9 +37,9 @@ class _PickerScreen(ModalScreen[str | None]):
         Binding("pagedown", "move(10)", "Page down", show=False, id="browser.picker_page_down"),
         Binding("pageup", "move(-10)", "Page up", show=False, id="browser.picker_page_up"),
     ]
-    # Below this many rows the list at its longest (30 rows) would not fit under the input;
-    # the picker then takes its full height and the list scrolls within it (screens.tcss).
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (44, "-tall")]
+    # Rows the picker needs beside the list: its top margin 1, border 2, title 1, input 3,
+    # status 1 (screens.tcss).
+    PICKER_CHROME = 8
     TITLE_TEXT = ""
     PLACEHOLDER = ""
 
@@ -61,7 +61,18 @@ class _PickerScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one("#picker-input", Input).focus()
+        self._fit_list(self.app.size.height)
         self.update_results("")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_list(event.size.height)
+
+    def _fit_list(self, rows: int) -> None:
+        """The list grows with its results up to what the picker (at most 90% of the screen,
+        screens.tcss) leaves under the input, and scrolls past that: on a short terminal the
+        highlight and the status stay in view, and a few results keep the picker small."""
+        fits = int(rows * 0.9) - self.PICKER_CHROME
+        self.results.styles.max_height = max(3, min(30, fits))
 
     def update_results(self, query: str) -> None:
         raise NotImplementedError
