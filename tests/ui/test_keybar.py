@@ -68,3 +68,23 @@ async def test_narrow_bar_leaves_out_whole_keys_and_keeps_the_palette(git_vault)
         drawn = [d for d in shown if f" {d} " in left + " "]
         assert drawn == shown[:len(drawn)] and 0 < len(drawn) < len(shown)
         assert left.endswith(drawn[-1])  # the last key drawn is whole
+
+
+async def test_hover_marks_the_key_and_shows_its_tooltip(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        bar = app.query_one(KeyBar)
+        x = bar_text(app).index(" f1 Keys ") + 2
+        await pilot.hover(KeyBar, offset=(x, 0))
+        await pilot.pause()
+        assert bar._hover is not None and bar._hover.description == "Keys"
+        assert bar.tooltip == "Keys"
+        hover_bg = bar.get_component_rich_style("keybar--hover").bgcolor
+        drawn = bar.render()
+        assert any(span.style.bgcolor == hover_bg for span in drawn.spans
+                   if drawn.plain[span.start:span.end].strip() in ("f1", "Keys"))
+        gap = bar_text(app).index("▏") - 3
+        await pilot.hover(KeyBar, offset=(gap, 0))  # the empty middle: nothing marked
+        await pilot.pause()
+        assert bar._hover is None and bar.tooltip is None

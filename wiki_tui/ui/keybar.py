@@ -45,6 +45,7 @@ class KeyBar(Widget, can_focus=False):
             background: $footer-description-background;
         }
         .keybar--hover {
+            color: $footer-key-foreground;
             background: $block-hover-background;
         }
     }
@@ -114,7 +115,8 @@ class KeyBar(Widget, can_focus=False):
 
     @staticmethod
     def _cells(shown: ShownKey) -> int:
-        return cell_len(shown.display) + 2 + (cell_len(shown.description) + 1 if shown.description else 0)
+        described = cell_len(shown.description) + 1 if shown.description else 0
+        return cell_len(shown.display) + 2 + described
 
     # -- mouse -----------------------------------------------------------------------------
     def _key_at(self, x: int) -> ShownKey | None:
