@@ -64,6 +64,8 @@ def test_limit_cuts_and_clips_spans():
     text, moved = readable(line, ((0, 4), (line.index("[["), len(line))), limit=50)
     assert len(text) == 50 and text.endswith("…")
     assert [text[a:b] for a, b in moved] == ["word"]
+    _text, moved = readable(line, ((45, 60),), limit=50)  # across the cut: stops before "…"
+    assert moved == ((45, 49),)
 
 
 def test_in_a_table_the_escaped_pipe_is_not_shown():

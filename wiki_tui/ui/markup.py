@@ -24,40 +24,35 @@ def readable(line: str, spans: Spans = (), limit: int = 0) -> tuple[str, Spans]:
     """The shown text, stripped (and cut to `limit` characters with "…" when given), and
     `spans` (start, end offsets in `line`) moved onto it; a span that falls wholly in markup
     that is not shown is dropped."""
-    shown: list[str] = []
-    where = [0] * (len(line) + 1)  # offset in `line` -> offset in the shown text
-    size = 0
+    kept: list[tuple[int, int]] = []  # (start, end) in `line` of each piece shown, in order
     pos = 0
-
-    def keep(start: int, end: int) -> None:
-        nonlocal size
-        for k in range(start, end):
-            where[k] = size + k - start
-        shown.append(line[start:end])
-        size += end - start
-
-    def drop(start: int, end: int) -> None:
-        for k in range(start, end):
-            where[k] = size
-
     for match in _MARKUP.finditer(line):
-        keep(pos, match.start())
-        start, end = _shown_part(match, spans)
-        drop(match.start(), start)
-        keep(start, end)
-        drop(end, match.end())
+        kept.append((pos, match.start()))
+        kept.append(_shown_part(match, spans))
         pos = match.end()
-    keep(pos, len(line))
-    where[len(line)] = size
-    text = "".join(shown)
+    kept.append((pos, len(line)))
+    text = "".join(line[a:b] for a, b in kept)
     lead = len(text) - len(text.lstrip())
     text = text.strip()
     if limit and len(text) > limit:
         text = text[:limit - 1] + "…"
+        usable = limit - 1  # a span stops before the "…"
+    else:
+        usable = len(text)
+
+    def shown_at(offset: int) -> int:
+        """Where `offset` of `line` lands in the shown text (markup: where it was dropped)."""
+        done = 0
+        for a, b in kept:
+            if offset < b:
+                return done + max(offset - a, 0) - lead
+            done += b - a
+        return done - lead
+
     moved = []
     for a, b in spans:
         if 0 <= a < b <= len(line):
-            a, b = max(where[a] - lead, 0), min(where[b] - lead, len(text))
+            a, b = max(shown_at(a), 0), min(shown_at(b), usable)
             if a < b:
                 moved.append((a, b))
     return text, tuple(moved)
