@@ -138,6 +138,30 @@ async def test_offline_ingest_opens_review_then_apply_commits(git_vault):
     assert "ingest" in (git_vault / "log.md").read_text(encoding="utf-8")
 
 
+async def test_the_conversation_keeps_showing_its_newest_lines(git_vault):
+    # The reply starts while the conversation is shorter than its pane (Textual's anchor then
+    # holds a negative scroll offset); once it is longer, what comes next must still be shown.
+    from wiki_tui.ui.review import ReviewScreen
+
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await settle(pilot)
+        messages = app.conversation.messages
+        assert messages.max_scroll_y == 0  # only the welcome lines so far
+        app.submit("/ingest raw/french-chronometers.md")  # a long reply: 8 files
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 90)
+        await pilot.pause(0.7)
+        await pilot.press("A", "enter")
+        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 30)
+        app.submit("/undo")
+        await until(pilot, lambda: any(n.startswith("undone:") for n in notes(app)), 30)
+        await pilot.pause(0.3)
+        assert messages.max_scroll_y > 0  # longer than the pane now
+        last = app.query(NoteLine).last()
+        assert str(last.render()).startswith("undone:")
+        assert messages.region.contains_region(last.region)  # on screen, not below it
+
+
 INGEST_REPLY = """I read the notes on the lunar distance method and propose these changes.
 
 @@@ WRITE sources/Lunar Notes.md

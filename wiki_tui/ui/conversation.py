@@ -315,7 +315,7 @@ class Conversation(Vertical):
         # Follow the reply only if the person is at the end of the conversation. The live reply
         # reserves blank lines below its text, so instead of the anchor (which would show the
         # blank end) the view follows the last line of text.
-        self._following = messages.scroll_y >= messages.max_scroll_y - 1
+        self._following = _at_end(messages)
         messages.anchor(False)
         # Reserve two screenfuls from the start: the reply grows without re-laying out the
         # pane until it is longer than that (the blank end is never shown: see _follow).
@@ -354,7 +354,7 @@ class Conversation(Vertical):
         messages = self.messages
         if live is not self.live or not self._following:
             return
-        if messages.scroll_y < self._follow_y - 1:  # the person scrolled up: stop following
+        if _scroll_top(messages) < self._follow_y - 1:  # the person scrolled up: stop following
             self._following = False
             return
         top = messages.virtual_size.height - live.outer_size.height
@@ -387,3 +387,14 @@ class Conversation(Vertical):
         if replies:
             replies[-1].focus()
             self.messages.scroll_to_widget(replies[-1])
+
+
+def _scroll_top(view: Widget) -> int:
+    """The view's scroll offset. Textual's anchor keeps content shorter than the view at its
+    bottom with a negative offset; that is the top (0) for deciding who scrolled."""
+    return max(view.scroll_y, 0)
+
+
+def _at_end(view: Widget) -> bool:
+    """Is the last line of the content in view?"""
+    return _scroll_top(view) >= view.max_scroll_y - 1
