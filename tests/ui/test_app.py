@@ -338,3 +338,28 @@ async def test_palette_opens_pages_by_title(git_vault):
         await pilot.pause(0.5)
         browser = app.query_one("#browser")
         assert browser.current_path == "entities/Tobias Mayer.md"
+        assert app.focused is not None and browser in app.focused.ancestors_with_self
+
+
+async def test_a_page_picked_with_the_jump_gets_the_focus(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.focused, PromptInput)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await pilot.press(*"tobias")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        browser = app.query_one("#browser")
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if browser.current_path == "entities/Tobias Mayer.md":
+                break
+        assert browser.current_path == "entities/Tobias Mayer.md"
+        assert browser in app.focused.ancestors_with_self  # j/k and the links work at once
+        await pilot.press("ctrl+o", "escape")  # nothing picked: the focus stays
+        await pilot.pause()
+        assert browser in app.focused.ancestors_with_self
+        await pilot.press("ctrl+l")
+        assert isinstance(app.focused, PromptInput)

@@ -408,7 +408,7 @@ class WikiApp(OperationsMixin, App[None]):
     def _maybe_open(self, result: Any) -> None:
         if isinstance(result, str) and result:
             # after the modal screen is gone: the browser pauses its rendering under modals
-            self.call_after_refresh(self.open_page, result)
+            self.call_after_refresh(self.read_page, result)
 
     def action_jump(self) -> None:
         self._push_browser_screen("PageJumpScreen")
@@ -428,6 +428,13 @@ class WikiApp(OperationsMixin, App[None]):
 
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen(self.vault), callback=self._maybe_open)
+
+    def read_page(self, path: str) -> None:
+        """A page picked to be read (jump, search, tags, palette, history, citations,
+        findings): open it and give it the focus, so the keys scroll and follow its links
+        (ctrl+l goes back to the input)."""
+        self.open_page(path)
+        self.action_focus_browser()
 
     def open_page(self, path: str) -> None:
         if self._browser is None:

@@ -38,5 +38,5 @@ class PagesProvider(Provider):
         hits = vault.find(query, MAX_HITS)  # rapidfuzz-backed: milliseconds on 10,000 pages
         for rank, hit in enumerate(hits):
             score = max(0.0, 1.0 - rank / (MAX_HITS + 1)) * 0.9
-            yield Hit(score, f"Open page: {hit.title}", partial(self.app.open_page, hit.path),
+            yield Hit(score, f"Open page: {hit.title}", partial(self.app.read_page, hit.path),
                       help=hit.path)
