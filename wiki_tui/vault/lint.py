@@ -345,7 +345,8 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         new_targets[path] = targets
         if path not in SPECIAL_PAGES:
             missing = [f for f in vault.schema.required_fields if _empty(page.frontmatter.get(f))]
-            was_missing = {f for f in vault.schema.required_fields if old is not None and _empty(record_cold(old).frontmatter.get(f))}
+            old_fm = record_cold(old).frontmatter if old is not None else None  # unpacked once
+            was_missing = {f for f in vault.schema.required_fields if old_fm is not None and _empty(old_fm.get(f))}
             introduced = [f for f in missing if f not in was_missing]
             if introduced:
                 out.append(Finding("missing-field", path, 1, f"frontmatter lacks required field(s) {', '.join(introduced)}"))

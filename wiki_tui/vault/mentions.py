@@ -119,10 +119,9 @@ def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500) -> list[Mentio
 
 def _scan_mentions(source: str, text: str, rec: tuple, pattern: re.Pattern, out: list, limit: int) -> bool:
     """Append the mentions in one page; True once `limit` is reached."""
-    body_start = rec[R_BODY_START] if R_BODY_START is not None else 0
     links = sorted((row[L_START], row[L_END]) for row in record_links(rec))
     starts = [start for start, _ in links]
-    for a, b in prose_spans(text, start=body_start):
+    for a, b in prose_spans(text, start=rec[R_BODY_START]):
         for m in pattern.finditer(text, a, b):
             i = bisect_right(starts, m.start()) - 1
             if i >= 0 and m.start() < links[i][1]:
