@@ -135,7 +135,9 @@ def event_to_json(event: Any) -> dict:
     if isinstance(event, ChangesetReady):
         cs = event.changeset
         return {"event": name, "operation": cs.operation, "title": cs.title,
-                "files": [{"path": f.path, "kind": f.kind} for f in cs.files],
+                "files": [{"path": f.path, "kind": f.kind, "repairs": list(f.repairs),
+                           "warnings": list(f.warnings), "hold": f.hold} for f in cs.files],
+                "repairs": list(cs.repairs),
                 "findings": [str(f) for f in cs.findings],
                 "errors": list(cs.errors)}
     if isinstance(event, Findings):

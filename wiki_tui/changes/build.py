@@ -176,7 +176,7 @@ def _guard_block(root: Path, b: Block) -> Block:
     if path == b.path and new == b.new_path:
         return b
     return Block(b.kind, path, content=b.content, edits=list(b.edits), new_path=new,
-                 complete=b.complete, line=b.line, end_line=b.end_line)
+                 complete=b.complete, line=b.line, end_line=b.end_line, repairs=list(b.repairs))
 
 
 def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operation: str,
@@ -187,7 +187,9 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
     blocks are never applied; a ParsedReply's protocol errors are carried into the errors.
     """
     errors: list[EditError] = []
+    reply_repairs: list[str] = []
     if isinstance(blocks, ParsedReply):
+        reply_repairs = list(blocks.repairs)
         for perr in blocks.errors:
             errors.append(_protocol_error(perr))
         blocks = [*blocks.blocks, *blocks.incomplete]
@@ -238,6 +240,9 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
             continue
         for fc in group_changes:
             order.setdefault(fc.path, min(i for i in idxs))
+            touched = {fc.path, fc.old_path}
+            fc.repairs.extend(r for b in group if touched & {b.path, b.new_path}
+                              for r in b.repairs if r not in fc.repairs)
         changes.extend(group_changes)
     changes.sort(key=lambda fc: order.get(fc.path, 0))
 
@@ -248,7 +253,8 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
         errors.append(EditError("", str(exc), kind="limit"))
         changes = []
 
-    changeset = Changeset(operation=operation, title=title, model=model, files=changes)
+    changeset = Changeset(operation=operation, title=title, model=model, files=changes,
+                          repairs=reply_repairs)
     changeset.errors = [str(e) for e in errors if e.retry]
     changeset.findings = _lint(vault, changes, changeset)
     return changeset, errors

@@ -144,6 +144,14 @@ class FileChange:
     status: str = PENDING
     conflict: str | None = None  # why the file conflicts with disk, when status == CONFLICT
     edited_by_hand: bool = False
+    # What the program did to read the model's edit as meant ("unwrapped a fence", "matched
+    # ignoring indentation"): the person sees every repair before accepting.
+    repairs: list[str] = field(default_factory=list)
+    # What the person must look at before accepting (a rewrite that drops most of the page,
+    # uncommitted hand edits in the base, the vault's schema): shown with the file.
+    warnings: list[str] = field(default_factory=list)
+    # Set when the file must not be applied by `--yes` alone (the reason, for the message).
+    hold: str | None = None
 
     def __post_init__(self) -> None:
         if self.base_hash is None:
@@ -270,6 +278,7 @@ class Changeset:
     files: list[FileChange] = field(default_factory=list)
     findings: list[Any] = field(default_factory=list)  # vault lint findings for the review
     errors: list[str] = field(default_factory=list)  # protocol/match errors not resolved
+    repairs: list[str] = field(default_factory=list)  # reply-wide repairs (see FileChange)
     id: int = field(default_factory=lambda: next(_ids))
 
     def file(self, path: str) -> FileChange | None:

@@ -44,6 +44,9 @@ class Block:
     complete: bool = True
     line: int = 0  # 1-based line of the opening marker in the reply
     end_line: int = 0  # 1-based line of the closing marker (0 if none)
+    # What the parser changed to read this block as meant (e.g. "unwrapped a ```markdown fence
+    # around the page"): shown in the review and in --json, never applied silently.
+    repairs: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,7 @@ class ParsedReply:
     errors: list[ProtocolError]
     prose: str
     incomplete: list[Block] = field(default_factory=list)  # cut off by the end of the reply
+    repairs: list[str] = field(default_factory=list)  # reply-wide repairs (not one block's)
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -239,6 +243,7 @@ class StreamParser:
         self.blocks: list[Block] = []
         self.incomplete: list[Block] = []
         self.errors: list[ProtocolError] = []
+        self.repairs: list[str] = []  # reply-wide repairs
         self._prose: list[str] = []
 
     # public API ---------------------------------------------------------------------------
@@ -298,7 +303,7 @@ class StreamParser:
 
     def result(self) -> ParsedReply:
         return ParsedReply(list(self.blocks), list(self.errors), "".join(self._prose),
-                           list(self.incomplete))
+                           list(self.incomplete), list(self.repairs))
 
     # lines --------------------------------------------------------------------------------
     def _line(self, line: str, events: list[ParseEvent]) -> None:

@@ -125,9 +125,15 @@ def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
     for change in changeset.files:
         source = f" (from {escape(change.old_path)})" if change.old_path else ""
         console.print(f"[bold]{change.kind}[/] {escape(change.path)}{source}")
+        for warning in change.warnings:
+            console.print(f"[yellow]warning:[/] {escape(warning)}")
+        for repair in change.repairs:
+            console.print(f"[cyan]repaired:[/] {escape(repair)}")
         diff = change.unified_diff()
         if diff:
             console.print(_diff_text(diff), end="")
+    for repair in changeset.repairs:
+        console.print(f"[cyan]repaired:[/] {escape(repair)}")
     for finding in changeset.findings:
         console.print(f"[yellow]lint:[/] {escape(str(finding))}")
     for error in errors:
@@ -212,7 +218,9 @@ class _Report:
                 "applied": bool(result is not None and result.applied), "message": message,
                 "operation": cs.operation, "title": cs.title,
                 "files": [{"path": f.path, "kind": f.kind, "old_path": f.old_path,
-                           "diff": f.unified_diff()} for f in cs.files],
+                           "diff": f.unified_diff(), "repairs": list(f.repairs),
+                           "warnings": list(f.warnings), "hold": f.hold} for f in cs.files],
+                "repairs": list(cs.repairs),
                 "findings": [str(f) for f in cs.findings],
                 "errors": [str(e) for e in self.errors if getattr(e, "retry", True)],
                 "notes": [str(e) for e in self.errors if not getattr(e, "retry", True)],

@@ -54,6 +54,10 @@ def describe(change: FileChange, *, stale: bool = False) -> Text:
                 f"{hunks} hunk{'s' if hunks != 1 else ''}")
     if change.edited_by_hand:
         text.append(" · edited by hand")
+    for warning in change.warnings:
+        text.append(f"  ⚠ {warning}", "bold")
+    for repair in change.repairs:
+        text.append(f"  ↻ {repair}")
     if stale:
         text.append("  ⚠ changed on disk — d re-diffs", "bold")
     elif change.status == CONFLICT:
@@ -72,10 +76,16 @@ def summary(changeset: Changeset) -> str:
     return f"{n} file{'s' if n != 1 else ''}: " + ", ".join(parts)
 
 
-def notes_text(findings: Iterable[Any], errors: Iterable[str]) -> Text:
-    """Lint findings (one readable line each) and unresolved protocol errors."""
-    findings, errors = list(findings), list(errors)
+def notes_text(findings: Iterable[Any], errors: Iterable[str],
+               repairs: Iterable[str] = ()) -> Text:
+    """Lint findings (one readable line each), unresolved protocol errors, and the repairs the
+    program made to read the reply."""
+    findings, errors, repairs = list(findings), list(errors), list(repairs)
     text = Text()
+    if repairs:
+        text.append(f"Repaired to read the reply ({len(repairs)})\n", "bold")
+        for repair in repairs:
+            text.append(f"• {_one_line(repair)}\n")
     if findings:
         text.append(f"Lint ({len(findings)})\n", "bold")
         for finding in findings:

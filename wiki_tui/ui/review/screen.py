@@ -118,7 +118,7 @@ class ReviewScreen(Screen[Any]):
         title.append(f" {cs.operation} | {cs.title}", "bold")
         title.append(f"  · {cs.model}")
         self.query_one("#review-title", Static).update(title)
-        self.query_one("#review-notes-text", Static).update(notes_text(cs.findings, cs.errors))
+        self.query_one("#review-notes-text", Static).update(notes_text(cs.findings, cs.errors, cs.repairs))
         self._fill_list()
         self._show_file(0)
         if self.grace > 0:

@@ -1,0 +1,35 @@
+"""One corpus case: a reply, the vault it meets, and what the reply meant."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+APPLIED, REFUSED, REPAIRED = "applied", "refused", "repaired"
+
+
+@dataclass(frozen=True)
+class Case:
+    """A model reply against a copy of sample_vault/ (plus `pages`).
+
+    expect:
+      APPLIED  - the reply is well-formed (or clean enough) and applies exactly as `result`;
+      REPAIRED - the program must repair it visibly (a repair note containing `repair`) and the
+                 result must equal `result`;
+      REFUSED  - it must be refused with a message containing every string in `message`.
+    result: every file the reply meant to change: path -> full text after the change (None for
+      a deletion). Files not named must stay as they were.
+    retry: what a model that follows the refusal message sends next (the same vault); it must
+      then end as `result`.
+    """
+
+    name: str
+    family: str
+    reply: str
+    expect: str
+    result: dict[str, str | None] = field(default_factory=dict)
+    pages: dict[str, str] = field(default_factory=dict)  # added to / replacing sample_vault files
+    message: tuple[str, ...] = ()
+    repair: str = ""
+    retry: str | None = None
+    well_formed: bool = False  # written exactly to the protocol (the baseline, not a misbehaviour)
+    note: str = ""  # which real model habit this stands for
