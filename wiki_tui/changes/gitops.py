@@ -22,6 +22,7 @@ from git.refs.symbolic import SymbolicReference  # noqa: E402
 TRAILER_OPERATION = "Wiki-Tui-Changeset"
 TRAILER_MODEL = "Model"
 TRAILER_REVERTS = "Wiki-Tui-Reverts"
+TRAILER_HAND = "Wiki-Tui-Hand-Edits"  # a commit of the person's own edits, made before a change
 # Used for the commit only when git has no identity configured (see commit()).
 FALLBACK_NAME = "wiki-tui"
 FALLBACK_EMAIL = "wiki-tui@localhost"
@@ -76,7 +77,40 @@ def parse_trailers(message: str) -> dict[str, str]:
 
 def _error(exc: GitCommandError) -> GitError:
     detail = (exc.stderr or exc.stdout or "").strip().removeprefix("stderr: ").strip("'\" \n")
+    if "index.lock" in detail:
+        detail += (" (another git command is running in this repository, or one was killed; "
+                   "if none is running, delete .git/index.lock)")
     return GitError(f"git {exc.command[1] if len(exc.command) > 1 else ''} failed: {detail}")
+
+
+def hand_commit_message(before: str, paths: list[str]) -> str:
+    """The message of the commit that keeps the person's own uncommitted edits apart."""
+    return (f"hand edits before {' '.join(before.split())}\n\n"
+            "Uncommitted edits found on disk (not written by wiki-tui), committed on their own "
+            "so that the change after this one, and its undo, leave them as they are.\n\n"
+            f"{TRAILER_HAND}: {', '.join(' '.join(p.split()) for p in paths)}\n")
+
+
+def find_git_dir(vault_root: Path) -> Path | None:
+    """The `.git` folder of the repository holding the vault, without starting git (cheap
+    enough for every command that opens the vault); None when there is none."""
+    for folder in (vault_root, *vault_root.parents):
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            return dot_git
+        if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
+            text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+            if text.startswith("gitdir:"):
+                target = Path(text.removeprefix("gitdir:").strip())
+                return target if target.is_absolute() else (folder / target).resolve()
+    return None
+
+
+def index_lock(vault_root: Path) -> Path | None:
+    """git's index lock file for the vault's repository, if it exists."""
+    git_dir = find_git_dir(vault_root)
+    lock = git_dir / "index.lock" if git_dir is not None else None
+    return lock if lock is not None and lock.exists() else None
 
 
 class GitRepo:
@@ -199,7 +233,9 @@ class GitRepo:
         """Vault paths (of `paths`) that differ from HEAD in the index or working tree, or are untracked."""
         if not paths:
             return []
-        out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--",
+        # --no-optional-locks: a status must not take index.lock (a kill would leave it).
+        out = self._run("--no-optional-locks", "status", "--porcelain=v1", "-z",
+                        "--untracked-files=all", "--",
                         *[":(literal)" + self.to_repo(p) for p in paths])
         found = []
         records = out.split("\0")

@@ -209,6 +209,20 @@ class Vault:
                 self._load_schema()
             self._dirty = True
 
+    def sync_with_disk(self) -> int:
+        """Re-read every page or file whose stamp changed since it was read (one listing of
+        the vault, no parse of unchanged pages); the number of paths refreshed. An apply calls
+        it under the vault lock, so index.md includes what another process wrote meanwhile."""
+        tree = scan_tree(self.root)
+        with self._lock:
+            stale = [p for p, st in tree.pages.items() if self._stamps.get(p) != st]
+            stale += [p for p in self._stamps if p not in tree.pages]
+            stale += [p for p in tree.files if p not in self._files]
+            stale += [p for p in self._files if p not in tree.files]
+            for path in stale:
+                self.refresh_file(tree.disk.get(path, path))  # reloads AGENTS.md's schema too
+        return len(stale)
+
     def rename_file(self, old: str, new: str) -> None:
         """The file at `old` now lives at `new` (already moved on disk)."""
         with self._lock:
