@@ -59,6 +59,8 @@ def _common(parser: argparse.ArgumentParser, apply: bool) -> None:
     if apply:
         parser.add_argument("--yes", "-y", action="store_true",
                             help="apply the changeset without asking")
+        parser.add_argument("--allow-schema", action="store_true",
+                            help="with --yes: also apply an edit of AGENTS.md, the schema")
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -252,6 +254,10 @@ def _review_and_apply(args, vault, changeset) -> int:
     if not as_json:
         _show_changeset(changeset)
     if getattr(args, "yes", False):
+        from wiki_tui.changes.journal import held_files, held_message
+
+        if held := held_files(changeset, allow_schema=getattr(args, "allow_schema", False)):
+            raise CliError(held_message(held) + "; the vault is untouched", 1)
         approved = True
     elif sys.stdin.isatty() and not as_json:
         answer = console.input("Apply these changes? [y/N] ").strip().lower()
@@ -295,6 +301,8 @@ def _show_changeset(changeset) -> None:
         diff = change.unified_diff()
         console.print(f"[bold]{change.kind}[/] {escape(change.path)}"
                       + (f" (from {escape(change.old_path)})" if change.old_path else ""))
+        for warning in change.warnings:
+            console.print(f"[yellow]warning:[/] {escape(warning)}")
         if diff:
             console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
     for finding in changeset.findings:

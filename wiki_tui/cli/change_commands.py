@@ -47,6 +47,9 @@ def register(subparsers) -> None:
                        help="operation word for log.md and the commit (default: apply)")
     apply.add_argument("--model", default="external",
                        help="who wrote the reply, for the commit's Model: trailer")
+    apply.add_argument("--allow-schema", action="store_true",
+                       help="with --yes: also apply an edit of AGENTS.md, the vault's schema "
+                            "(held back otherwise)")
     apply.add_argument("--json", action="store_true",
                        help="print one JSON object (files with diffs, findings, errors, result) "
                             "instead of coloured diffs: for scripts and other agents")
@@ -175,8 +178,22 @@ def run_apply(args: Any) -> int:
 
 
 def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
+    from wiki_tui.changes.journal import sync_with_disk
+    from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
+
+    if not args.yes:
+        return _build_and_apply(args, vault, parsed, default_title)
+    try:  # bases, lint and index.md are read with the lock held, after any other apply
+        with vault_lock(vault.root):
+            sync_with_disk(vault)
+            return _build_and_apply(args, vault, parsed, default_title)
+    except VaultBusy as exc:
+        raise CliError(f"not applied: {exc}", 1) from None
+
+
+def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
     from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.journal import ApplyError, apply_changeset
+    from wiki_tui.changes.journal import ApplyError, apply_changeset, held_files, held_message
 
     changeset, errors = build_changeset(vault, parsed, operation=args.operation,
                                         title=args.title or default_title, model=args.model)
@@ -195,6 +212,8 @@ def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) ->
         answer = console.input(f"Apply {len(changeset.files)} file(s)? [y/N] ").strip().lower()
         if answer not in ("y", "yes"):
             return report.done(EXIT_NOT_APPLIED, "not applied")
+    elif held := held_files(changeset, allow_schema=args.allow_schema):
+        return report.done(1, held_message(held) + "; the vault is untouched")
     changeset.accept_all()
     try:
         result = apply_changeset(vault, changeset)
