@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from wiki_tui.agent import prompts, tools
@@ -180,8 +181,8 @@ async def _build_prompt(*args: Any, **kwargs: Any) -> prompts.Prompt:
 
 
 def _read_source(vault: Any, path: str) -> str:
-    if not path.startswith("raw/"):
-        raise ValueError(f"{path}: sources are ingested from raw/ (e.g. raw/article.md)")
+    if not _under_raw(vault.root, path):
+        raise ValueError(f"{path!r}: sources are ingested from raw/ (e.g. raw/article.md)")
     if not (vault.root / path).is_file():
         raise ValueError(f"{path}: no such file in the vault")
     if not path.lower().endswith((".md", ".markdown", ".txt", ".text")):
@@ -190,6 +191,18 @@ def _read_source(vault: Any, path: str) -> str:
         return vault.read_text(path)
     except Exception as exc:
         raise ValueError(f"{path}: cannot be read: {exc}") from exc
+
+
+def _under_raw(root: Any, path: str) -> bool:
+    """Is `path` a file inside raw/, as written and once links are followed? (`raw/../AGENTS.md`
+    is not: only raw/ holds sources, and the schema must not reach the model as one.)"""
+    parts = path.split("/")
+    if parts[0] != "raw" or len(parts) < 2 or any(p in ("", ".", "..") for p in parts[1:]):
+        return False
+    if "\\" in path or any(ord(ch) < 32 for ch in path):
+        return False
+    raw = (Path(root) / "raw").resolve()
+    return raw in (Path(root) / path).resolve().parents
 
 
 def source_title(text: str, path: str) -> str:
