@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.changes.journal_support import (changeset, delete, git, head, modify, open_vault,
                                            read)
 from wiki_tui.changes.build import build_changeset
@@ -117,3 +119,52 @@ def test_cli_yes_holds_back_an_agents_md_edit(git_vault: Path, tmp_path: Path, c
     assert "--allow-schema" in " ".join(capsys.readouterr().err.split())
     assert main(["--vault", str(git_vault), "apply", str(reply), "--yes", "--allow-schema"]) == 0
     assert read(git_vault, "AGENTS.md") == "# Rules\n\nNew rules.\n"
+
+
+# -- paths ---------------------------------------------------------------------------------
+def test_a_folder_swapped_for_a_symlink_after_review_is_not_followed(sample_vault: Path):
+    from tests.changes.journal_support import create, page
+    from wiki_tui.changes.journal import ApplyError
+
+    vault = open_vault(sample_vault)  # no git: nothing else would notice
+    cs = changeset(create("concepts/Planted.md", page("Planted")))
+    (sample_vault / "concepts").rename(sample_vault / "concepts-moved")
+    (sample_vault / "concepts").symlink_to(sample_vault / "raw", target_is_directory=True)
+    raw_before = sorted(p.name for p in (sample_vault / "raw").iterdir())
+    with pytest.raises(ApplyError, match="symlink"):
+        apply_changeset(vault, cs)
+    assert sorted(p.name for p in (sample_vault / "raw").iterdir()) == raw_before
+
+
+def test_a_folder_linked_inside_the_vault_still_takes_writes(sample_vault: Path):
+    from tests.changes.journal_support import create, page
+
+    (sample_vault / "topics-real").mkdir()
+    (sample_vault / "topics").symlink_to(sample_vault / "topics-real", target_is_directory=True)
+    vault = open_vault(sample_vault)
+    apply_changeset(vault, changeset(create("topics/T.md", page("T"))))
+    assert (sample_vault / "topics-real/T.md").read_text(encoding="utf-8") == page("T")
+
+
+def test_a_page_name_with_a_newline_keeps_index_md_one_line_per_page(git_vault: Path):
+    from tests.changes.journal_support import create, page
+
+    (git_vault / "concepts/Two\nlines.md").write_text(page("Two lines"), encoding="utf-8")
+    vault = open_vault(git_vault)
+    apply_changeset(vault, changeset(create("concepts/Other.md", page("Other"))))
+    lines = read(git_vault, "index.md").splitlines()
+    assert not any(line == "lines|Two lines]] — A test page." for line in lines)
+    assert any("Two\\u000alines" in line and line.startswith("- [[") for line in lines)
+
+
+def test_ingest_takes_sources_only_from_inside_raw(sample_vault: Path):
+    from wiki_tui.agent.operations import _read_source
+
+    vault = open_vault(sample_vault)
+    for path in ("raw/../AGENTS.md", "raw/./../index.md", "raw//x.md", "AGENTS.md"):
+        try:
+            _read_source(vault, path)
+        except ValueError as exc:
+            assert "raw/" in str(exc)
+        else:
+            raise AssertionError(f"{path} was accepted as a source")

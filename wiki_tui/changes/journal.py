@@ -205,6 +205,8 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
         raise ApplyError(f"{exc}. Nothing was written.") from None
     except transaction.RollbackIncomplete as exc:
         raise ApplyError(str(exc)) from exc
+    except atomic.UnsafePathError as exc:
+        raise ApplyError(f"{exc}. Nothing was written.") from None
     finally:
         if repo is not None:
             repo.close()

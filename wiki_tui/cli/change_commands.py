@@ -145,16 +145,18 @@ def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
 
 
 def _print_result(result: Any) -> None:
+    from wiki_tui.changes.guards import printable  # a name made outside may hold a newline
+
     for path in result.created:
-        console.print(f"created  {path}", markup=False)
+        console.print(f"created  {printable(path)}", markup=False)
     for path in result.updated:
-        console.print(f"updated  {path}", markup=False)
+        console.print(f"updated  {printable(path)}", markup=False)
     for path in result.deleted:
-        console.print(f"deleted  {path}", markup=False)
+        console.print(f"deleted  {printable(path)}", markup=False)
     for old, new in result.renamed:
-        console.print(f"renamed  {old} → {new}", markup=False)
+        console.print(f"renamed  {printable(old)} → {printable(new)}", markup=False)
     for path in result.conflicts:
-        console_err.print(f"[red]conflict:[/] {escape(path)} changed on disk; not written")
+        console_err.print(f"[red]conflict:[/] {escape(printable(path))} changed on disk; not written")
     if result.commit:
         console.print(f"commit   {result.commit}", markup=False)
     if result.notice:
@@ -275,10 +277,12 @@ def run_undo(args: Any) -> int:
     finally:
         vault.close()
     console.print(f"undid “{result.title}” ({result.reverted[:10]})", markup=False)
+    from wiki_tui.changes.guards import printable
+
     for path in result.restored:
-        console.print(f"restored {path}", markup=False)
+        console.print(f"restored {printable(path)}", markup=False)
     for path in result.removed:
-        console.print(f"removed  {path}", markup=False)
+        console.print(f"removed  {printable(path)}", markup=False)
     console.print(f"commit   {result.commit}", markup=False)
     if result.notice:
         console_err.print(f"[yellow]note:[/] {escape(result.notice)}")
