@@ -168,3 +168,13 @@ def test_ingest_takes_sources_only_from_inside_raw(sample_vault: Path):
             assert "raw/" in str(exc)
         else:
             raise AssertionError(f"{path} was accepted as a source")
+
+
+def test_the_review_shows_hand_written_index_text_it_will_replace(git_vault: Path):
+    index = git_vault / "index.md"
+    index.write_bytes(index.read_bytes() + b"\nSee also my reading list.\n")
+    git(git_vault, "commit", "-qam", "my note in the index")  # committed: not a dirty file
+    reply = "@@@ WRITE concepts/New.md\n# New\n@@@ END\n"
+    cs, _ = build_changeset(open_vault(git_vault), parse_reply(reply), operation="ingest",
+                            title="t", model="m")
+    assert any("index.md" in w and "See also my reading list." in w for w in cs.files[0].warnings)

@@ -257,9 +257,9 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
                           repairs=reply_repairs)
     changeset.errors = [str(e) for e in errors if e.retry]
     changeset.findings = _lint(vault, changes, changeset)
-    from wiki_tui.changes.journal import mark_review_notes  # git: only when there are changes
-
     if changes:
+        from wiki_tui.changes.journal import mark_review_notes  # imports git: only if needed
+
         mark_review_notes(root, changes)
     return changeset, errors
 

@@ -22,7 +22,7 @@ from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION,
                                      TRAILER_REVERTS, GitError, GitRepo, commit_message,
                                      git_installed, index_lock, no_repo_notice,
                                      parse_trailers)
-from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
+from wiki_tui.changes.index_md import HEADER, INDEX_PATH, page_rows, render_rows
 from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
                                     REJECTED, RENAME, Changeset, FileChange, text_hash)
@@ -405,9 +405,30 @@ def _note(change: FileChange, warning: str) -> None:
         change.warnings.append(warning)
 
 
-def mark_review_notes(root: Path | str, files: list[FileChange]) -> None:
+INDEX_WARNING = ("index.md holds text wiki-tui does not generate (written by hand?); applying "
+                 "regenerates index.md from the pages and replaces it: {lines}. Keep notes in "
+                 "a page of their own (the edit stays in git's history)")
+
+
+def hand_written_index_lines(root: Path) -> list[str]:
+    """Lines of index.md that its generator never writes (header, headings, entries, blanks
+    aside): text a person added, which the next regeneration replaces."""
+    data = atomic.read_bytes(root / INDEX_PATH)
+    if data is None:
+        return []
+    generated = set(HEADER.splitlines())
+    return [line for line in atomic.decode(data).replace("\r\n", "\n").split("\n")
+            if line.strip() and line not in generated and not line.startswith(("## ", "- [["))]
+
+
+def mark_review_notes(vault: Any, files: list[FileChange]) -> None:
     """Warnings (and holds) the person must see with a file: uncommitted hand edits in its
-    base, and any edit of the schema. Called when a changeset is built or a file re-diffed."""
+    base, any edit of the schema, and (on the first file) hand-written text in index.md that
+    the apply will replace. Called when a changeset is built or a file re-diffed."""
+    root = Path(vault) if isinstance(vault, (str, Path)) else _root(vault)
+    if files and (hand := hand_written_index_lines(root)):
+        shown = "; ".join(f"“{line.strip()[:60]}”" for line in hand[:3])
+        _note(files[0], INDEX_WARNING.format(lines=shown + (" …" if len(hand) > 3 else "")))
     for change in files:
         if SCHEMA_PATH in (change.path, change.old_path):
             _note(change, SCHEMA_WARNING)
@@ -415,7 +436,7 @@ def mark_review_notes(root: Path | str, files: list[FileChange]) -> None:
     sources = {_source(c): c for c in files if c.base_text is not None}
     if not sources:
         return
-    repo = GitRepo.open(Path(root))
+    repo = GitRepo.open(root)
     if repo is None:
         return
     try:
