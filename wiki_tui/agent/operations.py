@@ -17,6 +17,7 @@ the consuming task / aclose() the generator (the model stream is closed; nothing
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import AsyncIterator
@@ -27,7 +28,7 @@ from typing import Any
 from wiki_tui.agent import prompts, tools
 from wiki_tui.agent.backlinks import SPECIAL_FILES, rewrite_blocks
 from wiki_tui.agent.config import AgentSettings
-from wiki_tui.agent.dismissed import finding_id, load_dismissed
+from wiki_tui.agent.dismissed import finding_id, load_dismissed, remember_findings
 from wiki_tui.agent.events import (
     Answer, ChangesetReady, Done, Event, Failed, FileProgress, FileProposed, FileReady, Findings,
     LintItem, Retry, Started, Token, ToolActivity, Usage,
@@ -115,8 +116,36 @@ async def save_answer(vault: Any, question: str, answer: str, settings: AgentSet
     async for event in run.edit_conversation(prompt.messages):
         yield event
     if not run.failed:
+        if _fill_answer_sources(vault, run.blocks, answer):
+            run._built = None  # rebuilt from the filled blocks
         async for event in run.finish():
             yield event
+
+
+_EMPTY_SOURCES = re.compile(r"(?m)^sources:[ \t]*(?:\[\s*\]|null|~)[ \t]*$")
+
+
+def _fill_answer_sources(vault: Any, blocks: list, answer: str) -> bool:
+    """A saved answer's page lists the pages its answer cited: a `sources: []` the model left
+    empty is filled from the citations (True if a block changed)."""
+    from wiki_tui.agent.backlinks import link_name
+    from wiki_tui.changes.protocol import WRITE
+
+    cited = [p for p in citations(vault, answer) if p in vault.pages]
+    if not cited:
+        return False
+    value = "sources: [" + ", ".join(json.dumps(f"[[{link_name(vault, p)}]]", ensure_ascii=False)
+                                     for p in cited) + "]"
+    changed = False
+    for block in blocks:
+        text = block.content or ""
+        end = text.find("\n---", 3) if block.kind == WRITE and text.startswith("---") else -1
+        if end < 0 or not _EMPTY_SOURCES.search(text[:end]):
+            continue
+        block.content = _EMPTY_SOURCES.sub(lambda _m: value, text[:end], count=1) + text[end:]
+        block.repairs.append("filled the empty `sources` from the pages the answer cites")
+        changed = True
+    return changed
 
 
 async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
@@ -139,9 +168,11 @@ async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
         yield event
     if run.failed:
         return
-    checked = [i for i in model_findings(run.reply) if i.id not in dismissed]
+    found = model_findings(run.reply)
+    remember_findings(vault.root, found)  # so `dismiss ID` knows these ids later
+    checked = [i for i in found if i.id not in dismissed]
     items = tuple(shown + checked)
-    hidden = (len(structural) - len(shown)) + (len(model_findings(run.reply)) - len(checked))
+    hidden = (len(structural) - len(shown)) + (len(found) - len(checked))
     yield Findings(items, hidden)
     async for event in run.finish():
         yield event

@@ -105,7 +105,7 @@ def run_lint_fix(args) -> int:
 
 
 def run_dismiss(args) -> int:
-    from wiki_tui.agent.dismissed import dismiss, undismiss
+    from wiki_tui.agent.dismissed import dismiss, load_seen, undismiss
     from wiki_tui.agent.events import LintItem
     from wiki_tui.agent.operations import structural_item
     from wiki_tui.vault import Vault, VaultError
@@ -125,12 +125,19 @@ def run_dismiss(args) -> int:
     except VaultError as exc:
         raise CliError(str(exc), 2) from None
     known = {item.id: item for item in map(structural_item, vault.lint())}
+    # a model-checked finding is not re-found without the model: known if a run showed it
+    seen = load_seen(root)
+    known.update({i: LintItem(i, f["code"], f["path"], f["message"], source="model")
+                  for i, f in seen.items() if i not in known and isinstance(f, dict)
+                  and {"code", "path", "message"} <= f.keys()})
+    unknown = [finding_id for finding_id in args.ids if finding_id not in known]
     for finding_id in args.ids:
-        # a model-checked finding is not re-found without the model: its id alone is enough
-        item = known.get(finding_id) or LintItem(finding_id, "", "", "", source="model")
-        dismiss(root, item)
-        console_err.print(f"dismissed {finding_id}" + (f": {item}" if item.code else ""),
-                          markup=False)
+        if finding_id in known:
+            dismiss(root, known[finding_id])
+            console_err.print(f"dismissed {finding_id}: {known[finding_id]}", markup=False)
+    if unknown:
+        raise CliError(f"no finding with id {', '.join(unknown)}: nothing dismissed for it "
+                       "(`wiki-tui lint --fix` prints the ids)", 2)
     return 0
 
 
