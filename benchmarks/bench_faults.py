@@ -10,8 +10,9 @@ On copies of sample_vault/ made git repositories (real files, real git, real sub
   process alone and the whole process group (as closing a terminal does); then `aimed` kills of
   the group a random 0-40 ms into the `stage`/`commit`/`handedits` steps, while git runs and may
   hold .git/index.lock. After each, the next command recovers (`recover()`), and a further apply
-  must succeed. Outcomes: all_old (as before, the hand edit still on disk), all_new (applied
-  whole), stuck (the later apply failed or recovery raised), other. stuck and other must be 0.
+  must succeed. Outcomes: all_old (files as before, the hand edit still on disk, perhaps now
+  committed on its own; git status shows nothing else), all_new (applied whole, status clean),
+  stuck (the later apply failed or recovery raised), other. stuck and other must be 0.
 - races: two subprocesses open the vault, then apply at the same instant (one creates a page, the
   other creates one and deletes one); index.md of each of the two commits is checked against that
   commit's tree. wrong must be 0.
@@ -143,12 +144,14 @@ def classify_kill(root: Path, before: dict, before_head: str) -> str:
     head = git(root, "rev-parse", "HEAD").strip()
     hand_commit_only = (subject.startswith("hand edits before")
                         and git(root, "rev-parse", "HEAD^").strip() == before_head)
-    if after == before and (head == before_head or hand_commit_only):
+    status = set(git(root, "status", "--porcelain", "-uall").splitlines())
+    if after == before and (head == before_head or hand_commit_only) \
+            and status <= {f' M "{DEAD}"', f" M {DEAD}"}:
         outcome = "all_old"  # the person's edit may now be committed on its own: not lost
     elif (after[NEW] is not None and after[GONE] is None and after[DEAD] is not None
           and after[DEAD].endswith(HAND + b"Model line.\n")
           and (after["log.md"] or b"").count(b"ingest | Bench change") == 1
-          and subject == "ingest: Bench change"):
+          and subject == "ingest: Bench change" and not status):
         outcome = "all_new"
     else:
         return "other"

@@ -371,20 +371,24 @@ def test_a_lost_linked_backup_is_never_guessed(git_vault: Path):
 
 # -- a killed git, a torn journal write, two processes at once --------------------------------
 _LOCK_CHILD = textwrap.dedent("""
-    import os, signal, sys
+    import os, signal, subprocess, sys
     from pathlib import Path
     from tests.changes.journal_support import open_vault, three_file_changeset
     from wiki_tui.changes.journal import apply_changeset
     root, step = Path(sys.argv[1]), sys.argv[2]
     def fault(name):
-        if name == step:  # as if the terminal closed while git held its lock: all die
+        if name == step:  # as if the terminal closed while git held its locks: all die
             (root / ".git/index.lock").write_bytes(b"")
+            (root / ".git/refs/heads/main.lock").write_bytes(b"")
+            if step == "cleanup":  # git died after moving HEAD, before writing the index
+                subprocess.run(["git", "reset", "-q", "HEAD~1", "--", "log.md"], cwd=root)
+                (root / ".git/index.lock").write_bytes(b"")
             os.killpg(0, signal.SIGKILL)
     apply_changeset(open_vault(root), three_file_changeset(root), on_step=fault)
 """)
 
 
-@pytest.mark.parametrize("step", ["stage", "commit"])
+@pytest.mark.parametrize("step", ["stage", "commit", "cleanup"])
 def test_a_git_killed_holding_index_lock_is_cleared_by_the_next_command(git_vault: Path,
                                                                        step: str, capsys):
     from wiki_tui.cli import main
@@ -399,8 +403,12 @@ def test_a_git_killed_holding_index_lock_is_cleared_by_the_next_command(git_vaul
     reply.write_text("@@@ WRITE concepts/After.md\n# After\n@@@ END\n", encoding="utf-8")
     assert main(["--vault", str(git_vault), "apply", str(reply), "--dry-run"]) == 0
     err = "".join(capsys.readouterr().err.split())  # rich wraps long paths anywhere
-    assert ".git/index.lock" in err and "Removed" in err and "rolledback" in err
-    assert full_state(git_vault) == before
+    assert ".git/index.lock" in err and "refs/heads/main.lock" in err and "Removed" in err
+    if step == "cleanup":
+        assert "ithadcompleted" in err
+        assert git(git_vault, "status", "--porcelain") == ""  # the index matches the commit
+    else:
+        assert "rolledback" in err and full_state(git_vault) == before
     assert main(["--vault", str(git_vault), "apply", str(reply), "--yes"]) == 0  # writes work
 
 

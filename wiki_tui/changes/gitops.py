@@ -113,6 +113,16 @@ def index_lock(vault_root: Path) -> Path | None:
     return lock if lock is not None and lock.exists() else None
 
 
+def commit_locks(vault_root: Path) -> list[Path]:
+    """The lock files a `git add`/`git commit` takes (index, HEAD, the branch ref) that exist."""
+    git_dir = find_git_dir(vault_root)
+    if git_dir is None:
+        return []
+    found = [git_dir / n for n in ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "packed-refs.lock")]
+    found = [p for p in found if p.exists()]
+    return found + sorted((git_dir / "refs").rglob("*.lock"))
+
+
 class GitRepo:
     """The git repository holding a vault (use as a context manager)."""
 
@@ -249,6 +259,24 @@ class GitRepo:
                 i += 1
             found.append(self.to_vault(record[3:]) or record[3:])
         return found
+
+    def changed_from_head(self, paths: list[str]) -> list[str]:
+        """Vault paths (of `paths`) whose file on disk differs from HEAD, or that are untracked
+        (a path that differs in the index only, e.g. after a git killed mid-commit, is not)."""
+        candidates = self.dirty(paths)
+        if not candidates:
+            return []
+        specs = [":(literal)" + self.to_repo(p) for p in candidates]
+        differ = self._run("--no-optional-locks", "diff", "--name-only", "-z", "--no-renames",
+                           "HEAD", "--", *specs).split("\0")
+        untracked = self._run("ls-files", "--others", "-z", "--full-name", "--", *specs).split("\0")
+        found = {self.to_vault(p) or p for p in [*differ, *untracked] if p}
+        return [p for p in candidates if p in found]
+
+    def reset_index(self, paths: list[str]) -> None:
+        """Index entries of `paths` back to HEAD (as a finished `git commit -- paths` leaves them)."""
+        if paths:
+            self._run("reset", "-q", "HEAD", "--", *[":(literal)" + self.to_repo(p) for p in paths])
 
     def changed_between(self, old: str, new: str, paths: list[str]) -> list[str]:
         if not paths or old == new:

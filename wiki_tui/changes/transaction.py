@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wiki_tui.changes import atomic, logmd
-from wiki_tui.changes.gitops import GitRepo, UnknownPathError, hand_commit_message, index_lock
+from wiki_tui.changes.gitops import (TRAILER_HAND, GitRepo, UnknownPathError, commit_locks,
+                                     hand_commit_message)
 from wiki_tui.changes.index_md import INDEX_PATH
 
 STATE_DIR = ".wiki-tui"
@@ -185,7 +186,7 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
         "pid": os.getpid(), "files": files, "new_dirs": plan.new_dirs,
         "log": {"size": plan.log_size, "append": _b64(plan.log_append)},
         "git": None if repo is None else {
-            "head": head, "message": plan.message, "staged": hand_new + to_stage},
+            "head": head, "message": plan.message, "staged": hand_new + to_stage, "hand": hand},
     }
     committed = False
     commit = hand_commit = None
@@ -245,7 +246,7 @@ def _hand_edited(repo: GitRepo | None, paths: list[str]) -> tuple[list[str], lis
     """(paths whose disk bytes differ from HEAD, the untracked ones among them)."""
     if repo is None or repo.head() is None:
         return [], []
-    hand = repo.dirty(paths)
+    hand = repo.changed_from_head(paths)
     if not hand:
         return [], []
     tracked = repo.index_entries(hand)
@@ -408,11 +409,15 @@ def recover(root: Path) -> str | None:
     try:
         done = _is_committed(record, repo) if record.get("git") else _state_matches(root, record)
         if done:
+            if repo is not None:  # git may have died after moving HEAD, before the index
+                repo.reset_index([p for p in [*record["files"], logmd.LOG_PATH]
+                                  if isinstance(p, str)])
             _remove_temp_files(root, record)
             _remove_journal(root)
             return cleared + (f"wiki-tui was interrupted after applying “{what}”; it had "
                               "completed, nothing was lost.")
         kept = rollback(root, record, repo)
+        _settle_hand_commit(repo, record)
     finally:
         if repo is not None:
             repo.close()
@@ -433,6 +438,20 @@ def recover(root: Path) -> str | None:
                       "nothing from it was kept. Run the operation again to redo it.")
 
 
+def _settle_hand_commit(repo: GitRepo | None, record: dict) -> None:
+    """The person's edits were committed apart before the crash: that commit stays (it holds
+    only their own bytes), and its files' index entries are made to match it, in case git
+    died after moving HEAD but before writing the index."""
+    hand = (record.get("git") or {}).get("hand") or []
+    head = repo.head() if repo is not None and hand else None
+    if head is not None and _is_hand_commit(repo, head):
+        repo.reset_index(hand)
+
+
+def _is_hand_commit(repo: GitRepo, rev: str) -> bool:
+    return f"\n{TRAILER_HAND}: " in repo.message(rev)
+
+
 def _pid_alive(pid: object) -> bool:
     if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
         return False
@@ -446,7 +465,8 @@ def _pid_alive(pid: object) -> bool:
 
 
 def _clear_dead_git_lock(root: Path, record: dict) -> str:
-    """Remove git's index.lock when the interrupted apply's own git left it.
+    """Remove git's lock files (index.lock, HEAD.lock, the branch's ref lock) when the
+    interrupted apply's own git left them.
 
     Every git write wiki-tui makes runs while a journal exists and the vault lock is held; we
     hold that lock now, so the journal's process is dead, and a lock file made since its
@@ -454,18 +474,18 @@ def _clear_dead_git_lock(root: Path, record: dict) -> str:
     whole process group). Without this, every later commit fails with "index.lock: File
     exists" until the person finds the file. Returns a sentence for the message ("" if none).
     """
-    lock = index_lock(root)
-    if lock is None or record.get("git") is None or _pid_alive(record.get("pid")):
+    if record.get("git") is None or _pid_alive(record.get("pid")):
         return ""
-    try:
-        made = lock.stat().st_mtime
-    except OSError:
+    cleared = []
+    for lock in commit_locks(root):
+        try:
+            if lock.stat().st_mtime < float(record.get("time", 0)) - 2:
+                continue  # older than the apply: not its git's
+            lock.unlink()
+        except OSError:
+            continue
+        cleared.append(str(lock))
+    if not cleared:
         return ""
-    if made < float(record.get("time", 0)) - 2:  # older than the apply: not its git's
-        return ""
-    try:
-        lock.unlink()
-    except OSError:
-        return ""
-    return (f"Removed {lock}, left by a git command that was killed with the interrupted "
-            "apply. ")
+    return (f"Removed {', '.join(cleared)}, left by a git command that was killed with the "
+            "interrupted apply. ")
