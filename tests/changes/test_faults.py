@@ -473,3 +473,13 @@ def test_two_processes_applying_at_once_both_land_in_index_md(git_vault: Path, t
     assert index_matches_tree(git_vault, "HEAD") and index_matches_tree(git_vault, "HEAD~1")
     index = read(git_vault, "index.md")
     assert "Race 1" in index and "Race 2" in index and "Scilly" not in index
+
+
+def test_a_read_command_finishes_an_interrupted_apply_too(git_vault: Path, capsys):
+    from wiki_tui.cli import main
+
+    before = full_state(git_vault)
+    _killed_apply(git_vault, "log")
+    assert main(["--vault", str(git_vault), "find", "harrison"]) == 0
+    assert "rolled back" in " ".join(capsys.readouterr().err.split())
+    assert full_state(git_vault) == before and not journal_path(git_vault).exists()

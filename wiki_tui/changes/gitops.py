@@ -19,6 +19,8 @@ import git  # noqa: E402
 from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError  # noqa: E402
 from git.refs.symbolic import SymbolicReference  # noqa: E402
 
+from wiki_tui.changes.vault_state import find_git_dir  # noqa: E402
+
 TRAILER_OPERATION = "Wiki-Tui-Changeset"
 TRAILER_MODEL = "Model"
 TRAILER_REVERTS = "Wiki-Tui-Reverts"
@@ -89,21 +91,6 @@ def hand_commit_message(before: str, paths: list[str]) -> str:
             "Uncommitted edits found on disk (not written by wiki-tui), committed on their own "
             "so that the change after this one, and its undo, leave them as they are.\n\n"
             f"{TRAILER_HAND}: {', '.join(' '.join(p.split()) for p in paths)}\n")
-
-
-def find_git_dir(vault_root: Path) -> Path | None:
-    """The `.git` folder of the repository holding the vault, without starting git (cheap
-    enough for every command that opens the vault); None when there is none."""
-    for folder in (vault_root, *vault_root.parents):
-        dot_git = folder / ".git"
-        if dot_git.is_dir():
-            return dot_git
-        if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
-            text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
-            if text.startswith("gitdir:"):
-                target = Path(text.removeprefix("gitdir:").strip())
-                return target if target.is_absolute() else (folder / target).resolve()
-    return None
 
 
 def index_lock(vault_root: Path) -> Path | None:

@@ -22,7 +22,6 @@ from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import Any
 
-from wiki_tui.changes.guards import printable
 from wiki_tui.changes.logmd import link_target, safe_display
 
 INDEX_PATH = "index.md"
@@ -44,7 +43,11 @@ def entry_line(path: str, title: str, summary: Any) -> str:
     summary = " ".join(str(summary).split()) if summary is not None else ""
     line = f"- [[{link_target(path)}|{safe_display(title)}]] — {summary or NO_SUMMARY}"
     # A name made outside wiki-tui may hold a newline or an escape: one entry, one line.
-    return printable(line) if _CONTROL.search(line) else line
+    if _CONTROL.search(line):
+        from wiki_tui.changes.guards import printable  # rare: keep the import off the way
+
+        return printable(line)
+    return line
 
 
 _entries: dict[tuple[str, str, Any], tuple[str, str]] = {}

@@ -28,6 +28,7 @@ from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
                                     REJECTED, RENAME, Changeset, FileChange, text_hash)
 from wiki_tui.changes.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
 from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
+from wiki_tui.changes.vault_state import recovery_pending
 
 BOOKKEEPING = (logmd.LOG_PATH, INDEX_PATH)
 
@@ -666,6 +667,8 @@ def recover(vault: Any) -> str | None:
     for the files involved) or a vault folder.
     """
     root = Path(vault) if isinstance(vault, (str, Path)) else _root(vault)
+    if not recovery_pending(root):
+        return None
     if not transaction.journal_path(root).exists() and not transaction.stray_temp_files(root):
         return _git_lock_notice(root)
     try:

@@ -39,9 +39,8 @@ from wiki_tui.changes import atomic, logmd
 from wiki_tui.changes.gitops import (TRAILER_HAND, GitRepo, UnknownPathError, commit_locks,
                                      hand_commit_message)
 from wiki_tui.changes.index_md import INDEX_PATH
+from wiki_tui.changes.vault_state import JOURNAL_FILE, STATE_DIR
 
-STATE_DIR = ".wiki-tui"
-JOURNAL_FILE = "apply-journal.json"
 STEPS = ("journal", "handedits", "files", "log", "stage", "commit", "cleanup")
 BACKUP_DIR = "apply-backup"  # in STATE_DIR: hard links to the old versions of big files
 LINK_AT_LEAST = 64 * 1024  # smaller backups go inline in the journal (cheaper than a link + flush)

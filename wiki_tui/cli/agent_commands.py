@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, AsyncIterator
 
-from wiki_tui.cli.common import CliError, console, console_err, vault_root
+from wiki_tui.cli.common import CliError, console, console_err, report_recovery, vault_root
 
 
 def register(subparsers) -> None:
@@ -156,6 +156,7 @@ def _open(args) -> tuple[Any, Any]:
         vault = Vault.open(root)
     except VaultError as exc:
         raise CliError(str(exc), 2) from None
+    report_recovery(vault)
     return vault, settings
 
 

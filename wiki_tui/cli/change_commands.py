@@ -26,7 +26,8 @@ from typing import Any
 
 from rich.markup import escape
 
-from wiki_tui.cli.common import CliError, console, console_err, print_json, vault_root
+from wiki_tui.cli.common import (CliError, console, console_err, print_json, report_recovery,
+                                 vault_root)
 
 APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
 EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
@@ -65,7 +66,6 @@ def register(subparsers) -> None:
 
 # -- shared ------------------------------------------------------------------------------------
 def _open_vault(args: Any):
-    from wiki_tui.changes.journal import recover
     from wiki_tui.vault import Vault, VaultError
 
     root = vault_root(args)
@@ -73,9 +73,7 @@ def _open_vault(args: Any):
         vault = Vault.open(root)
     except VaultError as exc:
         raise CliError(str(exc), 2) from None
-    message = recover(vault)
-    if message:
-        console_err.print(f"[yellow]recovered:[/] {escape(message)}")
+    report_recovery(vault)
     return vault
 
 
