@@ -218,6 +218,9 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
                        "so this change and its undo leave them as they are.", notice)
     touched = [*plan.contents, logmd.LOG_PATH] + ([INDEX_PATH] if plan.index_bytes is not None else [])
     _refresh(vault, touched)
+    mark = getattr(vault, "mark_synced", None)
+    if mark is not None:  # the lock is still held: no other apply happened since the sync
+        mark()
     return outcome.commit, notice
 
 
