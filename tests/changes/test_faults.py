@@ -367,3 +367,119 @@ def test_a_lost_linked_backup_is_never_guessed(git_vault: Path):
     assert "concepts/Big.md" in message and "left as they are" in message
     assert read(git_vault, "concepts/Big.md") == big + "tail\n"  # not deleted, not guessed
     assert "Test change" not in read(git_vault, "log.md")
+
+
+# -- a killed git, a torn journal write, two processes at once --------------------------------
+_LOCK_CHILD = textwrap.dedent("""
+    import os, signal, subprocess, sys
+    from pathlib import Path
+    from tests.changes.journal_support import open_vault, three_file_changeset
+    from wiki_tui.changes.journal import apply_changeset
+    root, step = Path(sys.argv[1]), sys.argv[2]
+    def fault(name):
+        if name == step:  # as if the terminal closed while git held its locks: all die
+            (root / ".git/index.lock").write_bytes(b"")
+            (root / ".git/refs/heads/main.lock").write_bytes(b"")
+            if step == "cleanup":  # git died after moving HEAD, before writing the index
+                subprocess.run(["git", "reset", "-q", "HEAD~1", "--", "log.md"], cwd=root)
+                (root / ".git/index.lock").write_bytes(b"")
+            os.killpg(0, signal.SIGKILL)
+    apply_changeset(open_vault(root), three_file_changeset(root), on_step=fault)
+""")
+
+
+@pytest.mark.parametrize("step", ["stage", "commit", "cleanup"])
+def test_a_git_killed_holding_index_lock_is_cleared_by_the_next_command(git_vault: Path,
+                                                                       step: str, capsys):
+    from wiki_tui.cli import main
+
+    before = full_state(git_vault)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", _LOCK_CHILD, str(git_vault), step], cwd=ROOT,
+                          env=env, capture_output=True, timeout=60, start_new_session=True)
+    assert proc.returncode == -9
+    assert (git_vault / ".git/index.lock").exists()
+    reply = git_vault.parent / "reply.txt"
+    reply.write_text("@@@ WRITE concepts/After.md\n# After\n@@@ END\n", encoding="utf-8")
+    assert main(["--vault", str(git_vault), "apply", str(reply), "--dry-run"]) == 0
+    err = "".join(capsys.readouterr().err.split())  # rich wraps long paths anywhere
+    assert ".git/index.lock" in err and "refs/heads/main.lock" in err and "Removed" in err
+    if step == "cleanup":
+        assert "ithadcompleted" in err
+        assert git(git_vault, "status", "--porcelain") == ""  # the index matches the commit
+    else:
+        assert "rolledback" in err and full_state(git_vault) == before
+    assert main(["--vault", str(git_vault), "apply", str(reply), "--yes"]) == 0  # writes work
+
+
+def test_a_lock_no_apply_of_ours_left_is_reported_not_removed(git_vault: Path):
+    lock = git_vault / ".git/index.lock"
+    lock.write_bytes(b"")
+    message = recover(git_vault)
+    assert "index.lock" in message and "delete it" in message and lock.exists()
+
+
+def test_a_journal_write_killed_before_its_rename_leaves_nothing_behind(git_vault: Path):
+    stray = git_vault / ".wiki-tui/.apply-journal.json.k3j2.tmp"
+    stray.parent.mkdir(exist_ok=True)
+    stray.write_text('{"half": ')
+    assert recover(git_vault) is None
+    assert not stray.exists()
+
+
+_RACE_CHILD = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from tests.changes.journal_support import changeset, create, delete, open_vault, page
+    from wiki_tui.changes.journal import apply_changeset
+    root, n, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+    vault = open_vault(root)  # the page list is read here, before the other apply
+    files = [create(f"concepts/Race {n}.md", page(f"Race {n}"))]
+    if n == "1":
+        files.append(delete(root, "entities/Scilly naval disaster of 1707.md"))
+    (go.parent / f"ready-{n}").write_text("")
+    while not go.exists():
+        time.sleep(0.005)
+    apply_changeset(vault, changeset(*files, title=f"race {n}"))
+""")
+
+
+def index_matches_tree(root: Path, rev: str) -> bool:
+    """Does index.md in commit `rev` list exactly the pages of that commit's tree?"""
+    from wiki_tui.changes.index_md import NOT_LISTED
+    from wiki_tui.changes.logmd import link_target
+
+    tree = git(root, "ls-tree", "-r", "--name-only", "-z", rev).split("\0")
+    pages = {link_target(p) for p in tree if p.endswith(".md") and p not in NOT_LISTED
+             and not p.startswith("raw/")}
+    index = git(root, "show", f"{rev}:index.md")
+    listed = {line[4:].split("|", 1)[0] for line in index.splitlines() if line.startswith("- [[")}
+    return listed == pages
+
+
+def test_two_processes_applying_at_once_both_land_in_index_md(git_vault: Path, tmp_path: Path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    go = tmp_path / "go"
+    children = [subprocess.Popen([sys.executable, "-c", _RACE_CHILD, str(git_vault), n, str(go)],
+                                 cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+                for n in ("1", "2")]
+    deadline = time.monotonic() + 60
+    while not all((tmp_path / f"ready-{n}").exists() for n in ("1", "2")):
+        assert time.monotonic() < deadline and all(c.poll() is None for c in children)
+        time.sleep(0.01)
+    go.write_text("")
+    for child in children:
+        assert child.wait(timeout=60) == 0, child.stderr.read()
+    assert index_matches_tree(git_vault, "HEAD") and index_matches_tree(git_vault, "HEAD~1")
+    index = read(git_vault, "index.md")
+    assert "Race 1" in index and "Race 2" in index and "Scilly" not in index
+
+
+def test_a_read_command_finishes_an_interrupted_apply_too(git_vault: Path, capsys):
+    from wiki_tui.cli import main
+
+    before = full_state(git_vault)
+    _killed_apply(git_vault, "log")
+    assert main(["--vault", str(git_vault), "find", "harrison"]) == 0
+    assert "rolled back" in " ".join(capsys.readouterr().err.split())
+    assert full_state(git_vault) == before and not journal_path(git_vault).exists()

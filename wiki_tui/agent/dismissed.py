@@ -11,6 +11,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 FILE = Path(".wiki-tui") / "dismissed.json"
+SEEN_FILE = Path(".wiki-tui") / "findings-seen.json"  # model-checked findings shown, by id
+SEEN_KEEP = 5000  # the most recent ones: enough for any id a person copies from a run
 
 
 def finding_id(code: str, path: str, message: str, evidence: str = "") -> str:
@@ -51,13 +53,34 @@ def undismiss(vault_root: Path | str, item_id: str) -> bool:
     return True
 
 
-def _write(root: Path, items: dict[str, dict]) -> None:
-    target = root / FILE
+def remember_findings(vault_root: Path | str, items) -> None:
+    """Record model-checked findings shown to the person, so that `dismiss ID` can tell an id
+    from an earlier run from a mistyped one (a model finding is not re-found without the model)."""
+    root = Path(vault_root)
+    seen = load_seen(root)
+    for item in items:
+        seen.pop(item.id, None)  # re-inserted last: the newest are kept
+        seen[item.id] = {"code": item.code, "path": item.path, "message": item.message}
+    if items:
+        _write(root, dict(list(seen.items())[-SEEN_KEEP:]), SEEN_FILE, "seen")
+
+
+def load_seen(vault_root: Path | str) -> dict[str, dict]:
+    try:
+        data = json.loads((Path(vault_root) / SEEN_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    items = data.get("seen", {}) if isinstance(data, dict) else {}
+    return items if isinstance(items, dict) else {}
+
+
+def _write(root: Path, items: dict[str, dict], name: Path = FILE, key: str = "dismissed") -> None:
+    target = root / name
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".dismissed.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"dismissed": items}, fh, ensure_ascii=False, indent=2)
+            json.dump({key: items}, fh, ensure_ascii=False, indent=2)
             fh.write("\n")
             fh.flush()
             os.fsync(fh.fileno())

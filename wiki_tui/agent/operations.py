@@ -17,16 +17,18 @@ the consuming task / aclose() the generator (the model stream is closed; nothing
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from wiki_tui.agent import prompts, tools
 from wiki_tui.agent.backlinks import SPECIAL_FILES, rewrite_blocks
 from wiki_tui.agent.config import AgentSettings
-from wiki_tui.agent.dismissed import finding_id, load_dismissed
+from wiki_tui.agent.dismissed import finding_id, load_dismissed, remember_findings
 from wiki_tui.agent.events import (
     Answer, ChangesetReady, Done, Event, Failed, FileProgress, FileProposed, FileReady, Findings,
     LintItem, Retry, Started, Token, ToolActivity, Usage,
@@ -114,8 +116,36 @@ async def save_answer(vault: Any, question: str, answer: str, settings: AgentSet
     async for event in run.edit_conversation(prompt.messages):
         yield event
     if not run.failed:
+        if _fill_answer_sources(vault, run.blocks, answer):
+            run._built = None  # rebuilt from the filled blocks
         async for event in run.finish():
             yield event
+
+
+_EMPTY_SOURCES = re.compile(r"(?m)^sources:[ \t]*(?:\[\s*\]|null|~)[ \t]*$")
+
+
+def _fill_answer_sources(vault: Any, blocks: list, answer: str) -> bool:
+    """A saved answer's page lists the pages its answer cited: a `sources: []` the model left
+    empty is filled from the citations (True if a block changed)."""
+    from wiki_tui.agent.backlinks import link_name
+    from wiki_tui.changes.protocol import WRITE
+
+    cited = [p for p in citations(vault, answer) if p in vault.pages]
+    if not cited:
+        return False
+    value = "sources: [" + ", ".join(json.dumps(f"[[{link_name(vault, p)}]]", ensure_ascii=False)
+                                     for p in cited) + "]"
+    changed = False
+    for block in blocks:
+        text = block.content or ""
+        end = text.find("\n---", 3) if block.kind == WRITE and text.startswith("---") else -1
+        if end < 0 or not _EMPTY_SOURCES.search(text[:end]):
+            continue
+        block.content = _EMPTY_SOURCES.sub(lambda _m: value, text[:end], count=1) + text[end:]
+        block.repairs.append("filled the empty `sources` from the pages the answer cites")
+        changed = True
+    return changed
 
 
 async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
@@ -138,9 +168,11 @@ async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
         yield event
     if run.failed:
         return
-    checked = [i for i in model_findings(run.reply) if i.id not in dismissed]
+    found = model_findings(run.reply)
+    remember_findings(vault.root, found)  # so `dismiss ID` knows these ids later
+    checked = [i for i in found if i.id not in dismissed]
     items = tuple(shown + checked)
-    hidden = (len(structural) - len(shown)) + (len(model_findings(run.reply)) - len(checked))
+    hidden = (len(structural) - len(shown)) + (len(found) - len(checked))
     yield Findings(items, hidden)
     async for event in run.finish():
         yield event
@@ -180,8 +212,8 @@ async def _build_prompt(*args: Any, **kwargs: Any) -> prompts.Prompt:
 
 
 def _read_source(vault: Any, path: str) -> str:
-    if not path.startswith("raw/"):
-        raise ValueError(f"{path}: sources are ingested from raw/ (e.g. raw/article.md)")
+    if not _under_raw(vault.root, path):
+        raise ValueError(f"{path!r}: sources are ingested from raw/ (e.g. raw/article.md)")
     if not (vault.root / path).is_file():
         raise ValueError(f"{path}: no such file in the vault")
     if not path.lower().endswith((".md", ".markdown", ".txt", ".text")):
@@ -190,6 +222,18 @@ def _read_source(vault: Any, path: str) -> str:
         return vault.read_text(path)
     except Exception as exc:
         raise ValueError(f"{path}: cannot be read: {exc}") from exc
+
+
+def _under_raw(root: Any, path: str) -> bool:
+    """Is `path` a file inside raw/, as written and once links are followed? (`raw/../AGENTS.md`
+    is not: only raw/ holds sources, and the schema must not reach the model as one.)"""
+    parts = path.split("/")
+    if parts[0] != "raw" or len(parts) < 2 or any(p in ("", ".", "..") for p in parts[1:]):
+        return False
+    if "\\" in path or any(ord(ch) < 32 for ch in path):
+        return False
+    raw = (Path(root) / "raw").resolve()
+    return raw in (Path(root) / path).resolve().parents
 
 
 def source_title(text: str, path: str) -> str:

@@ -148,12 +148,152 @@ def remove(path: Path, *, sync_dir: bool = True) -> None:
         fsync_dir(path.parent)
 
 
+class UnsafePathError(OSError):
+    """A folder on the way to a file is a symlink (or not a folder): the write is refused."""
+
+
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+_AT_SUPPORTED = {os.open, os.mkdir, os.rename, os.unlink, os.stat} <= os.supports_dir_fd  # replace: as rename
+
+
+def open_folder(root: Path, rel_folder: str, _depth: int = 0) -> int:
+    """A descriptor of `root/rel_folder`, walked one component at a time without following
+    symlinks (folders created as needed). A folder swapped for a symlink after the review is
+    seen at write time: a link leading out of the vault or into a protected part of it
+    (raw/, .git, ...) is refused; one to a plain folder of the vault is walked again from the
+    root along its real path, still without following links."""
+    parts = [p for p in rel_folder.split("/") if p]
+    fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        for i, part in enumerate(parts):
+            if part in (".", ".."):
+                raise UnsafePathError(f"refusing the path {rel_folder!r}: not a plain folder path")
+            try:
+                inner = os.open(part, _FOLDER_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                os.mkdir(part, 0o777, dir_fd=fd)
+                inner = os.open(part, _FOLDER_FLAGS, dir_fd=fd)
+            except OSError:  # ELOOP: a symlink; ENOTDIR: a file
+                real = _linked_folder(root, "/".join(parts[: i + 1]), _depth)
+                os.close(fd)
+                fd = -1
+                return open_folder(root, "/".join([real, *parts[i + 1:]]), _depth + 1)
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        raise
+    return fd
+
+
+def _linked_folder(root: Path, prefix: str, depth: int) -> str:
+    """The vault path a symlinked folder leads to, or UnsafePathError."""
+    from wiki_tui.changes.guards import GuardError, clean_relative
+
+    here = root / prefix
+    real = Path(os.path.realpath(here))
+    try:
+        inside = real.relative_to(Path(os.path.realpath(root))).as_posix()
+        if depth > 8 or not here.is_symlink() or not real.is_dir():
+            raise ValueError
+        return clean_relative(inside + "/x.md")[:-5]  # refuses raw/, .git, .wiki-tui, ...
+    except (ValueError, GuardError):
+        raise UnsafePathError(f"refusing to write under {prefix}: it is a symlink leading out "
+                              "of the vault or into a protected folder, or not a folder") from None
+
+
+def _new_file_mode(name: str, folder: int) -> int:
+    try:  # keep the target's permissions; new files get the usual 0644-ish mode
+        return os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _write_temp_at(folder: int, name: str, data: bytes) -> tuple[str, int]:
+    """A temp file beside `name` in the folder `folder` (not flushed yet): (its name, its fd)."""
+    mode = _new_file_mode(name, folder)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        tmp = f".{name}.{os.urandom(4).hex()}.tmp"  # the pattern rollback cleans up
+        try:
+            fd = os.open(tmp, flags, mode, dir_fd=folder)
+            break
+        except FileExistsError:
+            continue
+    try:
+        os.fchmod(fd, mode)  # the umask must not narrow a kept mode
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except BaseException:
+        os.close(fd)
+        os.unlink(tmp, dir_fd=folder)
+        raise
+    return tmp, fd
+
+
 def apply_contents(root: Path, contents: dict[str, bytes | None]) -> None:
     """Bring several files to the given bytes (None: delete), each file atomically.
 
     All temp files are written, then fsynced together, then renamed into place, then every
-    touched folder is fsynced together: two flush rounds for any number of files.
+    touched folder is fsynced together: two flush rounds for any number of files. Every
+    folder on the way is opened without following symlinks (see open_folder).
     """
+    if not _AT_SUPPORTED:  # pragma: no cover - platforms without *at() calls
+        return _apply_contents_by_path(root, contents)
+    folders: dict[str, int] = {}
+    temps: list[tuple[int, str, str, int]] = []  # (folder fd, temp name, name, temp fd)
+    try:
+        def folder_of(rel: str) -> tuple[int, str]:
+            parent, _, name = rel.rpartition("/")
+            if parent not in folders:
+                folders[parent] = open_folder(root, parent)
+            return folders[parent], name
+
+        try:
+            for rel, data in contents.items():
+                if data is not None:
+                    folder, name = folder_of(rel)
+                    tmp, fd = _write_temp_at(folder, name, data)
+                    temps.append((folder, tmp, name, fd))
+            _parallel(os.fsync, [fd for *_, fd in temps])
+            for folder, tmp, name, _fd in temps:
+                os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            for folder, tmp, _name, _fd in temps:
+                try:
+                    os.unlink(tmp, dir_fd=folder)
+                except FileNotFoundError:
+                    pass
+            raise
+        finally:
+            for *_, fd in temps:
+                os.close(fd)
+        for rel, data in contents.items():
+            if data is None:
+                folder, name = folder_of(rel)
+                try:
+                    os.unlink(name, dir_fd=folder)
+                except FileNotFoundError:
+                    pass
+        _parallel(_fsync_folder_fd, list(folders.values()))
+    finally:
+        for fd in folders.values():
+            os.close(fd)
+
+
+def _fsync_folder_fd(fd: int) -> None:
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+
+
+def _apply_contents_by_path(root: Path, contents: dict[str, bytes | None]) -> None:
+    """The same by path (no symlink checks), where the *at() calls do not exist."""
     temps: list[tuple[Path, Path]] = []
     folders: set[Path] = set()
     try:

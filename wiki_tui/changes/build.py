@@ -257,6 +257,10 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
                           repairs=reply_repairs)
     changeset.errors = [str(e) for e in errors if e.retry]
     changeset.findings = _lint(vault, changes, changeset)
+    if changes:
+        from wiki_tui.changes.journal import mark_review_notes  # imports git: only if needed
+
+        mark_review_notes(root, changes)
     return changeset, errors
 
 

@@ -19,9 +19,12 @@ import git  # noqa: E402
 from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError  # noqa: E402
 from git.refs.symbolic import SymbolicReference  # noqa: E402
 
+from wiki_tui.changes.vault_state import find_git_dir  # noqa: E402
+
 TRAILER_OPERATION = "Wiki-Tui-Changeset"
 TRAILER_MODEL = "Model"
 TRAILER_REVERTS = "Wiki-Tui-Reverts"
+TRAILER_HAND = "Wiki-Tui-Hand-Edits"  # a commit of the person's own edits, made before a change
 # Used for the commit only when git has no identity configured (see commit()).
 FALLBACK_NAME = "wiki-tui"
 FALLBACK_EMAIL = "wiki-tui@localhost"
@@ -76,7 +79,35 @@ def parse_trailers(message: str) -> dict[str, str]:
 
 def _error(exc: GitCommandError) -> GitError:
     detail = (exc.stderr or exc.stdout or "").strip().removeprefix("stderr: ").strip("'\" \n")
+    if "index.lock" in detail:
+        detail += (" (another git command is running in this repository, or one was killed; "
+                   "if none is running, delete .git/index.lock)")
     return GitError(f"git {exc.command[1] if len(exc.command) > 1 else ''} failed: {detail}")
+
+
+def hand_commit_message(before: str, paths: list[str]) -> str:
+    """The message of the commit that keeps the person's own uncommitted edits apart."""
+    return (f"hand edits before {' '.join(before.split())}\n\n"
+            "Uncommitted edits found on disk (not written by wiki-tui), committed on their own "
+            "so that the change after this one, and its undo, leave them as they are.\n\n"
+            f"{TRAILER_HAND}: {', '.join(' '.join(p.split()) for p in paths)}\n")
+
+
+def index_lock(vault_root: Path) -> Path | None:
+    """git's index lock file for the vault's repository, if it exists."""
+    git_dir = find_git_dir(vault_root)
+    lock = git_dir / "index.lock" if git_dir is not None else None
+    return lock if lock is not None and lock.exists() else None
+
+
+def commit_locks(vault_root: Path) -> list[Path]:
+    """The lock files a `git add`/`git commit` takes (index, HEAD, the branch ref) that exist."""
+    git_dir = find_git_dir(vault_root)
+    if git_dir is None:
+        return []
+    found = [git_dir / n for n in ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "packed-refs.lock")]
+    found = [p for p in found if p.exists()]
+    return found + sorted((git_dir / "refs").rglob("*.lock"))
 
 
 class GitRepo:
@@ -199,7 +230,9 @@ class GitRepo:
         """Vault paths (of `paths`) that differ from HEAD in the index or working tree, or are untracked."""
         if not paths:
             return []
-        out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--",
+        # --no-optional-locks: a status must not take index.lock (a kill would leave it).
+        out = self._run("--no-optional-locks", "status", "--porcelain=v1", "-z",
+                        "--untracked-files=all", "--",
                         *[":(literal)" + self.to_repo(p) for p in paths])
         found = []
         records = out.split("\0")
@@ -213,6 +246,24 @@ class GitRepo:
                 i += 1
             found.append(self.to_vault(record[3:]) or record[3:])
         return found
+
+    def changed_from_head(self, paths: list[str]) -> list[str]:
+        """Vault paths (of `paths`) whose file on disk differs from HEAD, or that are untracked
+        (a path that differs in the index only, e.g. after a git killed mid-commit, is not)."""
+        candidates = self.dirty(paths)
+        if not candidates:
+            return []
+        specs = [":(literal)" + self.to_repo(p) for p in candidates]
+        differ = self._run("--no-optional-locks", "diff", "--name-only", "-z", "--no-renames",
+                           "HEAD", "--", *specs).split("\0")
+        untracked = self._run("ls-files", "--others", "-z", "--full-name", "--", *specs).split("\0")
+        found = {self.to_vault(p) or p for p in [*differ, *untracked] if p}
+        return [p for p in candidates if p in found]
+
+    def reset_index(self, paths: list[str]) -> None:
+        """Index entries of `paths` back to HEAD (as a finished `git commit -- paths` leaves them)."""
+        if paths:
+            self._run("reset", "-q", "HEAD", "--", *[":(literal)" + self.to_repo(p) for p in paths])
 
     def changed_between(self, old: str, new: str, paths: list[str]) -> list[str]:
         if not paths or old == new:

@@ -17,6 +17,7 @@ missing or unknown type go under "## Other"; empty sections are left out. Entrie
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import Any
@@ -35,9 +36,18 @@ def section_title(folder: str) -> str:
     return folder[:1].upper() + folder[1:]
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def entry_line(path: str, title: str, summary: Any) -> str:
     summary = " ".join(str(summary).split()) if summary is not None else ""
-    return f"- [[{link_target(path)}|{safe_display(title)}]] — {summary or NO_SUMMARY}"
+    line = f"- [[{link_target(path)}|{safe_display(title)}]] — {summary or NO_SUMMARY}"
+    # A name made outside wiki-tui may hold a newline or an escape: one entry, one line.
+    if _CONTROL.search(line):
+        from wiki_tui.changes.guards import printable  # rare: keep the import off the way
+
+        return printable(line)
+    return line
 
 
 _entries: dict[tuple[str, str, Any], tuple[str, str]] = {}

@@ -20,13 +20,15 @@ from typing import Any
 from wiki_tui.changes import atomic, logmd, transaction
 from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION,
                                      TRAILER_REVERTS, GitError, GitRepo, commit_message,
-                                     git_installed, no_repo_notice, parse_trailers)
-from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
+                                     git_installed, index_lock, no_repo_notice,
+                                     parse_trailers)
+from wiki_tui.changes.index_md import HEADER, INDEX_PATH, page_rows, render_rows
 from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
                                     REJECTED, RENAME, Changeset, FileChange, text_hash)
 from wiki_tui.changes.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
 from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
+from wiki_tui.changes.vault_state import recovery_pending
 
 BOOKKEEPING = (logmd.LOG_PATH, INDEX_PATH)
 
@@ -114,15 +116,14 @@ def _target(root: Path, path: str) -> Path:
 
 
 def _matches_base(data: bytes | None, change: FileChange) -> bool:
-    """Is the disk content still the base the change was computed from?"""
+    """Is the disk content still, byte for byte, the base the change was computed from?
+
+    Bases are read as stored (CRLF and BOM kept), so any difference is a real change on disk:
+    a page converted to CRLF by another program is a conflict to show, not the same page.
+    """
     if data is None or change.base_text is None:
         return data is None and change.base_text is None
-    text = atomic.decode(data)
-    if text_hash(text) == change.base_hash:
-        return True
-    # Tolerate a base read with newlines normalised or the BOM dropped: same file content.
-    plain = text.removeprefix("\ufeff")
-    return change.base_hash in {text_hash(plain), text_hash(plain.replace("\r\n", "\n"))}
+    return text_hash(atomic.decode(data)) == change.base_hash
 
 
 def _parse(path: str, text: str) -> Any:
@@ -179,6 +180,15 @@ def _log_tail(root: Path) -> tuple[bytes | None, int]:
         return None, -1
 
 
+def sync_with_disk(vault: Any) -> None:
+    """Bring the vault's page list in step with disk. Call it with the vault lock held: what
+    is derived from the vault (index.md above all) must include another process's apply that
+    finished while this one waited for the lock."""
+    sync = getattr(vault, "sync_with_disk", None)
+    if sync is not None:
+        sync()
+
+
 def _refresh(vault: Any, paths: list[str]) -> None:
     refresh = getattr(vault, "refresh_file", None)
     if refresh is None:
@@ -196,12 +206,21 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
         raise ApplyError(f"{exc}. Nothing was written.") from None
     except transaction.RollbackIncomplete as exc:
         raise ApplyError(str(exc)) from exc
+    except atomic.UnsafePathError as exc:
+        raise ApplyError(f"{exc}. Nothing was written.") from None
     finally:
         if repo is not None:
             repo.close()
     notice = outcome.notice if repo is not None else no_repo_notice()
+    if outcome.hand_commit:
+        notice = _join(f"Uncommitted edits not made by wiki-tui to {', '.join(outcome.hand_paths)} "
+                       f"were committed first, on their own (commit {outcome.hand_commit[:7]}), "
+                       "so this change and its undo leave them as they are.", notice)
     touched = [*plan.contents, logmd.LOG_PATH] + ([INDEX_PATH] if plan.index_bytes is not None else [])
     _refresh(vault, touched)
+    mark = getattr(vault, "mark_synced", None)
+    if mark is not None:  # the lock is still held: no other apply happened since the sync
+        mark()
     return outcome.commit, notice
 
 
@@ -327,6 +346,7 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
            on_step: StepHook | None, abort_on_conflict: bool) -> ApplyResult:
     root = _root(vault)
     recovered = recover(vault)
+    sync_with_disk(vault)  # under the lock: another process may have applied since we read
     conflicts = sorted(c.path for c in check_conflicts(vault, changeset, accepted_only=True))
     result = ApplyResult()
     entry = logmd.LogEntry(changeset.operation, changeset.title, date)
@@ -371,6 +391,81 @@ def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
     )
 
 
+# -- notes for the review ----------------------------------------------------------------------
+SCHEMA_PATH = "AGENTS.md"
+SCHEMA_WARNING = ("this edits AGENTS.md, the vault's schema: the conventions every later prompt "
+                  "is built from. Read it closely; a source must not rewrite the model's rules.")
+SCHEMA_HOLD = ("it edits AGENTS.md, the vault's schema (the model's instructions): review it, or "
+               "pass --allow-schema to apply it with --yes")
+HAND_WARNING = ("{path} has uncommitted edits not written by wiki-tui (it differs from git's "
+                "last commit); applying commits them first, on their own, so this change and "
+                "its undo leave them as they are")
+MERGED_WARNING = ("merged with an edit made to {path} on disk after the change was proposed; "
+                  "that edit is kept (and committed on its own first)")
+
+
+def _note(change: FileChange, warning: str) -> None:
+    if warning not in change.warnings:
+        change.warnings.append(warning)
+
+
+INDEX_WARNING = ("index.md holds text wiki-tui does not generate (written by hand?); applying "
+                 "regenerates index.md from the pages and replaces it: {lines}. Keep notes in "
+                 "a page of their own (the edit stays in git's history)")
+
+
+def hand_written_index_lines(root: Path) -> list[str]:
+    """Lines of index.md that its generator never writes (header, headings, entries, blanks
+    aside): text a person added, which the next regeneration replaces."""
+    data = atomic.read_bytes(root / INDEX_PATH)
+    if data is None:
+        return []
+    generated = set(HEADER.splitlines())
+    return [line for line in atomic.decode(data).replace("\r\n", "\n").split("\n")
+            if line.strip() and line not in generated and not line.startswith(("## ", "- [["))]
+
+
+def mark_review_notes(vault: Any, files: list[FileChange]) -> None:
+    """Warnings (and holds) the person must see with a file: uncommitted hand edits in its
+    base, any edit of the schema, and (on the first file) hand-written text in index.md that
+    the apply will replace. Called when a changeset is built or a file re-diffed."""
+    root = Path(vault) if isinstance(vault, (str, Path)) else _root(vault)
+    if files and (hand := hand_written_index_lines(root)):
+        shown = "; ".join(f"“{line.strip()[:60]}”" for line in hand[:3])
+        _note(files[0], INDEX_WARNING.format(lines=shown + (" …" if len(hand) > 3 else "")))
+    for change in files:
+        if SCHEMA_PATH in (change.path, change.old_path):
+            _note(change, SCHEMA_WARNING)
+            change.hold = change.hold or SCHEMA_HOLD
+    sources = {_source(c): c for c in files if c.base_text is not None}
+    if not sources:
+        return
+    repo = GitRepo.open(root)
+    if repo is None:
+        return
+    try:
+        if repo.head() is None:
+            return
+        dirty = repo.dirty(sorted(sources))
+    except GitError:
+        return  # a review note is not worth failing the review for
+    finally:
+        repo.close()
+    for path in dirty:
+        if path in sources:
+            _note(sources[path], HAND_WARNING.format(path=path))
+
+
+def held_files(changeset: Changeset, *, allow_schema: bool = False) -> list[FileChange]:
+    """Files `--yes` alone must not apply (an AGENTS.md edit unless `allow_schema`)."""
+    return [f for f in changeset.files
+            if f.hold and f.status != REJECTED and not (allow_schema and f.hold == SCHEMA_HOLD)]
+
+
+def held_message(held: list[FileChange]) -> str:
+    return "not applied: " + "; ".join(f"{f.path}: {f.hold}" for f in held)
+
+
 # -- conflicts ---------------------------------------------------------------------------------
 def rebase_conflict(vault: Any, change: FileChange) -> FileChange:
     """A fresh FileChange for a conflicting file, re-diffed against the text now on disk.
@@ -391,9 +486,9 @@ def rebase_conflict(vault: Any, change: FileChange) -> FileChange:
             fresh.status, fresh.conflict = REJECTED, f"{change.path} is already gone from disk"
         return fresh
     if theirs is None:  # the page vanished: propose creating it afresh
-        return FileChange(change.path, CREATE, None, proposed)
+        return _renoted(root, change, FileChange(change.path, CREATE, None, proposed))
     if change.base_text is None or change.kind == CREATE:  # someone created it meanwhile
-        return FileChange(change.path, MODIFY, theirs, proposed)
+        return _renoted(root, change, FileChange(change.path, MODIFY, theirs, proposed))
     base = change.base_text
     if "\r\n" in theirs and "\r\n" not in base:
         theirs_cmp = theirs.replace("\r\n", "\n")
@@ -408,13 +503,22 @@ def rebase_conflict(vault: Any, change: FileChange) -> FileChange:
         target_reason = _conflict_reason(root, fresh)
         if target_reason:
             fresh.status, fresh.conflict = CONFLICT, target_reason
-            return fresh
+            return _renoted(root, change, fresh)
     else:
         fresh = FileChange(change.path, MODIFY, theirs, text)
     if not merged.clean:
         fresh.status = CONFLICT
         fresh.conflict = (f"{merged.conflicts} change(s) overlap with edits made on disk; both "
                           "versions are marked with <<<<<<< / >>>>>>> lines: edit the file to resolve")
+    return _renoted(root, change, fresh)
+
+
+def _renoted(root: Path, old: FileChange, fresh: FileChange) -> FileChange:
+    """The re-diffed file keeps the notes that still hold, says it merged an outside edit, and
+    is checked again for hand edits."""
+    if fresh.base_text is not None and fresh.base_text != old.base_text:
+        _note(fresh, MERGED_WARNING.format(path=_source(fresh)))
+    mark_review_notes(root, [fresh])
     return fresh
 
 
@@ -464,6 +568,7 @@ def undo_last(vault: Any, *, date: _dt.date | str | None = None,
 def _undo(vault: Any, date: _dt.date | str | None, on_step: StepHook | None) -> UndoResult:
     root = _root(vault)
     recovered = recover(vault)
+    sync_with_disk(vault)
     repo = GitRepo.open(root)
     if repo is None:
         if not git_installed():
@@ -548,6 +653,16 @@ def _prune_empty_folders(root: Path, removed: list[str]) -> None:
             folder = folder.parent
 
 
+def _git_lock_notice(root: Path) -> str | None:
+    """Say so when git's index.lock is in the way of the next commit (not ours to remove:
+    no interrupted apply of wiki-tui left it)."""
+    lock = index_lock(root)
+    if lock is None:
+        return None
+    return (f"{lock} exists: a git command is running in this repository, or one was killed. "
+            "wiki-tui cannot commit until it is gone; if no git command is running, delete it.")
+
+
 def recover(vault: Any) -> str | None:
     """Finish or roll back an apply interrupted by a crash; a message for the person, or None.
 
@@ -555,14 +670,22 @@ def recover(vault: Any) -> str | None:
     for the files involved) or a vault folder.
     """
     root = Path(vault) if isinstance(vault, (str, Path)) else _root(vault)
-    if not transaction.journal_path(root).exists():
+    if not recovery_pending(root):
         return None
+    if not transaction.journal_path(root).exists() and not transaction.stray_temp_files(root):
+        return _git_lock_notice(root)
     try:
         with vault_lock(root):  # waits for a live apply in another process to finish
+            transaction.remove_stray_temp_files(root)  # a journal write killed halfway
             record = transaction.load_journal(root)
             if record is None:
-                return None  # it was a live apply, now complete
-            message = transaction.recover(root)
+                return _git_lock_notice(root)  # it was a live apply, now complete
+            try:
+                message = transaction.recover(root)
+            except (GitError, OSError) as exc:  # never a traceback: say what to do
+                return (f"wiki-tui found an interrupted apply but could not finish putting it "
+                        f"right ({exc}); its journal is kept in {transaction.journal_path(root)} "
+                        "and the next command tries again.")
     except VaultBusy:
         return ("another wiki-tui process is applying changes to this vault; an unfinished "
                 "apply will be checked the next time")

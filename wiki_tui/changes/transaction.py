@@ -6,7 +6,12 @@ link in `.wiki-tui/apply-backup/`, since files are replaced by rename and the ol
 intact) and the hash of its planned bytes, log.md's size and the bytes to append, git's HEAD
 and the paths it will `git add`. Then the named steps run:
 
-    journal -> files (pages and index.md) -> log -> stage -> commit -> cleanup
+    journal -> handedits -> files (pages and index.md) -> log -> stage -> commit -> cleanup
+
+"handedits": any of those paths that differs from git's HEAD before the apply holds the
+person's own uncommitted work (or another program's); it is committed first, on its own, with
+a message that says so (gitops.hand_commit_message), so the change's commit holds only what the
+change wrote and an undo of it gives the person's bytes back.
 
 The commit is the point of no return (for a vault without git, deleting the journal is). If the
 process dies before it, `recover()` on the next start rolls everything back from the journal; if
@@ -31,12 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wiki_tui.changes import atomic, logmd
-from wiki_tui.changes.gitops import GitRepo, UnknownPathError
+from wiki_tui.changes.gitops import (TRAILER_HAND, GitRepo, UnknownPathError, commit_locks,
+                                     hand_commit_message)
 from wiki_tui.changes.index_md import INDEX_PATH
+from wiki_tui.changes.vault_state import JOURNAL_FILE, STATE_DIR
 
-STATE_DIR = ".wiki-tui"
-JOURNAL_FILE = "apply-journal.json"
-STEPS = ("journal", "files", "log", "stage", "commit", "cleanup")
+STEPS = ("journal", "handedits", "files", "log", "stage", "commit", "cleanup")
 BACKUP_DIR = "apply-backup"  # in STATE_DIR: hard links to the old versions of big files
 LINK_AT_LEAST = 64 * 1024  # smaller backups go inline in the journal (cheaper than a link + flush)
 
@@ -152,6 +157,8 @@ class RollbackIncomplete(Exception):
 class Outcome:
     commit: str | None
     notice: str | None = None
+    hand_commit: str | None = None  # the commit of the person's own edits made first
+    hand_paths: list[str] = field(default_factory=list)
 
 
 def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | None = None) -> Outcome:
@@ -164,8 +171,9 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
     # so asking git (`ls-files`, a subprocess) is left for when there is one, or when the
     # commit says a path is unknown (an untracked page being edited).
     to_stage: list[str] = []
+    hand, hand_new = _hand_edited(repo, all_paths)
     if repo is not None and any(_is_new(plan, p) for p in all_paths):
-        to_stage = _untracked(repo, plan, all_paths)
+        to_stage = [p for p in _untracked(repo, plan, all_paths) if p not in hand_new]
     shutil.rmtree(root / STATE_DIR / BACKUP_DIR, ignore_errors=True)  # leftovers: no journal now
     backups = {**plan.backups, INDEX_PATH: plan.index_backup}
     files = {p: _backup_entry(root, p, backups.get(p), data, n)
@@ -177,13 +185,16 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
         "pid": os.getpid(), "files": files, "new_dirs": plan.new_dirs,
         "log": {"size": plan.log_size, "append": _b64(plan.log_append)},
         "git": None if repo is None else {
-            "head": head, "message": plan.message, "staged": to_stage},
+            "head": head, "message": plan.message, "staged": hand_new + to_stage, "hand": hand},
     }
     committed = False
-    commit = None
+    commit = hand_commit = None
     try:
         hook("journal")
         _write_journal(root, record)
+        hook("handedits")
+        if hand:
+            hand_commit = _commit_hand_edits(root, repo, record, hand, hand_new)
         hook("files")  # the pages and index.md, flushed together
         atomic.apply_contents(root, _with_index(plan))
         hook("log")
@@ -226,7 +237,32 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
             _remove_journal(root)
         except OSError:
             pass  # recover() removes it on the next start
-    return Outcome(commit, repo.identity_notice if repo is not None else None)
+    return Outcome(commit, repo.identity_notice if repo is not None else None,
+                   hand_commit, hand if hand_commit else [])
+
+
+def _hand_edited(repo: GitRepo | None, paths: list[str]) -> tuple[list[str], list[str]]:
+    """(paths whose disk bytes differ from HEAD, the untracked ones among them)."""
+    if repo is None or repo.head() is None:
+        return [], []
+    hand = repo.changed_from_head(paths)
+    if not hand:
+        return [], []
+    tracked = repo.index_entries(hand)
+    return hand, [p for p in hand if p not in tracked]
+
+
+def _commit_hand_edits(root: Path, repo: GitRepo, record: dict, hand: list[str],
+                       hand_new: list[str]) -> str:
+    """Commit the person's own edits to `hand` as they are on disk, before the change."""
+    repo.add(hand_new)
+    subject = record["git"]["message"].split("\n", 1)[0]
+    sha = repo.commit(hand_commit_message(subject, hand), hand)
+    # The change now builds on this commit; what rollback un-adds no longer includes them.
+    record["git"]["head"] = sha
+    record["git"]["staged"] = [p for p in record["git"]["staged"] if p not in hand_new]
+    _write_journal(root, record)
+    return sha
 
 
 def _committed_anyway(record: dict, repo: GitRepo) -> bool:
@@ -299,6 +335,22 @@ def _remove_temp_files(root: Path, record: dict) -> None:
                 (target.parent / name).unlink(missing_ok=True)
 
 
+def stray_temp_files(root: Path) -> list[Path]:
+    """Temp files of a journal write that was killed before its rename."""
+    folder = journal_path(root).parent
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [folder / n for n in names if n.startswith(f".{JOURNAL_FILE}.") and n.endswith(".tmp")]
+
+
+def remove_stray_temp_files(root: Path) -> None:
+    """Remove them; only with the vault lock held (a live apply's journal write uses one)."""
+    for path in stray_temp_files(root):
+        path.unlink(missing_ok=True)
+
+
 def rollback(root: Path, record: dict, repo: GitRepo | None) -> list[str]:
     """Put everything the journal lists back as it was; returns paths left alone (changed since)."""
     kept: list[str] = []
@@ -351,14 +403,20 @@ def recover(root: Path) -> str | None:
         return (f"found an unreadable apply journal from an interrupted run; moved it to {aside} "
                 "without changing anything. Check the vault (and `git status`) by hand.")
     what = f"{record.get('operation', 'apply')} | {record.get('title', '')}"
+    cleared = _clear_dead_git_lock(root, record)
     repo = GitRepo.open(root)
     try:
         done = _is_committed(record, repo) if record.get("git") else _state_matches(root, record)
         if done:
+            if repo is not None:  # git may have died after moving HEAD, before the index
+                repo.reset_index([p for p in [*record["files"], logmd.LOG_PATH]
+                                  if isinstance(p, str)])
             _remove_temp_files(root, record)
             _remove_journal(root)
-            return f"wiki-tui was interrupted after applying “{what}”; it had completed, nothing was lost."
+            return cleared + (f"wiki-tui was interrupted after applying “{what}”; it had "
+                              "completed, nothing was lost.")
         kept = rollback(root, record, repo)
+        _settle_hand_commit(repo, record)
     finally:
         if repo is not None:
             repo.close()
@@ -371,9 +429,62 @@ def recover(root: Path) -> str | None:
         if links.exists():  # big files' old versions: keep them beside the journal
             os.replace(links, links.with_name(f"{BACKUP_DIR}.{stamp}"))
             where += f" and {links.with_name(f'{BACKUP_DIR}.{stamp}')}"
-        return (f"wiki-tui was interrupted while applying “{what}” and rolled it back, except "
+        return cleared + (f"wiki-tui was interrupted while applying “{what}” and rolled it back, except "
                 f"{', '.join(kept)}, which changed since; left as they are. The original contents "
                 f"are in {where}.")
     _remove_journal(root)
-    return (f"wiki-tui was interrupted while applying “{what}”; it was rolled back and nothing "
-            "from it was kept. Run the operation again to redo it.")
+    return cleared + (f"wiki-tui was interrupted while applying “{what}”; it was rolled back and "
+                      "nothing from it was kept. Run the operation again to redo it.")
+
+
+def _settle_hand_commit(repo: GitRepo | None, record: dict) -> None:
+    """The person's edits were committed apart before the crash: that commit stays (it holds
+    only their own bytes), and its files' index entries are made to match it, in case git
+    died after moving HEAD but before writing the index."""
+    hand = (record.get("git") or {}).get("hand") or []
+    head = repo.head() if repo is not None and hand else None
+    if head is not None and _is_hand_commit(repo, head):
+        repo.reset_index(hand)
+
+
+def _is_hand_commit(repo: GitRepo, rev: str) -> bool:
+    return f"\n{TRAILER_HAND}: " in repo.message(rev)
+
+
+def _pid_alive(pid: object) -> bool:
+    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def _clear_dead_git_lock(root: Path, record: dict) -> str:
+    """Remove git's lock files (index.lock, HEAD.lock, the branch's ref lock) when the
+    interrupted apply's own git left them.
+
+    Every git write wiki-tui makes runs while a journal exists and the vault lock is held; we
+    hold that lock now, so the journal's process is dead, and a lock file made since its
+    journal was written is that process's git, killed with it (closing a terminal kills the
+    whole process group). Without this, every later commit fails with "index.lock: File
+    exists" until the person finds the file. Returns a sentence for the message ("" if none).
+    """
+    if record.get("git") is None or _pid_alive(record.get("pid")):
+        return ""
+    cleared = []
+    for lock in commit_locks(root):
+        try:
+            if lock.stat().st_mtime < float(record.get("time", 0)) - 2:
+                continue  # older than the apply: not its git's
+            lock.unlink()
+        except OSError:
+            continue
+        cleared.append(str(lock))
+    if not cleared:
+        return ""
+    return (f"Removed {', '.join(cleared)}, left by a git command that was killed with the "
+            "interrupted apply. ")

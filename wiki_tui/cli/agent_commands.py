@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, AsyncIterator
 
-from wiki_tui.cli.common import CliError, console, console_err, vault_root
+from wiki_tui.cli.common import CliError, console, console_err, report_recovery, vault_root
 
 
 def register(subparsers) -> None:
@@ -59,6 +59,8 @@ def _common(parser: argparse.ArgumentParser, apply: bool) -> None:
     if apply:
         parser.add_argument("--yes", "-y", action="store_true",
                             help="apply the changeset without asking")
+        parser.add_argument("--allow-schema", action="store_true",
+                            help="with --yes: also apply an edit of AGENTS.md, the schema")
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -103,7 +105,7 @@ def run_lint_fix(args) -> int:
 
 
 def run_dismiss(args) -> int:
-    from wiki_tui.agent.dismissed import dismiss, undismiss
+    from wiki_tui.agent.dismissed import dismiss, load_seen, undismiss
     from wiki_tui.agent.events import LintItem
     from wiki_tui.agent.operations import structural_item
     from wiki_tui.vault import Vault, VaultError
@@ -123,12 +125,19 @@ def run_dismiss(args) -> int:
     except VaultError as exc:
         raise CliError(str(exc), 2) from None
     known = {item.id: item for item in map(structural_item, vault.lint())}
+    # a model-checked finding is not re-found without the model: known if a run showed it
+    seen = load_seen(root)
+    known.update({i: LintItem(i, f["code"], f["path"], f["message"], source="model")
+                  for i, f in seen.items() if i not in known and isinstance(f, dict)
+                  and {"code", "path", "message"} <= f.keys()})
+    unknown = [finding_id for finding_id in args.ids if finding_id not in known]
     for finding_id in args.ids:
-        # a model-checked finding is not re-found without the model: its id alone is enough
-        item = known.get(finding_id) or LintItem(finding_id, "", "", "", source="model")
-        dismiss(root, item)
-        console_err.print(f"dismissed {finding_id}" + (f": {item}" if item.code else ""),
-                          markup=False)
+        if finding_id in known:
+            dismiss(root, known[finding_id])
+            console_err.print(f"dismissed {finding_id}: {known[finding_id]}", markup=False)
+    if unknown:
+        raise CliError(f"no finding with id {', '.join(unknown)}: nothing dismissed for it "
+                       "(`wiki-tui lint --fix` prints the ids)", 2)
     return 0
 
 
@@ -147,6 +156,7 @@ def _open(args) -> tuple[Any, Any]:
         vault = Vault.open(root)
     except VaultError as exc:
         raise CliError(str(exc), 2) from None
+    report_recovery(vault)
     return vault, settings
 
 
@@ -252,6 +262,10 @@ def _review_and_apply(args, vault, changeset) -> int:
     if not as_json:
         _show_changeset(changeset)
     if getattr(args, "yes", False):
+        from wiki_tui.changes.journal import held_files, held_message
+
+        if held := held_files(changeset, allow_schema=getattr(args, "allow_schema", False)):
+            raise CliError(held_message(held) + "; the vault is untouched", 1)
         approved = True
     elif sys.stdin.isatty() and not as_json:
         answer = console.input("Apply these changes? [y/N] ").strip().lower()
@@ -295,6 +309,8 @@ def _show_changeset(changeset) -> None:
         diff = change.unified_diff()
         console.print(f"[bold]{change.kind}[/] {escape(change.path)}"
                       + (f" (from {escape(change.old_path)})" if change.old_path else ""))
+        for warning in change.warnings:
+            console.print(f"[yellow]warning:[/] {escape(warning)}")
         if diff:
             console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
     for finding in changeset.findings:

@@ -26,7 +26,8 @@ from typing import Any
 
 from rich.markup import escape
 
-from wiki_tui.cli.common import CliError, console, console_err, print_json, vault_root
+from wiki_tui.cli.common import (CliError, console, console_err, print_json, report_recovery,
+                                 vault_root)
 
 APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
 EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
@@ -47,6 +48,9 @@ def register(subparsers) -> None:
                        help="operation word for log.md and the commit (default: apply)")
     apply.add_argument("--model", default="external",
                        help="who wrote the reply, for the commit's Model: trailer")
+    apply.add_argument("--allow-schema", action="store_true",
+                       help="with --yes: also apply an edit of AGENTS.md, the vault's schema "
+                            "(held back otherwise)")
     apply.add_argument("--json", action="store_true",
                        help="print one JSON object (files with diffs, findings, errors, result) "
                             "instead of coloured diffs: for scripts and other agents")
@@ -62,7 +66,6 @@ def register(subparsers) -> None:
 
 # -- shared ------------------------------------------------------------------------------------
 def _open_vault(args: Any):
-    from wiki_tui.changes.journal import recover
     from wiki_tui.vault import Vault, VaultError
 
     root = vault_root(args)
@@ -70,9 +73,7 @@ def _open_vault(args: Any):
         vault = Vault.open(root)
     except VaultError as exc:
         raise CliError(str(exc), 2) from None
-    message = recover(vault)
-    if message:
-        console_err.print(f"[yellow]recovered:[/] {escape(message)}")
+    report_recovery(vault)
     return vault
 
 
@@ -142,16 +143,18 @@ def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
 
 
 def _print_result(result: Any) -> None:
+    from wiki_tui.changes.guards import printable  # a name made outside may hold a newline
+
     for path in result.created:
-        console.print(f"created  {path}", markup=False)
+        console.print(f"created  {printable(path)}", markup=False)
     for path in result.updated:
-        console.print(f"updated  {path}", markup=False)
+        console.print(f"updated  {printable(path)}", markup=False)
     for path in result.deleted:
-        console.print(f"deleted  {path}", markup=False)
+        console.print(f"deleted  {printable(path)}", markup=False)
     for old, new in result.renamed:
-        console.print(f"renamed  {old} → {new}", markup=False)
+        console.print(f"renamed  {printable(old)} → {printable(new)}", markup=False)
     for path in result.conflicts:
-        console_err.print(f"[red]conflict:[/] {escape(path)} changed on disk; not written")
+        console_err.print(f"[red]conflict:[/] {escape(printable(path))} changed on disk; not written")
     if result.commit:
         console.print(f"commit   {result.commit}", markup=False)
     if result.notice:
@@ -175,8 +178,22 @@ def run_apply(args: Any) -> int:
 
 
 def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
+    from wiki_tui.changes.journal import sync_with_disk
+    from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
+
+    if not args.yes:
+        return _build_and_apply(args, vault, parsed, default_title)
+    try:  # bases, lint and index.md are read with the lock held, after any other apply
+        with vault_lock(vault.root):
+            sync_with_disk(vault)
+            return _build_and_apply(args, vault, parsed, default_title)
+    except VaultBusy as exc:
+        raise CliError(f"not applied: {exc}", 1) from None
+
+
+def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
     from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.journal import ApplyError, apply_changeset
+    from wiki_tui.changes.journal import ApplyError, apply_changeset, held_files, held_message
 
     changeset, errors = build_changeset(vault, parsed, operation=args.operation,
                                         title=args.title or default_title, model=args.model)
@@ -195,6 +212,8 @@ def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) ->
         answer = console.input(f"Apply {len(changeset.files)} file(s)? [y/N] ").strip().lower()
         if answer not in ("y", "yes"):
             return report.done(EXIT_NOT_APPLIED, "not applied")
+    elif held := held_files(changeset, allow_schema=args.allow_schema):
+        return report.done(1, held_message(held) + "; the vault is untouched")
     changeset.accept_all()
     try:
         result = apply_changeset(vault, changeset)
@@ -256,10 +275,12 @@ def run_undo(args: Any) -> int:
     finally:
         vault.close()
     console.print(f"undid “{result.title}” ({result.reverted[:10]})", markup=False)
+    from wiki_tui.changes.guards import printable
+
     for path in result.restored:
-        console.print(f"restored {path}", markup=False)
+        console.print(f"restored {printable(path)}", markup=False)
     for path in result.removed:
-        console.print(f"removed  {path}", markup=False)
+        console.print(f"removed  {printable(path)}", markup=False)
     console.print(f"commit   {result.commit}", markup=False)
     if result.notice:
         console_err.print(f"[yellow]note:[/] {escape(result.notice)}")

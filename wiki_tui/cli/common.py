@@ -33,3 +33,19 @@ def vault_root(args: Any) -> Path:
 
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def report_recovery(vault: Any) -> None:
+    """Finish or roll back an apply a crash interrupted (and clear what its killed git left),
+    or say what is in the way; every command that opens a vault calls this."""
+    from wiki_tui.changes.vault_state import recovery_pending
+
+    if not recovery_pending(Path(vault.root)):
+        return  # the usual case: no journal or git code imported
+    from rich.markup import escape
+
+    from wiki_tui.changes.journal import recover
+
+    message = recover(vault)
+    if message:
+        console_err.print(f"[yellow]recovered:[/] {escape(message)}")

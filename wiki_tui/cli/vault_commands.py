@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from wiki_tui.cli.common import CliError, console, print_json, vault_root
+from wiki_tui.cli.common import CliError, console, print_json, report_recovery, vault_root
 
 
 def register(subparsers) -> None:
@@ -87,6 +87,7 @@ def _open(args):
         raise CliError(
             f"no vault at {root}: no AGENTS.md and no markdown pages (make one with `wiki-tui init DIR`)", 2
         )
+    report_recovery(vault)
     return vault
 
 
