@@ -399,3 +399,17 @@ def test_a_tolerant_match_is_a_repair_note_of_the_file(sample_vault):
              "- Barbados, 1764.\n@@@ END\n").replace("- Barbados", "  - Barbados", 1)
     cs, errors = build(sample_vault, reply)
     assert errors == [] and cs.files[0].repairs == ["the edit matched ignoring indentation"]
+
+
+def test_a_page_whose_type_does_not_fit_its_folder_is_a_finding_of_the_changeset(sample_vault):
+    page = "---\ntitle: Escapement\ntype: concept\nsummary: x\n---\n# Escapement\n\n[[H4]]\n"
+    cs, errors = build(sample_vault, f"@@@ WRITE entities/Escapement.md\n{page}@@@ END\n"
+                                     f"@@@ WRITE concepts/Gnomon.md\n{page}@@@ END\n")
+    wrong = [f for f in cs.findings if f.code == "wrong-folder"]
+    assert [(f.path, f.line) for f in wrong] == [("entities/Escapement.md", 3)]
+    assert "belong in concepts/" in wrong[0].message
+    cs, _ = build(sample_vault, "@@@ WRITE concepts/Odd.md\n" + page.replace("concept", "gizmo")
+                  + "@@@ END\n")
+    assert [f.code for f in cs.findings if f.code.endswith("type")] == ["unknown-type"]
+    cs, _ = build(sample_vault, f"@@@ EDIT {H4}\n{EDIT_H4}")
+    assert not [f for f in cs.findings if f.code in ("wrong-folder", "unknown-type")]
