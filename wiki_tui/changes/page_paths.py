@@ -83,7 +83,7 @@ def _ambiguous(path: str, kind: str, found: list[str], how: str) -> GuardError:
 
 def _missing(path: str, kind: str, near: list[str]) -> GuardError:
     if near:
-        return GuardError(path, f"cannot {kind.upper()} a page that does not exist. A page of "
+        return GuardError(path, f"cannot {kind.upper()} a page that does not exist. A page that goes by "
                           f"that name is at {', '.join(near[:4])}; if you mean it, send the "
                           f"{kind.upper()} block again with that path")
     what = f"cannot {kind.upper()} a page that does not exist, and no page has that name, "
