@@ -5,7 +5,7 @@ must have exactly one:
   1. exact lines (line endings never matter: a CRLF page matches an LF search);
   2. trailing whitespace ignored;  3. indentation ignored too;  4. runs of inner whitespace
      collapsed.  A search that is one line fragment may then match exactly once inside a line.
-  5. typography ignored: curly quotes, en/em dashes, non-breaking spaces, '…' (models retype them);
+  5. typography ignored: curly quotes, en/em dashes, no-break spaces, '…' (models retype them);
   6. line-number prefixes ("12 | ", "12: ", "12→") a model copied into every SEARCH line are
      removed (and from REPLACE lines that carry them), then tiers 1-5 again;
   7. a re-wrapped paragraph: the same words in the same order, with other line breaks.
@@ -32,7 +32,6 @@ from wiki_tui.changes.lines import line_body as _body
 from wiki_tui.changes.lines import newline_style, split_lines
 
 BOM = "\ufeff"
-_WS = re.compile(r"\s+")
 _MAX_SHOWN = 3  # candidate places shown in an ambiguity error
 _DISTINCTIVE = 12  # characters a replacement needs to be taken as proof of an earlier apply
 
@@ -69,16 +68,21 @@ _TYPOGRAPHY = str.maketrans({
 })
 
 
+def _typed(s: str) -> str:
+    """A line as typed on a keyboard (an ASCII line already is: the common case, kept cheap)."""
+    return s if s.isascii() else s.translate(_TYPOGRAPHY)
+
+
 def _plain(s: str) -> str:
     """A line as typed on a keyboard, with its spacing collapsed (tier 5)."""
-    return _WS.sub(" ", s.translate(_TYPOGRAPHY).strip())
+    return " ".join(_typed(s).split())
 
 
 _NORMALISERS = (
     ("exact", lambda s: s),
     ("trailing whitespace", lambda s: s.rstrip()),
     ("indentation", lambda s: s.strip()),
-    ("inner whitespace", lambda s: _WS.sub(" ", s.strip())),
+    ("inner whitespace", lambda s: " ".join(s.split())),
 )
 _TYPOGRAPHIC = (("typography", _plain),)
 
@@ -99,11 +103,16 @@ def _find(page: list[str], search: list[str]) -> list[int]:
     """Start indexes where `search` equals a run of `page` (both already normalised)."""
     m = len(search)
     first = search[0]
-    hits = []
-    for i in range(len(page) - m + 1):
-        if page[i] == first and page[i : i + m] == search:
+    hits: list[int] = []
+    i = -1
+    last = len(page) - m
+    while True:
+        try:
+            i = page.index(first, i + 1, last + 1)  # C speed over a long page
+        except ValueError:
+            return hits
+        if page[i : i + m] == search:
             hits.append(i)
-    return hits
 
 
 def _trim_blank(lines: list[str]) -> tuple[int, int]:
@@ -143,7 +152,7 @@ def _unnumbered(search: list[str], replace: list[str]) -> tuple[list[str], list[
 
 def _words(lines: list[str]) -> list[list[str]]:
     """Each line as its words (typography plain); a blank line is one paragraph mark."""
-    return [line.translate(_TYPOGRAPHY).split() or ["\n"] for line in lines]
+    return [_typed(line).split() or ["\n"] for line in lines]
 
 
 def _rewrapped(bodies: list[str], search: list[str]) -> list[tuple[int, int]]:
@@ -243,10 +252,18 @@ def _show(bodies: list[str], start: int, length: int, context: int = 1) -> str:
     return f"lines {lo + 1}-{hi}:\n{fence}\n" + "".join(x + "\n" for x in shown) + fence
 
 
-def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
-               path: str, idx: int, count: int) -> tuple[list[str], str]:
-    """Return (new lines, tier) or raise MatchError. tier == 'already' means skipped."""
-    bodies = [_body(x) for x in lines]
+def _splice(lines: list[str], bodies: list[str], start: int, end: int,
+            new: list[str]) -> tuple[list[str], list[str]]:
+    """Lines [start, end) replaced by `new`, the bodies kept in step rather than recomputed
+    (a reply with hundreds of edits to a long page would pay O(page) per edit)."""
+    return (lines[:start] + new + lines[end:],
+            bodies[:start] + [_body(x) for x in new] + bodies[end:])
+
+
+def _apply_one(lines: list[str], bodies: list[str], search_text: str, replace_text: str,
+               nl: str, path: str, idx: int,
+               count: int) -> tuple[list[str], list[str], str]:
+    """Return (new lines, their bodies, tier) or raise MatchError; tier 'already': skipped."""
     search = [_body(x) for x in split_lines(search_text)]
     replace = [_body(x) for x in split_lines(replace_text)]
     s0, s1 = _trim_blank(search)
@@ -269,7 +286,7 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
             i = inside[0]
             ending = lines[i][len(bodies[i]):]
             new_text = bodies[i].replace(search[0], nl.join(replace), 1) + ending
-            return lines[:i] + split_lines(new_text) + lines[i + 1 :], "phrase"
+            return *_splice(lines, bodies, i, i + 1, split_lines(new_text)), "phrase"
         if len(inside) > 1:
             hits = inside  # reported as ambiguous below
     if not hits:
@@ -287,7 +304,7 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
     if len(hits) == 1:
         start, m = hits[0], lengths[0]
         if _already(bodies, replace, hits, m):
-            return lines, "already"
+            return lines, bodies, "already"
         if tier in ("indentation", "inner whitespace", "typography", "line numbers"):
             replace = _reindent(replace, bodies[start : start + m], search)
         if tier not in ("exact", "re-wrapped"):
@@ -297,13 +314,13 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
         new = [r + nl for r in replace]
         if new and not last_ending:  # the match ran to the end of a file without final newline
             new[-1] = replace[-1]
-        return lines[:start] + new + lines[end:], tier
+        return *_splice(lines, bodies, start, end, new), tier
     if hits:
         m = lengths[0]
         shown = "\n".join(_show(bodies, h, m, 1) for h in hits[:_MAX_SHOWN])
         more = f"\n(and {len(hits) - _MAX_SHOWN} more)" if len(hits) > _MAX_SHOWN else ""
         where = ", ".join(str(h + 1) for h in hits[:10]) + (", ..." if len(hits) > 10 else "")
-        how = "" if tier in ("exact", "") else f" ({TIER_NOTES.get(tier, tier).replace('matched ', '')})"
+        how = "" if tier in ("exact", "") else f" ({TIER_NOTES[tier].replace('matched ', '')})"
         raise MatchError(path, f"the SEARCH text matches {len(hits)} places{how} (lines "
                          f"{where}); it must match exactly one. "
                          "Add neighbouring lines to the SEARCH (and the same lines to the "
@@ -316,9 +333,9 @@ def _apply_one(lines: list[str], search_text: str, replace_text: str, nl: str,
         r0, r1 = _trim_blank(replace)
         rhits, _, _ = _locate(bodies, replace[r0:r1])
         if len(rhits) == 1:
-            return lines, "already"
+            return lines, bodies, "already"
         if r1 - r0 == 1 and len(search) == 1 and sum(b.count(replace[r0]) for b in bodies) == 1:
-            return lines, "already"  # a phrase replaced before
+            return lines, bodies, "already"  # a phrase replaced before
     near = _closest(bodies, search)
     if near is None:
         hint = "No line of the page resembles it."
@@ -376,9 +393,10 @@ def apply_edits_report(text: str, edits: list[tuple[str, str]], path: str) -> Ed
     body = text[1:] if bom else text
     nl = newline_style(body)
     lines = split_lines(body)
+    bodies = [_body(x) for x in lines]
     report = EditReport(text)
     for i, (search, replace) in enumerate(edits):
-        lines, tier = _apply_one(lines, search, replace, nl, path, i, len(edits))
+        lines, bodies, tier = _apply_one(lines, bodies, search, replace, nl, path, i, len(edits))
         if tier == "already":
             report.already_applied.append(i)
         elif tier in TIER_NOTES:
