@@ -278,3 +278,8 @@ def test_rewrite_warning():
         base, "---\ntitle: K1\n---\n# K1\n\nother\n")
     assert rewrite_warning("# a\nb\n", "# x\n") is not None  # a heading is a title too
     assert rewrite_warning("a\nb\n", "c\n") is None  # too short to call it a rewrite
+
+
+@pytest.mark.parametrize("line", ["Table below:", "Notes here", "## Sections", "Lines follow."])
+def test_a_noun_with_a_pointing_word_is_text(line):
+    assert not is_placeholder(line)

@@ -219,16 +219,19 @@ _ELLIPSIS = re.compile(r"^(?:\.\s?){2,}\.|^…+")
 _WRAPPERS = (("<!--", "-->"), ("/*", "*/"), ("%%", "%%"), ("(", ")"), ("[", "]"), ("{", "}"),
              ("<", ">"), ("**", "**"), ("*", "*"), ("_", "_"), ("//", ""), ("#", ""),
              ("- ", ""), ("* ", ""), ("+ ", ""), ("> ", ""))
-_NOUN = (r"(?:page|section|sections|file|content|contents|document|text|list|article|body|table|"
-         r"frontmatter|front\s+matter|lines|entries|items|links|paragraphs?|code|notes?|page\s+text)")
+_WRAP_FIRST = frozenset(left[0] for left, _ in _WRAPPERS)
+_NOUN = (r"(?:page|section|sections|file|content|contents|document|text|list|article|body|"
+         r"table|frontmatter|front\s+matter|lines|entries|items|links|paragraphs?|code|notes?|"
+         r"page\s+text)")
 _SUBJECT = (rf"(?:(?:the\s+)?(?:rest|remainder)(?:\s+of\s+(?:the\s+|this\s+)?{_NOUN})?"
             rf"|(?:all\s+|the\s+)?(?:existing|remaining|previous|original|unchanged|earlier|old)"
             rf"\s+{_NOUN}|everything\s+else)")
-_PREDICATE = (r"(?:\s+(?:is|are|remains?|stays?|kept|as\s+is|as\s+before|unchanged|omitted|"
-              r"elided|(?:the\s+)?same(?:\s+as\s+before)?|here|below|above|follows|continues|"
-              r"not\s+shown|for\s+brevity|truncated)\b)*")
-_PLACEHOLDER = re.compile(
-    rf"(?:{_SUBJECT}{_PREDICATE}|{_NOUN}{_PREDICATE.replace(')*', ')+')}"
+_LEFT_OUT = (r"(?:unchanged|omitted|elided|as\s+is|as\s+before|(?:the\s+)?same(?:\s+as\s+before)?"
+             r"|not\s+shown|for\s+brevity|truncated|kept)")
+_PREDICATE = (rf"(?:\s+(?:is|are|remains?|stays?|here|below|above|follows|continues|"
+              rf"{_LEFT_OUT})\b)*")
+_PLACEHOLDER = re.compile(  # "existing content (here)", "section unchanged", "// unchanged"
+    rf"(?:{_SUBJECT}{_PREDICATE}|{_NOUN}(?:\s+(?:is|are|remains?|stays?))?(?:\s+{_LEFT_OUT})+"
     r"|unchanged|omitted|snip|same\s+as\s+before|no\s+changes?(?:\s+(?:below|above|here))?)"
     r"[.:;]?", re.IGNORECASE)
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -239,14 +242,15 @@ def _placeholder_core(line: str) -> tuple[str, bool]:
     s, dots = line.strip(), False
     while s:
         before = s
-        if (m := _ELLIPSIS.match(s)) is not None:
+        if s[0] in ".…" and (m := _ELLIPSIS.match(s)) is not None:
             s, dots = s[m.end():].strip(), True
         for end in ("...", "…"):
             if s.endswith(end):
                 s, dots = s[: -len(end)].rstrip(" ."), True
-        for left, right in _WRAPPERS:
-            if s.startswith(left) and s.endswith(right) and len(s) >= len(left) + len(right):
-                s = s[len(left): len(s) - len(right)].strip()
+        if s and s[0] in _WRAP_FIRST:  # most lines start with a letter: skip the table
+            for left, right in _WRAPPERS:
+                if s.startswith(left) and s.endswith(right) and len(s) >= len(left) + len(right):
+                    s = s[len(left): len(s) - len(right)].strip()
         if s == before:
             break
     return s, dots
@@ -255,7 +259,7 @@ def _placeholder_core(line: str) -> tuple[str, bool]:
 def is_placeholder(line: str) -> bool:
     """A line that stands for left-out text rather than being text ("...", "[...]",
     "<!-- rest of the page unchanged -->"). An ellipsis inside a sentence is text."""
-    if len(line) > 120 or not line.strip():
+    if len(line) > 120 or not line.strip() or len(line.split()) > 14:  # prose, cheaply
         return False
     core, dots = _placeholder_core(line)
     if not core.strip("-*+># "):  # only an ellipsis, maybe as a list item or quote
