@@ -43,4 +43,6 @@ CASES = [
          note="the common, harmless whole-page update: no warning, no hold"),
     Case("write-rewrite-marker-in-other-case", "rewrite", _write(H4, SHORT, " (Rewrite)"),
          APPLIED, {H4: SHORT}),
+    Case("write-rewrite-marker-after-a-path-without-md", "rewrite",
+         _write("entities/H4", SHORT, " (full rewrite)"), APPLIED, {H4: SHORT}),
 ]

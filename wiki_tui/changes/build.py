@@ -203,15 +203,15 @@ def _replay(overlay: _Overlay, blocks: list[Block], errors: list[EditError],
 
 # `@@@ WRITE path (rewrite)`: the reply says the WRITE replaces the page on purpose. Read from
 # the path the parser hands over (it keeps the word, then adds .md) or a `rewrite` flag.
-_REWRITE = re.compile(r"^(?P<path>.+?\.md)\s*\(\s*(?:full\s+)?rewrite\s*\)(?:\.md)?$", re.I)
+_REWRITE = re.compile(r"^(?P<path>.+?)(?:\.md)?\s*\(\s*(?:full\s+)?rewrite\s*\)(?:\.md)?$", re.I)
 
 
 def _rewrite_marked(b: Block) -> tuple[Block, bool]:
     m = _REWRITE.match(b.path) if b.kind == B_WRITE else None
     if m is None:
         return b, bool(getattr(b, "rewrite", False))
-    return Block(b.kind, m.group("path"), content=b.content, line=b.line, end_line=b.end_line,
-                 repairs=list(b.repairs)), True
+    return Block(b.kind, m.group("path") + ".md", content=b.content, line=b.line,
+                 end_line=b.end_line, repairs=list(b.repairs)), True
 
 
 def _placeholder_in_replace(b: Block) -> None:
