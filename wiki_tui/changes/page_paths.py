@@ -7,8 +7,8 @@ Applied literally, an EDIT fails and a WRITE creates a twin at the root. The rul
 1. the vault's own folder name in front of a path is dropped when no such folder exists;
 2. Obsidian's link resolution (see vault/resolve.py): the path in another letter case, or a
    bare name that one page carries (`H4.md` -> `entities/H4.md`);
-3. a page whose title or alias is the name, a leading article aside (EDIT and RENAME only: a deletion by alias is too
-   loose a guess).
+3. a page whose title or alias is the name, a leading article aside (EDIT and RENAME only:
+   a deletion by alias is too loose a guess).
 
 One candidate: the block is used with the found path and a repair note the review shows.
 Several: refused, naming them. A WRITE is redirected only when its bare name (no folder) is
@@ -83,9 +83,9 @@ def _ambiguous(path: str, kind: str, found: list[str], how: str) -> GuardError:
 
 def _missing(path: str, kind: str, near: list[str]) -> GuardError:
     if near:
-        return GuardError(path, f"cannot {kind.upper()} a page that does not exist. A page that goes by "
-                          f"that name is at {', '.join(near[:4])}; if you mean it, send the "
-                          f"{kind.upper()} block again with that path")
+        return GuardError(path, f"cannot {kind.upper()} a page that does not exist. A page "
+                          f"that goes by that name is at {', '.join(near[:4])}; if you mean "
+                          f"it, send the {kind.upper()} block again with that path")
     what = f"cannot {kind.upper()} a page that does not exist, and no page has that name, "
     what += "title or alias"
     if kind == EDIT:
