@@ -241,7 +241,10 @@ def _read_as_meant(vault: Any, root: Path, b: Block, made: set[str],
         _placeholder_in_replace(b)
     if rewrite:
         rewrites.add(b.path)
-    made.discard(b.path) if b.kind == B_DELETE else made.add(b.new_path or b.path)
+    if b.kind in (B_DELETE, B_RENAME):
+        made.discard(b.path)
+    if b.kind != B_DELETE:
+        made.add(b.new_path or b.path)
     return b
 
 
