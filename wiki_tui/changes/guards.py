@@ -292,15 +292,14 @@ REWRITE_MIN_LINES = 5  # pages shorter than this are too small to call it
 
 def _title(text: str) -> str:
     """The page's frontmatter title, else its first '# ' heading ('' when neither)."""
-    from wiki_tui.vault.page import parse_page
+    from wiki_tui.vault.frontmatter import load_frontmatter, split_frontmatter
 
-    try:
-        title = parse_page("page.md", text).frontmatter.get("title")
-    except Exception:  # noqa: BLE001 - broken YAML is the lint's business, not this guard's
-        title = None
+    source, _, body_start, _ = split_frontmatter(text)
+    data = load_frontmatter(source)[0] if source is not None else {}  # never raises
+    title = data.get("title") if isinstance(data, dict) else None
     if isinstance(title, str) and title.strip():
         return title.strip()
-    heading = re.search(r"^# +(.+?)\s*$", text, re.MULTILINE)
+    heading = re.search(r"^# +(.+?)\s*$", text[body_start:], re.MULTILINE)
     return heading.group(1) if heading else ""
 
 
@@ -309,8 +308,9 @@ def rewrite_warning(base: str, proposed: str) -> str | None:
     title (another subject), or most of its lines go. None for an ordinary update."""
     from collections import Counter
 
-    old = Counter(x.strip() for x in base.splitlines() if x.strip())
-    new = Counter(x.strip() for x in proposed.splitlines() if x.strip())
+    old = Counter(map(str.strip, base.splitlines()))
+    new = Counter(map(str.strip, proposed.splitlines()))
+    old.pop("", None)  # blank lines say nothing about what goes
     total = sum(old.values())
     gone = sum((old - new).values())
     share = gone / total if total else 0.0
