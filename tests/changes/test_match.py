@@ -345,3 +345,9 @@ def test_column_hint_is_left_out_when_the_lines_differ_a_lot():
     with pytest.raises(MatchError) as exc:
         apply_edits(page, [("# T\nsomething else entirely here\n", "x\n")], "p.md")
     assert "differs at column" not in str(exc.value)
+
+
+def test_a_time_is_not_a_line_number():
+    page = "# Day\n30 lunch\n12:30 Lunch\n"  # read as "12: " + "30 lunch", line 2 would match
+    with pytest.raises(MatchError):
+        apply_edits(page, [("12:30 lunch\n", "x\n")], "p.md")

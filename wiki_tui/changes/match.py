@@ -95,8 +95,9 @@ TIER_NOTES = {
     "re-wrapped": "matched a re-wrapped paragraph (the same words with other line breaks)",
 }
 
-# "12 | text", "12: text", "  12→text", "12\ttext": how tools and error quotes number lines.
-_NUMBERED = re.compile(r"^[ \t]*L?(\d{1,7})(?:[ \t]*[|:\u2192\u2502][ ]?|\t)(.*)$")
+# "12 | text", "12: text", "  12→text", "12\ttext": how tools and error quotes number lines
+# ("12:30" is a time, not a number prefix).
+_NUMBERED = re.compile(r"^[ \t]*L?(\d{1,7})(?:[ \t]*[|\u2192\u2502][ ]?|:(?: |$)|\t)(.*)$")
 
 
 def _find(page: list[str], search: list[str]) -> list[int]:
