@@ -142,7 +142,7 @@ def _unnumbered(search: list[str], replace: list[str]) -> tuple[list[str], list[
     """SEARCH and REPLACE without the line numbers a model copied in front of every SEARCH line
     (numbers counting up by one), or None when the SEARCH is not numbered that way."""
     found = [_NUMBERED.match(s) for s in search]
-    if not all(found) or len(search) < 1:
+    if not all(found):
         return None
     numbers = [int(m.group(1)) for m in found if m]
     if any(b != a + 1 for a, b in zip(numbers, numbers[1:])):
@@ -293,7 +293,7 @@ def _apply_one(lines: list[str], bodies: list[str], search_text: str, replace_te
     if not hits:
         hits, tier, m = _locate(bodies, search, _TYPOGRAPHIC)
     if not hits and (plain := _unnumbered(search, replace)) is not None:
-        found, inner, m = _locate(bodies, plain[0], _NORMALISERS + _TYPOGRAPHIC)
+        found, _, m = _locate(bodies, plain[0], _NORMALISERS + _TYPOGRAPHIC)
         if found:
             search, replace = plain
             hits, tier = found, "line numbers"
