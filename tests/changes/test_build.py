@@ -204,7 +204,7 @@ def test_non_utf8_page_is_refused_not_mangled(sample_vault):
 def test_edit_of_a_missing_page_suggests_write(sample_vault):
     cs, errors = build(sample_vault, "@@@ EDIT concepts/Nope.md\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n"
                                      "@@@ END\n")
-    assert cs.files == [] and "create it with '@@@ WRITE concepts/Nope.md'" in str(errors[0])
+    assert cs.files == [] and "send the whole page with '@@@ WRITE concepts/Nope.md'" in str(errors[0])
 
 
 def test_write_then_edit_same_new_page(sample_vault):
@@ -296,3 +296,120 @@ def test_write_over_a_bom_page_keeps_the_bom_out_of_the_diff(sample_vault):
     [fc] = cs.files
     assert fc.proposed_text == "\ufeff---\ntitle: Bom\n---\nnew\n"
     assert [h.old_lines for h in fc.hunks] == [["old\n"]]
+
+
+# -- read as meant: paths, placeholders, rewrites, tolerant matches ------------------------------
+
+EDIT_H4 = "@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4 (the Sea Watch)\n@@@ END\n"
+
+
+@pytest.mark.parametrize("path, note", [
+    ("H4.md", "same file name"), ("Entities/h4.md", "same letter case"),
+    ("Sea Watch.md", "title or alias"), ("Harrison's H4.md", "title or alias"), ("vault/entities/H4.md", "vault's own folder name"),
+])
+def test_an_edit_of_a_path_that_names_no_page_finds_the_page_meant(sample_vault, path, note):
+    cs, errors = build(sample_vault, f"@@@ EDIT {path}\n{EDIT_H4}")
+    assert errors == [] and [f.path for f in cs.files] == [H4]
+    assert any(note in r and H4 in r for r in cs.files[0].repairs), cs.files[0].repairs
+    assert not (sample_vault / path).exists()
+
+
+def test_a_name_several_pages_share_is_refused_naming_them(sample_vault):
+    cs, errors = build(sample_vault, "@@@ DELETE Board of Longitude.md\n")
+    assert cs.files == []
+    msg = str(errors[0])
+    assert "entities/Board of Longitude.md" in msg and "sources/Board of Longitude.md" in msg
+    assert "WRITE" not in msg
+
+
+def test_a_wrong_folder_is_refused_naming_the_page_not_suggesting_a_twin(sample_vault):
+    cs, errors = build(sample_vault, f"@@@ EDIT concepts/H4.md\n{EDIT_H4}")
+    assert cs.files == [] and H4 in str(errors[0]) and "WRITE" not in str(errors[0])
+
+
+def test_a_page_written_earlier_in_the_reply_is_not_looked_for_elsewhere(sample_vault):
+    reply = ("@@@ WRITE concepts/New.md\n---\ntitle: New\n---\n# New\n@@@ END\n"
+             "@@@ EDIT concepts/New.md\n@@@ SEARCH\n# New\n@@@ REPLACE\n# New!\n@@@ END\n")
+    cs, errors = build(sample_vault, reply)
+    assert errors == [] and cs.files[0].proposed_text.endswith("# New!\n")
+    assert cs.files[0].repairs == []
+
+
+def test_a_write_to_a_bare_name_goes_to_the_existing_page_not_a_root_twin(sample_vault):
+    base = (sample_vault / H4).read_text()
+    cs, errors = build(sample_vault, f"@@@ WRITE H4.md\n{base}More.\n@@@ END\n")
+    assert errors == [] and [f.path for f in cs.files] == [H4]
+    assert "instead of creating a twin" in cs.files[0].repairs[0]
+
+
+def test_a_write_named_after_an_alias_is_refused_as_a_near_twin(sample_vault):
+    cs, errors = build(sample_vault, "@@@ WRITE Sea Watch.md\n# x\n@@@ END\n")
+    assert cs.files == [] and "near-twin" in str(errors[0]) and H4 in str(errors[0])
+
+
+def test_a_placeholder_line_in_a_write_is_refused_quoting_it(sample_vault):
+    cs, errors = build(sample_vault, "@@@ WRITE concepts/New.md\n# New\n\n...\n@@@ END\n")
+    assert cs.files == [] and "line 3 of the WRITE is a placeholder" in str(errors[0])
+    assert "'...'" in str(errors[0]) and "Send the whole page" in str(errors[0])
+
+
+def test_a_placeholder_line_the_page_already_had_is_page_text(sample_vault):
+    (sample_vault / "concepts/Poem.md").write_text("# Poem\n\n...\nend\n")
+    cs, errors = build(sample_vault, "@@@ WRITE concepts/Poem.md\n# Poem\n\n...\nthe end\n@@@ END\n")
+    assert errors == [] and cs.files[0].proposed_text.endswith("...\nthe end\n")
+
+
+def test_a_placeholder_in_replace_not_in_search_is_refused(sample_vault):
+    reply = ("@@@ EDIT entities/H4.md\n@@@ SEARCH\n## Trials\n@@@ REPLACE\n## Trials\n"
+             "<!-- existing content -->\n@@@ END\n")
+    cs, errors = build(sample_vault, reply)
+    assert cs.files == [] and "'<!-- existing content -->'" in str(errors[0])
+    assert "REPLACE has a placeholder line" in str(errors[0])
+
+
+def test_a_heavy_rewrite_is_warned_and_held_unless_marked(sample_vault):
+    page = "---\ntitle: H4\ntype: entity\nsummary: A watch.\n---\n# H4\n\nA watch.\n"
+    cs, errors = build(sample_vault, f"@@@ WRITE {H4}\n{page}@@@ END\n")
+    fc = cs.files[0]
+    assert errors == [] and fc.warnings and fc.warnings[0].startswith("rewrites the whole page")
+    assert fc.hold and "(rewrite)" in fc.hold
+    from wiki_tui.changes.guards import held
+    assert held(cs) == [fc]
+    cs, errors = build(sample_vault, f"@@@ WRITE {H4} (rewrite)\n{page}@@@ END\n")
+    assert errors == [] and [f.path for f in cs.files] == [H4]
+    assert cs.files[0].hold is None and "marked it as a rewrite" in cs.files[0].warnings[0]
+    assert held(cs) == []
+
+
+def test_a_write_that_replaces_an_unrelated_page_is_held(sample_vault):
+    page = "---\ntitle: Escapement\ntype: concept\nsummary: x\n---\n# Escapement\n\nTicks.\n"
+    cs, _ = build(sample_vault, f"@@@ WRITE {H4}\n{page}@@@ END\n")
+    assert cs.files[0].hold and "unrelated page (title 'H4' → 'Escapement')" in cs.files[0].hold
+
+
+def test_an_ordinary_write_update_is_not_held(sample_vault):
+    base = (sample_vault / H4).read_text()
+    cs, _ = build(sample_vault, f"@@@ WRITE {H4}\n{base}\nOne more line.\n@@@ END\n")
+    assert cs.files[0].warnings == [] and cs.files[0].hold is None
+
+
+def test_a_tolerant_match_is_a_repair_note_of_the_file(sample_vault):
+    reply = ("@@@ EDIT entities/H4.md\n@@@ SEARCH\n- Barbados, 1764: confirmed the first result "
+             "([[sources/Board of Longitude|Board of Longitude entry]]).\n@@@ REPLACE\n"
+             "- Barbados, 1764.\n@@@ END\n").replace("- Barbados", "  - Barbados", 1)
+    cs, errors = build(sample_vault, reply)
+    assert errors == [] and cs.files[0].repairs == ["the edit matched ignoring indentation"]
+
+
+def test_a_page_whose_type_does_not_fit_its_folder_is_a_finding_of_the_changeset(sample_vault):
+    page = "---\ntitle: Escapement\ntype: concept\nsummary: x\n---\n# Escapement\n\n[[H4]]\n"
+    cs, errors = build(sample_vault, f"@@@ WRITE entities/Escapement.md\n{page}@@@ END\n"
+                                     f"@@@ WRITE concepts/Gnomon.md\n{page}@@@ END\n")
+    wrong = [f for f in cs.findings if f.code == "wrong-folder"]
+    assert [(f.path, f.line) for f in wrong] == [("entities/Escapement.md", 3)]
+    assert "belong in concepts/" in wrong[0].message
+    cs, _ = build(sample_vault, "@@@ WRITE concepts/Odd.md\n" + page.replace("concept", "gizmo")
+                  + "@@@ END\n")
+    assert [f.code for f in cs.findings if f.code.endswith("type")] == ["unknown-type"]
+    cs, _ = build(sample_vault, f"@@@ EDIT {H4}\n{EDIT_H4}")
+    assert not [f for f in cs.findings if f.code in ("wrong-folder", "unknown-type")]

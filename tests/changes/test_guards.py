@@ -233,3 +233,53 @@ def test_messages_about_hostile_names_can_always_be_encoded(world):
             check_path(world.vault, path)
         str(exc.value).encode("utf-8")  # no lone surrogate or control character leaks out
         assert "invisible character" in str(exc.value)
+
+
+# -- placeholders (lazy elision) and whole-page rewrites ------------------------------------------
+
+from wiki_tui.changes.guards import find_placeholder, is_placeholder, rewrite_warning  # noqa: E402
+
+
+@pytest.mark.parametrize("line", [
+    "...", "…", "[...]", "[…]", "(...)", ". . .", "- ...", "> …", "## ...",
+    "rest of the section unchanged", "<!-- existing content -->", "// unchanged",
+    "(remaining content unchanged)", "... rest of page unchanged ...", "<!-- ... -->",
+    "[rest of the page as before]", "*(unchanged)*", "(content omitted for brevity)",
+    "<existing frontmatter>", "Rest of the file remains the same.", "%% previous sections %%",
+])
+def test_placeholder_lines(line):
+    assert is_placeholder(line)
+
+
+@pytest.mark.parametrize("line", [
+    "The rest of the voyage was uneventful.", "The design remained unchanged.",
+    "Unchanged since 1761, the watch ...", "## Contents", "(other sources)", "- ...and more",
+    "[[H4]]", "---", "* * *", "Wait...", "He said... nothing.", "()", "Content",
+    "...and so on, he said, for years and years after.",
+])
+def test_text_with_ellipses_or_such_words_is_not_a_placeholder(line):
+    assert not is_placeholder(line)
+
+
+def test_placeholders_inside_code_fences_and_known_lines_are_page_text():
+    lines = ["# P", "```python", "def f():", "    ...", "```", "...", "end"]
+    assert find_placeholder(lines, set()) == (6, "...")
+    assert find_placeholder(lines, {"..."}) is None
+
+
+def test_rewrite_warning():
+    base = "---\ntitle: H4\n---\n# H4\n\none\ntwo\nthree\nfour\n"
+    assert rewrite_warning(base, base + "five\n") is None
+    assert rewrite_warning(base, "---\ntitle: H4\n---\n# H4\n\nnew\n").startswith(
+        "rewrites the whole page: 50 % of its lines go (4 of 8)")
+    assert rewrite_warning(base, base.replace("title: H4", "title: H5")) == (
+        "changes the page's title ('H4' → 'H5')")
+    assert "unrelated page (title 'H4' → 'K1')" in rewrite_warning(
+        base, "---\ntitle: K1\n---\n# K1\n\nother\n")
+    assert rewrite_warning("# a\nb\n", "# x\n") is not None  # a heading is a title too
+    assert rewrite_warning("a\nb\n", "c\n") is None  # too short to call it a rewrite
+
+
+@pytest.mark.parametrize("line", ["Table below:", "Notes here", "## Sections", "Lines follow."])
+def test_a_noun_with_a_pointing_word_is_text(line):
+    assert not is_placeholder(line)

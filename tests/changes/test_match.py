@@ -204,6 +204,7 @@ def test_a_unique_exact_search_splices_exactly_there(rows, data):
     assume(sum(norm[k:k + len(want)] == want for k in range(len(rows))) == 1)
     assume(search_rows[0].strip() and search_rows[-1].strip())  # blank edges are trimmed
     replace_rows = data.draw(st.lists(_line.filter(lambda s: "#" not in s), max_size=4))
+    assume([r.rstrip() for r in replace_rows] != [s.rstrip() for s in search_rows])  # a no-op
     edits = [("".join(r + "\n" for r in search_rows), "".join(r + "\n" for r in replace_rows))]
     report = apply_edits_report(page, edits, "p.md")
     if report.already_applied:
@@ -240,3 +241,113 @@ def test_a_short_replacement_found_elsewhere_is_not_taken_as_applied():
     with pytest.raises(MatchError) as exc:
         apply_edits("## See also\nFoo\n", [("Fooo\n", "Foo\n")], "p.md")
     assert exc.value.kind == "not_found"
+
+
+# -- tolerant tiers (typography, line numbers, re-wrapping), no-op edits, the column hint ---------
+
+TYPO_PAGE = ("# H4\n\nHarrison\u2019s \u201csea watch\u201d\u2014a large watch\u00a0\u2026\n"
+             "It was tested at sea.\n")
+
+
+def test_typography_tier_matches_retyped_quotes_and_dashes_and_keeps_the_page_characters():
+    search = "Harrison's \"sea watch\"-a large watch ...\nIt was tested at sea.\n"
+    replace = "Harrison's \"sea watch\"-a large watch ...\nIt was tested at sea in 1761.\n"
+    report = apply_edits_report(TYPO_PAGE, [(search, replace)], "e/H4.md")
+    assert report.tiers == ["typography"]
+    # the repeated line keeps the page's curly quotes, dash, no-break space and ellipsis
+    assert report.text == TYPO_PAGE.replace("at sea.", "at sea in 1761.")
+    assert report.notes == ["the edit matched ignoring typography (curly quotes, dashes, "
+                            "non-breaking spaces, '…')"]
+
+
+def test_exact_match_leaves_no_note_and_typography_is_not_tried_first():
+    page = "a 'x' line\na \u2018x\u2019 line\n"
+    report = apply_edits_report(page, [("a 'x' line\n", "changed\n")], "p.md")
+    assert report.text == "changed\na \u2018x\u2019 line\n" and report.notes == []
+
+
+def test_typography_tier_needs_a_unique_match():
+    page = "said \u201cyes\u201d\nsaid \u201dyes\u201c\n"
+    with pytest.raises(MatchError) as exc:
+        apply_edits(page, [('said "yes"\n', "said no\n")], "p.md")
+    assert exc.value.kind == "ambiguous" and exc.value.candidates == [1, 2]
+    assert "typography" in str(exc.value)
+
+
+@pytest.mark.parametrize("prefix", ["{n} | ", "{n}: ", "  {n}\u2192", "{n}\t", "L{n}: "])
+def test_line_numbers_copied_into_search_and_replace_are_removed(prefix):
+    search = "".join(prefix.format(n=n) + t + "\n" for n, t in
+                     [(6, "Harrison built H4 in 1759."), (7, "It was tested at sea.")])
+    replace = (prefix.format(n=6) + "Harrison built H4 in 1759.\n"
+               + "It was tested at sea in 1761.\n")
+    report = apply_edits_report(PAGE, [(search, replace)], "p.md")
+    assert report.tiers == ["line numbers"]
+    assert report.text == PAGE.replace("tested at sea.", "tested at sea in 1761.")
+    assert "line numbers" in report.notes[0]
+
+
+def test_numbers_that_do_not_count_up_are_page_text_not_prefixes():
+    page = "1759: H4 finished\n1761: tested\n"
+    with pytest.raises(MatchError):
+        apply_edits(page, [("1759: H4 done\n1770: tested\n", "x\n")], "p.md")
+
+
+def test_a_page_whose_lines_really_start_with_numbers_matches_exactly():
+    page = "1: one\n2: two\n"
+    report = apply_edits_report(page, [("1: one\n2: two\n", "1: uno\n2: two\n")], "p.md")
+    assert report.tiers == ["exact"] and report.text == "1: uno\n2: two\n"
+
+
+def test_a_rewrapped_paragraph_matches_and_the_replacement_takes_its_lines():
+    page = ("# T\n\nThe fourth timekeeper of Harrison, completed in 1759:\na watch about "
+            "thirteen centimetres across.\n\nNext paragraph.\n")
+    search = ("The fourth timekeeper of Harrison, completed in 1759: a watch\n"
+              "about thirteen centimetres across.\n")
+    report = apply_edits_report(page, [(search, "H4, completed in 1759.\n")], "p.md")
+    assert report.tiers == ["re-wrapped"]
+    assert report.text == "# T\n\nH4, completed in 1759.\n\nNext paragraph.\n"
+    assert "re-wrapped" in report.notes[0]
+
+
+def test_rewrapping_never_crosses_a_paragraph_break():
+    page = "one two\n\nthree four\n"
+    with pytest.raises(MatchError):
+        apply_edits(page, [("one two three four\n", "x\n")], "p.md")
+
+
+def test_rewrapped_search_found_twice_is_ambiguous():
+    page = "a b\nc d\n\na b c\nd\n"
+    with pytest.raises(MatchError) as exc:
+        apply_edits(page, [("a b c d\n", "x\n")], "p.md")
+    assert exc.value.kind == "ambiguous" and exc.value.candidates == [1, 4]
+
+
+def test_a_replace_equal_to_its_search_changes_nothing_and_says_so():
+    with pytest.raises(MatchError) as exc:
+        apply_edits(PAGE, [("# John Harrison\n", "# J.\n"), ("- [[H4]]\n", "- [[H4]]\n")],
+                    "e/JH.md")
+    assert exc.value.kind == "unchanged"
+    assert "e/JH.md: edit 2 of 2: it changes nothing: its REPLACE equals its SEARCH" in str(
+        exc.value)
+    assert "already" not in str(exc.value)
+
+
+def test_not_found_points_at_the_column_that_differs():
+    page = "# T\n\n  Harrison completed H4 \u2014 in 1759.\nNext.\n"
+    with pytest.raises(MatchError) as exc:
+        apply_edits(page, [("Harrison completed H4 - in 1759!\nNext.\n", "x\n")], "p.md")
+    assert ("Closest line 3 differs at column 25: the page has '\u2014', the SEARCH has '-'"
+            in str(exc.value))
+
+
+def test_column_hint_is_left_out_when_the_lines_differ_a_lot():
+    page = "# T\nalpha beta gamma delta\n"
+    with pytest.raises(MatchError) as exc:
+        apply_edits(page, [("# T\nsomething else entirely here\n", "x\n")], "p.md")
+    assert "differs at column" not in str(exc.value)
+
+
+def test_a_time_is_not_a_line_number():
+    page = "# Day\n30 lunch\n12:30 Lunch\n"  # read as "12: " + "30 lunch", line 2 would match
+    with pytest.raises(MatchError):
+        apply_edits(page, [("12:30 lunch\n", "x\n")], "p.md")

@@ -3,6 +3,9 @@
 Outcomes: applied-as-meant, refused-clearly, repaired-visibly, refused-unclearly (refused, but the
 message does not name what it must), silently-wrong (no blocking error, and the result is not
 what the reply meant, or a reply that had to be refused was used), crash.
+
+A held file (`FileChange.hold`: shown in the review, but `--yes` alone does not apply it) counts
+as a refusal, its reason as the message: the corpus measures what an unattended `--yes` does.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ def evaluate(case: Case, vault_root: Path, reply: str) -> Outcome:
     except Exception:
         return Outcome(CRASH, traceback.format_exc(limit=6))
     blocking = tuple(str(e) for e in errors if getattr(e, "retry", True))
+    blocking += tuple(f"{f.path}: {f.hold}" for f in changeset.files if f.hold)
     repairs = tuple([*changeset.repairs, *(r for f in changeset.files for r in f.repairs)])
     if blocking:
         text = "\n".join(blocking)

@@ -48,6 +48,11 @@ Everything between `@@@ WRITE path` and `@@@ END` is the complete new page: fron
 rules and ``` fences inside it are page text. Do not wrap the page in a ``` fence. Use WRITE for
 new pages and for pages you change heavily.
 
+Never stand in for text with a placeholder line (`...`, `[...]`, `<!-- existing content -->`,
+`(rest of the section unchanged)`), here or in a REPLACE: write every line that stays. When you
+mean to replace most of an existing page, or give it another title, say so on the marker line:
+`@@@ WRITE entities/H4.md (rewrite)`.
+
 ### Change part of a page: EDIT with SEARCH / REPLACE pairs
 
 ```

@@ -4,11 +4,18 @@ Blocks are replayed in reply order over an overlay of the vault (path -> text, N
 Files linked by a rename form one group; a group's blocks apply together or not at all, so a
 failed edit never leaves a half-edited page in the changeset. Every refusal becomes an EditError
 whose str() is sent back to the model for another try.
+
+Before that, each block is read as meant where that is safe and shown: a path that names no page
+is aimed at the page it means (page_paths.py), a WRITE marked `(rewrite)` is noted. Placeholder
+lines ("...", "rest of the section unchanged") that would delete what they stand for are refused.
+A WRITE that drops most of a page or changes its title gets a warning, and a hold (not applied
+by `--yes` alone) unless the reply marked it as a rewrite.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -17,6 +24,7 @@ from wiki_tui.changes.guards import GuardError
 from wiki_tui.changes.lines import newline_style
 from wiki_tui.changes.match import BOM, MatchError, apply_edits_report
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange
+from wiki_tui.changes.page_paths import meant_path
 from wiki_tui.changes.protocol import DELETE as B_DELETE
 from wiki_tui.changes.protocol import EDIT as B_EDIT
 from wiki_tui.changes.protocol import RENAME as B_RENAME
@@ -115,8 +123,17 @@ class _Overlay:
         return self.now[path]
 
 
+@dataclass
+class _Trace:
+    """What replaying a group learnt beyond the texts: which pages a WRITE made (a rename carries
+    that along) and the repair notes of tolerant matches, per page."""
+
+    written: set[str] = field(default_factory=set)
+    notes: dict[str, list[str]] = field(default_factory=dict)
+
+
 def _replay(overlay: _Overlay, blocks: list[Block], errors: list[EditError],
-            renames: dict[str, str]) -> bool:
+            renames: dict[str, str], trace: _Trace) -> bool:
     """Apply one group's blocks to the overlay. False (with errors added) if any fails."""
     for b in blocks:
         if b.path in renames and b.kind != B_RENAME:
@@ -127,14 +144,26 @@ def _replay(overlay: _Overlay, blocks: list[Block], errors: list[EditError],
             return False
         if b.kind == B_WRITE:
             base = overlay.get(b.path)
+            lazy = guards.find_placeholder((b.content or "").splitlines(),
+                                           {x.strip() for x in (base or "").splitlines()})
+            if lazy is not None:
+                errors.append(EditError(b.path, f"{b.path}: line {lazy[0]} of the WRITE is a "
+                                        f"placeholder, not page text: {lazy[1]!r}. WRITE "
+                                        "replaces the whole page, so the text it stands for "
+                                        "would be deleted. Send the whole page, or use EDIT "
+                                        "with SEARCH/REPLACE for the part that changes",
+                                        kind="guard"))
+                return False
             overlay.now[b.path] = conform_newlines(b.content or "", base)
+            trace.written.add(b.path)
         elif b.kind == B_EDIT:
             text = overlay.get(b.path)
             if text is None:
                 errors.append(EditError(b.path, f"{b.path}: cannot EDIT a page that does not "
-                                        "exist; create it with '@@@ WRITE " + b.path + "'"))
+                                        "exist (an earlier block of the reply removed it)"))
                 return False
             report = apply_edits_report(text, b.edits, b.path)
+            trace.notes.setdefault(b.path, []).extend(report.notes)
             for i in report.already_applied:
                 n = f" {i + 1} of {len(b.edits)}" if len(b.edits) > 1 else ""
                 errors.append(EditError(b.path, f"{b.path}: edit{n} is already in the page "
@@ -162,11 +191,61 @@ def _replay(overlay: _Overlay, blocks: list[Block], errors: list[EditError],
                                         "instead)", kind="guard"))
                 return False
             overlay.now[new], overlay.now[b.path] = text, None
+            if b.path in trace.written:
+                trace.written.add(new)
+            trace.notes[new] = trace.notes.pop(b.path, []) + trace.notes.get(new, [])
             origin = next((o for o, n in renames.items() if n == b.path), b.path)
             renames.pop(origin, None)
             if origin != new:
                 renames[origin] = new
     return True
+
+
+# `@@@ WRITE path (rewrite)`: the reply says the WRITE replaces the page on purpose. Read from
+# the path the parser hands over (it keeps the word, then adds .md) or a `rewrite` flag.
+_REWRITE = re.compile(r"^(?P<path>.+?)(?:\.md)?\s*\(\s*(?:full\s+)?rewrite\s*\)(?:\.md)?$", re.I)
+
+
+def _rewrite_marked(b: Block) -> tuple[Block, bool]:
+    m = _REWRITE.match(b.path) if b.kind == B_WRITE else None
+    if m is None:
+        return b, bool(getattr(b, "rewrite", False))
+    return Block(b.kind, m.group("path") + ".md", content=b.content, line=b.line,
+                 end_line=b.end_line, repairs=list(b.repairs)), True
+
+
+def _placeholder_in_replace(b: Block) -> None:
+    """Refuse an EDIT whose REPLACE stands in for text with a placeholder line its SEARCH did
+    not have: applied, the lines it stands for would be deleted."""
+    for i, (search, replace) in enumerate(b.edits):
+        lazy = guards.find_placeholder(replace.splitlines(),
+                                       {x.strip() for x in search.splitlines()})
+        if lazy is not None:
+            which = f"edit {i + 1} of {len(b.edits)}" if len(b.edits) > 1 else "the edit"
+            raise GuardError(b.path, f"{which}: REPLACE has a placeholder line that is not in "
+                             f"its SEARCH: {lazy[1]!r}. Applied, it would delete the lines it "
+                             "stands for. Send the whole section in SEARCH and REPLACE, or use "
+                             "a smaller SEARCH around the lines that change")
+
+
+def _read_as_meant(vault: Any, root: Path, b: Block, made: set[str],
+                   rewrites: set[str]) -> Block:
+    """The block with its paths as meant and guarded (raises GuardError)."""
+    b, rewrite = _rewrite_marked(b)
+    guards.clean_relative(b.path)  # a hostile shape is refused before anything looks at disk
+    b, note = meant_path(vault, root, b, made)
+    b = _guard_block(root, b)
+    if note:
+        b.repairs.append(note)
+    if b.kind == B_EDIT:
+        _placeholder_in_replace(b)
+    if rewrite:
+        rewrites.add(b.path)
+    if b.kind in (B_DELETE, B_RENAME):
+        made.discard(b.path)
+    if b.kind != B_DELETE:
+        made.add(b.new_path or b.path)
+    return b
 
 
 def _guard_block(root: Path, b: Block) -> Block:
@@ -195,6 +274,8 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
         blocks = [*blocks.blocks, *blocks.incomplete]
     root = Path(vault.root)
     good: list[Block] = []
+    made: set[str] = set()  # pages earlier blocks create: they exist for the blocks after
+    rewrites: set[str] = set()  # pages the reply rewrites on purpose
     for b in blocks:
         if not b.complete:
             errors.append(EditError(b.path, f"{b.path}: the reply ended in the middle of this "
@@ -202,7 +283,7 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
                                     "Send the block again, complete", kind="incomplete"))
             continue
         try:
-            good.append(_guard_block(root, b))
+            good.append(_read_as_meant(vault, root, b, made, rewrites))
         except GuardError as exc:
             errors.append(EditError(exc.path or b.path, str(exc), kind="guard"))
 
@@ -210,10 +291,10 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
     order: dict[str, int] = {}
     for idxs in _group(good):
         group = [good[i] for i in idxs]
-        overlay, renames = _Overlay(root), {}
+        overlay, renames, trace = _Overlay(root), {}, _Trace()
         local: list[EditError] = []
         try:
-            ok = _replay(overlay, group, local, renames)
+            ok = _replay(overlay, group, local, renames, trace)
         except MatchError as exc:
             local.append(EditError(exc.path, str(exc), kind="match"))
             ok = False
@@ -243,6 +324,9 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
             touched = {fc.path, fc.old_path}
             fc.repairs.extend(r for b in group if touched & {b.path, b.new_path}
                               for r in b.repairs if r not in fc.repairs)
+            fc.repairs.extend(trace.notes.get(fc.path, []))
+            if fc.path in trace.written:
+                _flag_rewrite(fc, fc.path in rewrites)
         changes.extend(group_changes)
     changes.sort(key=lambda fc: order.get(fc.path, 0))
 
@@ -262,6 +346,20 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
 
         mark_review_notes(root, changes)
     return changeset, errors
+
+
+def _flag_rewrite(fc: FileChange, declared: bool) -> None:
+    """A WRITE over an existing page that drops most of it or changes its title: a warning in
+    the review, and a hold for `--yes` unless the reply marked it `(rewrite)`."""
+    if fc.base_text is None or fc.proposed_text is None:
+        return
+    warning = guards.rewrite_warning(fc.base_text, fc.proposed_text)
+    if warning is None:
+        return
+    fc.warnings.append(warning + (" (the reply marked it as a rewrite)" if declared else ""))
+    if not declared:
+        fc.hold = (f"{warning}; a WRITE that means this is marked "
+                   f"'@@@ WRITE {fc.path} (rewrite)'")
 
 
 def _file_changes(overlay: _Overlay, renames: dict[str, str]) -> list[FileChange]:

@@ -208,3 +208,136 @@ def check_changeset_size(total: int) -> None:
         raise GuardError("", f"the proposed pages total {total:,} bytes; the limit per "
                          f"changeset is {MAX_CHANGESET_BYTES:,} bytes (MAX_CHANGESET_BYTES). "
                          "Propose fewer or smaller pages at a time")
+
+
+# -- lazy elision ------------------------------------------------------------------------------
+# A model that means "the rest stays as it was" writes a placeholder line instead of the text;
+# applied literally, the text it stands for is deleted. A placeholder is a line that is only an
+# ellipsis ("...", "…", "[...]") or a short note that text is left out ("rest of the section
+# unchanged", "<!-- existing content -->", "// unchanged", "(remaining content unchanged)").
+_ELLIPSIS = re.compile(r"^(?:\.\s?){2,}\.|^…+")
+_WRAPPERS = (("<!--", "-->"), ("/*", "*/"), ("%%", "%%"), ("(", ")"), ("[", "]"), ("{", "}"),
+             ("<", ">"), ("**", "**"), ("*", "*"), ("_", "_"), ("//", ""), ("#", ""),
+             ("- ", ""), ("* ", ""), ("+ ", ""), ("> ", ""))
+_WRAP_FIRST = frozenset(left[0] for left, _ in _WRAPPERS)
+_NOUN = (r"(?:page|section|sections|file|content|contents|document|text|list|article|body|"
+         r"table|frontmatter|front\s+matter|lines|entries|items|links|paragraphs?|code|notes?|"
+         r"page\s+text)")
+_SUBJECT = (rf"(?:(?:the\s+)?(?:rest|remainder)(?:\s+of\s+(?:the\s+|this\s+)?{_NOUN})?"
+            rf"|(?:all\s+|the\s+)?(?:existing|remaining|previous|original|unchanged|earlier|old)"
+            rf"\s+{_NOUN}|everything\s+else)")
+_LEFT_OUT = (r"(?:unchanged|omitted|elided|as\s+is|as\s+before|(?:the\s+)?same(?:\s+as\s+before)?"
+             r"|not\s+shown|for\s+brevity|truncated|kept)")
+_PREDICATE = (rf"(?:\s+(?:is|are|remains?|stays?|here|below|above|follows|continues|"
+              rf"{_LEFT_OUT})\b)*")
+_PLACEHOLDER = re.compile(  # "existing content (here)", "section unchanged", "// unchanged"
+    rf"(?:{_SUBJECT}{_PREDICATE}|{_NOUN}(?:\s+(?:is|are|remains?|stays?))?(?:\s+{_LEFT_OUT})+"
+    r"|unchanged|omitted|snip|same\s+as\s+before|no\s+changes?(?:\s+(?:below|above|here))?)"
+    r"[.:;]?", re.IGNORECASE)
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _placeholder_core(line: str) -> tuple[str, bool]:
+    """The line without ellipses and comment/bracket wrappers, and whether it had an ellipsis."""
+    s, dots = line.strip(), False
+    while s:
+        before = s
+        if s[0] in ".…" and (m := _ELLIPSIS.match(s)) is not None:
+            s, dots = s[m.end():].strip(), True
+        for end in ("...", "…"):
+            if s.endswith(end):
+                s, dots = s[: -len(end)].rstrip(" ."), True
+        if s and s[0] in _WRAP_FIRST:  # most lines start with a letter: skip the table
+            for left, right in _WRAPPERS:
+                if s.startswith(left) and s.endswith(right) and len(s) >= len(left) + len(right):
+                    s = s[len(left): len(s) - len(right)].strip()
+        if s == before:
+            break
+    return s, dots
+
+
+def is_placeholder(line: str) -> bool:
+    """A line that stands for left-out text rather than being text ("...", "[...]",
+    "<!-- rest of the page unchanged -->"). An ellipsis inside a sentence is text."""
+    if len(line) > 120 or not line.strip() or len(line.split()) > 14:  # prose, cheaply
+        return False
+    core, dots = _placeholder_core(line)
+    if not core.strip("-*+># "):  # only an ellipsis, maybe as a list item or quote
+        return dots
+    return len(core.split()) <= 10 and _PLACEHOLDER.fullmatch(core) is not None
+
+
+def find_placeholder(lines: list[str], known: set[str]) -> tuple[int, str] | None:
+    """(1-based index, line) of the first placeholder line that is not among `known` (stripped
+    lines the page or the SEARCH already had), outside code fences; None if there is none."""
+    fence = ""
+    for i, line in enumerate(lines, 1):
+        body = line.rstrip("\r\n")
+        if (m := _FENCE_LINE.match(body)) is not None:
+            run = m.group(1)
+            if not fence:
+                fence = run
+            elif run[0] == fence[0] and len(run) >= len(fence) and not body.strip()[len(run):]:
+                fence = ""
+            continue
+        if not fence and body.strip() not in known and is_placeholder(body):
+            return i, body.strip()
+    return None
+
+
+# -- whole-page rewrites -------------------------------------------------------------------------
+REWRITE_SHARE = 0.5  # a WRITE that drops at least this share of a page's lines rewrites it
+REWRITE_MIN_LINES = 5  # pages shorter than this are too small to call it
+
+
+def _title(text: str) -> str:
+    """The page's frontmatter title, else its first '# ' heading ('' when neither)."""
+    from wiki_tui.vault.frontmatter import load_frontmatter, split_frontmatter
+
+    source, _, body_start, _ = split_frontmatter(text)
+    data = load_frontmatter(source)[0] if source is not None else {}  # never raises
+    title = data.get("title") if isinstance(data, dict) else None
+    if isinstance(title, str) and title.strip():
+        return title.strip()
+    heading = re.search(r"^# +(.+?)\s*$", text[body_start:], re.MULTILINE)
+    return heading.group(1) if heading else ""
+
+
+def rewrite_warning(base: str, proposed: str) -> str | None:
+    """What the person must know about a WRITE over an existing page: it changes the page's
+    title (another subject), or most of its lines go. None for an ordinary update."""
+    from collections import Counter
+
+    old = Counter(map(str.strip, base.splitlines()))
+    new = Counter(map(str.strip, proposed.splitlines()))
+    old.pop("", None)  # blank lines say nothing about what goes
+    total = sum(old.values())
+    gone = sum((old - new).values())
+    share = gone / total if total else 0.0
+    heavy = total >= REWRITE_MIN_LINES and share >= REWRITE_SHARE
+    before, after = _title(base), _title(proposed)
+    renamed = bool(before and after) and before.casefold() != after.casefold()
+    lines_go = f"{round(share * 100)} % of its lines go"
+    if renamed and heavy:
+        return f"replaces an unrelated page (title {before!r} → {after!r}); {lines_go}"
+    if renamed:
+        return f"changes the page's title ({before!r} → {after!r})"
+    if heavy:
+        return f"rewrites the whole page: {lines_go} ({gone} of {total})"
+    return None
+
+
+# -- files `--yes` alone must not apply --------------------------------------------------------
+
+def held(changeset) -> list:
+    """The files of a changeset that need a person's review: `FileChange.hold` is set (a
+    rewrite, an unrelated page replaced, the vault's schema...). `--yes` refuses them."""
+    return [f for f in changeset.files if getattr(f, "hold", None)]
+
+
+def held_message(files: list) -> str:
+    """Why `--yes` applied nothing, naming each held file and its reason."""
+    listed = "; ".join(f"{f.path}: {f.hold}" for f in files)
+    return (f"not applied: {len(files)} file(s) need a person's review and --yes alone does "
+            f"not apply them ({listed}). Review and accept them in the app, or run the "
+            "command on a terminal without --yes and answer the prompt; the vault is untouched")

@@ -261,6 +261,11 @@ def _review_and_apply(args, vault, changeset) -> int:
     as_json = getattr(args, "json", False)
     if not as_json:
         _show_changeset(changeset)
+    from wiki_tui.changes.guards import held, held_message
+
+    if getattr(args, "yes", False) and (waiting := held(changeset)):
+        console_err.print(held_message(waiting), markup=False)
+        return 3
     if getattr(args, "yes", False):
         from wiki_tui.changes.journal import held_files, held_message
 

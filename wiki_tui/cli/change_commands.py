@@ -206,6 +206,10 @@ def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> 
         return report.done(0, "nothing to change: the reply's edits are already in the vault")
     if args.dry_run:
         return report.done(0, "dry run: nothing written")
+    from wiki_tui.changes.guards import held, held_message
+
+    if args.yes and (waiting := held(changeset)):
+        return report.done(EXIT_NOT_APPLIED, held_message(waiting))
     if not args.yes:
         if args.json or args.reply == "-" or not (sys.stdin.isatty() and sys.stdout.isatty()):
             return report.done(0, "shown only: re-run with --yes to apply these changes")

@@ -17,7 +17,8 @@ Codes (each Finding names a file and a 1-based line):
   schema-warning    AGENTS.md frontmatter problems
 `lint_changes` checks proposed file texts against the vault and reports only what the change
 introduces: new broken links (also in untouched pages whose target it deletes or renames),
-pages it orphans, and missing required fields.
+pages it orphans, missing required fields, and a `type` that does not fit the page's folder
+(unknown-type, wrong-folder).
 """
 
 from __future__ import annotations
@@ -201,22 +202,37 @@ def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Findin
             "missing-field", path, 1,
             f"frontmatter lacks required field{plural} {', '.join(missing)} (see AGENTS.md)",
         ))
-    page_type = frontmatter.get("type")
+    finding = _type_finding(vault, path, frontmatter.get("type"), lambda: _frontmatter_line(vault, path, "type"))
+    return out + ([finding] if finding else [])
+
+
+def _type_finding(vault: "Vault", path: str, page_type, line: Callable[[], int]) -> Finding | None:
+    """unknown-type or wrong-folder for a page's `type` (AGENTS.md `types`), else None."""
     types = vault.schema.types
-    if vault.schema.found and isinstance(page_type, str) and page_type.strip() and types:
-        folder = types.get(page_type.strip())
-        line = _frontmatter_line(vault, path, "type")
-        if folder is None:
-            out.append(Finding(
-                "unknown-type", path, line,
-                f"type {page_type!r} is not one of AGENTS.md's types ({', '.join(types)})", severity="info",
-            ))
-        elif not path.startswith(folder.rstrip("/") + "/"):
-            out.append(Finding(
-                "wrong-folder", path, line, f"type {page_type!r} pages belong in {folder}/ (AGENTS.md)",
-                severity="info",
-            ))
-    return out
+    if not (vault.schema.found and isinstance(page_type, str) and page_type.strip() and types):
+        return None
+    folder = types.get(page_type.strip())
+    if folder is None:
+        return Finding(
+            "unknown-type", path, line(),
+            f"type {page_type!r} is not one of AGENTS.md's types ({', '.join(types)})", severity="info",
+        )
+    if not path.startswith(folder.rstrip("/") + "/"):
+        return Finding(
+            "wrong-folder", path, line(), f"type {page_type!r} pages belong in {folder}/ (AGENTS.md)",
+            severity="info",
+        )
+    return None
+
+
+def _text_line(text: str, key: str) -> int:
+    """The 1-based line of `key:` in a text's frontmatter (1 when it is not there)."""
+    for i, line in enumerate(text.split("\n", 200)[1:200], start=2):
+        if line.startswith(key + ":"):
+            return i
+        if line.strip() == "---":
+            break
+    return 1
 
 
 def _empty(value) -> bool:
@@ -350,6 +366,10 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
             introduced = [f for f in missing if f not in was_missing]
             if introduced:
                 out.append(Finding("missing-field", path, 1, f"frontmatter lacks required field(s) {', '.join(introduced)}"))
+            typed = _type_finding(vault, path, page.frontmatter.get("type"), lambda: _text_line(text, "type"))
+            was = old_fm is not None and _type_finding(vault, path, old_fm.get("type"), lambda: 1)
+            if typed is not None and not (was and was.code == typed.code):
+                out.append(typed)  # a type the change gives, or a folder it moves the page to
     # Untouched pages whose links the change breaks (their target deleted or renamed away).
     for path, text in changes.items():
         if path in after:
