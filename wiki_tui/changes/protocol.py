@@ -391,8 +391,8 @@ class StreamParser:
                 self._error(f"'@@@ {keyword}' outside an EDIT block: start the block with "
                             "'@@@ EDIT path/to/Page.md' first", events)
             else:
-                self._error(f"unknown marker '@@@ {m.group(1)}': use WRITE, EDIT, DELETE, "
-                            "RENAME, SEARCH, REPLACE or END", events)
+                self._error(f"unknown marker '{_quote(raw) or '@@@ ' + m.group(1)}': use "
+                            "WRITE, EDIT, DELETE, RENAME, SEARCH, REPLACE or END", events)
             self._after_block_oneliner = False
             return
         self._after_block_oneliner = False
@@ -405,8 +405,8 @@ class StreamParser:
             pieces, note = _split_rename(rest)
             paths = [read_path(p) for p in pieces]
             if len(pieces) != 2 or not paths[0][0] or not paths[1][0]:
-                self._error("RENAME needs both paths: '@@@ RENAME old/Name.md -> new/Name.md'",
-                            events)
+                self._error(f"'{_quote(raw) or '@@@ RENAME'}': RENAME needs both paths: "
+                            "'@@@ RENAME old/Name.md -> new/Name.md'", events)
                 return
             notes += [n for n in (note, paths[0][1], paths[1][1]) if n]
             block = Block(RENAME, paths[0][0], new_path=paths[1][0], line=line, end_line=line,
