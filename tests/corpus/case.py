@@ -55,3 +55,12 @@ def new_page(title: str, body: str = "", kind: str = "concept") -> str:
     """A new wiki page with the frontmatter the sample vault's AGENTS.md asks for."""
     return (f"---\ntitle: {title}\ntype: {kind}\nsummary: A page about {title.lower()}.\n---\n"
             f"# {title}\n\n{body or f'See [[H4]] for {title.lower()}.'}\n")
+
+
+def adversarial_twins_are_well_formed(cases: list[Case]) -> list[Case]:
+    """In a misbehaviour family, the cases meant to apply as written are its adversarial twins
+    (well-formed replies whose pages only look like the slip): mark them as the baseline, so the
+    benchmark's repair share counts only the slips."""
+    from dataclasses import replace
+
+    return [replace(c, well_formed=True) if c.expect == APPLIED else c for c in cases]

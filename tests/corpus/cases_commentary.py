@@ -5,7 +5,15 @@ must never be dropped on a guess. The adversarial cases are page lines that read
 
 from __future__ import annotations
 
-from tests.corpus.case import APPLIED, REFUSED, REPAIRED, Case, edited, new_page
+from tests.corpus.case import (
+    APPLIED,
+    REFUSED,
+    REPAIRED,
+    Case,
+    adversarial_twins_are_well_formed,
+    edited,
+    new_page,
+)
 
 ESC = new_page("Escapement")
 ESC_PATH = "concepts/Escapement.md"
@@ -86,3 +94,4 @@ CASES = [
          pages={H4: edited(H4, OLD, OLD + "\nLet me explain.\n")},
          note="the line was in the page, so it is page text"),
 ]
+CASES = adversarial_twins_are_well_formed(CASES)

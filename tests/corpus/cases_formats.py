@@ -5,7 +5,16 @@ otherwise refused with what to send; plus pages that merely contain such text.""
 
 from __future__ import annotations
 
-from tests.corpus.case import APPLIED, REFUSED, REPAIRED, Case, edited, new_page, vault_page
+from tests.corpus.case import (
+    APPLIED,
+    REFUSED,
+    REPAIRED,
+    Case,
+    adversarial_twins_are_well_formed,
+    edited,
+    new_page,
+    vault_page,
+)
 
 ESC = new_page("Escapement")
 ESC_PATH = "concepts/Escapement.md"
@@ -112,3 +121,4 @@ CASES = [
     Case("unknown-verb-patch", "formats", f"@@@ PATCH {H4}\n-# H4\n+# H4 (the Sea Watch)\n",
          REFUSED, H4_RESULT, message=(f"unknown marker '@@@ PATCH {H4}'",), retry=H4_EDIT),
 ]
+CASES = adversarial_twins_are_well_formed(CASES)

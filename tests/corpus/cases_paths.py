@@ -4,7 +4,16 @@ wrong folder or letter case, is tested in cases_paths_vault.py.)"""
 
 from __future__ import annotations
 
-from tests.corpus.case import APPLIED, REFUSED, REPAIRED, Case, edited, new_page, vault_page
+from tests.corpus.case import (
+    APPLIED,
+    REFUSED,
+    REPAIRED,
+    Case,
+    adversarial_twins_are_well_formed,
+    edited,
+    new_page,
+    vault_page,
+)
 
 ESC = new_page("Escapement")
 NEW = {"concepts/Escapement.md": ESC}
@@ -74,3 +83,4 @@ CASES = [
     Case("write-other-extension", "paths", write("concepts/Escapement.txt"), REFUSED, NEW,
          message=("concepts/Escapement.txt",), retry=WELL_FORMED_WRITE),
 ]
+CASES = adversarial_twins_are_well_formed(CASES)

@@ -4,7 +4,15 @@ that only looks wrapped."""
 
 from __future__ import annotations
 
-from tests.corpus.case import APPLIED, REFUSED, REPAIRED, Case, edited, new_page
+from tests.corpus.case import (
+    APPLIED,
+    REFUSED,
+    REPAIRED,
+    Case,
+    adversarial_twins_are_well_formed,
+    edited,
+    new_page,
+)
 
 ESC = new_page("Escapement")
 ESC_PATH = "concepts/Escapement.md"
@@ -121,3 +129,4 @@ CASES = [
     Case("fence-around-pairs-inside-edit", "wrappers", f"@@@ EDIT {H4}\n```\n{H4_PAIR}```\n@@@ END\n",
          REPAIRED, H4_RESULT, repair="fence"),
 ]
+CASES = adversarial_twins_are_well_formed(CASES)
