@@ -141,6 +141,7 @@ _RENAME_TO = re.compile(r"(?<=\.md)\s+to\s+", re.I)  # RENAME a.md to b.md
 _SECTION_WORDS = {"SEARCH": {"FOR"}, "REPLACE": {"WITH", "BY"}}  # `@@@ REPLACE WITH`
 _THINK_OPEN = re.compile(r"^[ \t]*<(think|thinking|reasoning)>", re.I)
 _THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.I)
+_THINK_OPEN_ANY = re.compile(r"<(think|thinking|reasoning)>", re.I)
 _THINK_STRAY = re.compile(r"^[ \t]*</(think|thinking|reasoning)>|</(think|thinking|reasoning)>"
                           r"[ \t\r]*$", re.I)
 _AIDER_SEARCH = re.compile(r"^[ \t]*<{7} ?SEARCH[ \t\r]*$")
@@ -346,7 +347,7 @@ class StreamParser:
             if m := _THINK_OPEN.match(line):
                 self._think_start(m, line, events)
                 return
-            if _THINK_STRAY.search(line):
+            if _THINK_STRAY.search(line) and not _THINK_OPEN_ANY.search(line):
                 self._stray_think_close(line, events)
                 return
             if _AIDER_SEARCH.match(line):
@@ -397,6 +398,7 @@ class StreamParser:
             return
         self._after_block_oneliner = False
         self._flush_prose(events)
+        self._recent_path = None
         notes = [n for n in (wrapper, decor and f"read '{raw.strip()}' as a marker") if n]
         if keyword in _ALIASES and kind != _UPDATE:
             notes.append(f"read '@@@ {m.group(1)}' as '@@@ {kind.upper()}'")
@@ -727,7 +729,7 @@ class StreamParser:
 
     def _progress(self, op: _Open, events: list[ParseEvent]) -> None:
         n = len(op.raw)
-        if n > op.emitted:
+        if n > op.emitted and op.block.path:  # a pathless aider block was refused: no preview
             events.append(BlockProgress(op.block.path, op.block.kind, op.raw, n, op.emitted))
             op.emitted = n
 

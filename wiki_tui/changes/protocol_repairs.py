@@ -211,6 +211,7 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$")
 _JSON_PATH = re.compile(r'"(?:path|file_path|filePath|filename|file|target_file)"\s*:\s*"([^"]+)"')
 _JSON_EDIT = re.compile(r'"(?:content|new_string|new_str|old_string|old_str|replace|'
                         r'contents|text|diff|patch|edits)"\s*:')
+_QUOTED_PATH = re.compile(r"`([^`]+\.md)`|\*\*([^*]+\.md)\*\*")
 _BARE_PATH = re.compile(r"^\s*(?:[*_`#>]+\s*)?(?:File:\s*)?([^\s`*][^`*]*?\.md)\s*[`*_:]*\s*$", re.I)
 
 # What to send instead, per foreign format (the message the model gets back).
@@ -220,12 +221,21 @@ _SEND_WRITE = "send '@@@ WRITE {path}', the complete page (no ``` fence around i
 
 
 def path_line(line: str) -> str | None:
-    """The page a prose line names when the line is nothing but a path (`**concepts/A.md**`,
-    `File: concepts/A.md`): aider-style formats put the path on the line before the edit."""
+    """The page a prose line names when the line is a path (`**concepts/A.md**`, `File: x.md`)
+    or quotes exactly one (`Edit `concepts/A.md`:`): aider-style formats put it on the line
+    before the edit. A sentence that merely mentions a page names none."""
     if ".md" not in line:
         return None
+    quoted = _QUOTED_PATH.findall(line)
+    if len(quoted) == 1:
+        return clean_path("".join(quoted[0]))
     m = _BARE_PATH.match(line.rstrip("\r\n"))
-    return clean_path(m.group(1)) if m else None
+    if not m:
+        return None
+    text = m.group(1)
+    if (" " in text.split("/", 1)[0]) if "/" in text else len(text.split()) > 4:
+        return None  # words before the folder: a sentence, not a path
+    return clean_path(text)
 
 
 class ForeignFormats:
@@ -285,8 +295,8 @@ class ForeignFormats:
         illustration)."""
         out = []
         for what, path, line_no, send in self.found:
-            if path and path in touched:
-                continue
+            if (path in touched) if path else any_block:
+                continue  # shown beside a block of the same page, or a hunk naming no page
             target = path or "path/to/Page.md"
             out.append((f"this looks like {what}" + (f" for {path}" if path else "")
                         + "; wiki-tui only reads its own edit blocks, nothing was changed. "
