@@ -118,7 +118,8 @@ def test_page_that_starts_with_its_own_code_block_is_kept():
 
 
 def test_wrapper_fence_opened_inside_the_block_and_closed_after_end():
-    reply = "@@@ WRITE a.md\n```markdown\n# A\n\n```python\nx\n```\n\ntext\n@@@ END\n```\nDone.\n"
+    reply = ("@@@ WRITE a.md\n```markdown\n# A\n\n```python\nx\n```\n\ntext\n@@@ END\n```\n"
+             "Done.\n")
     r = parse_reply(reply)
     assert r.blocks[0].content == "# A\n\n```python\nx\n```\n\ntext\n"
     assert "closing fence came after '@@@ END'" in r.blocks[0].repairs[0]
@@ -129,7 +130,8 @@ def test_wrapper_fence_opened_inside_the_block_and_closed_after_end():
 
 
 def test_yaml_fenced_frontmatter_becomes_frontmatter():
-    for body in ("```yaml\n---\ntitle: A\n---\n```\n# A\n", "```yaml\ntitle: A\ntype: concept\n```\n# A\n",
+    for body in ("```yaml\n---\ntitle: A\n---\n```\n# A\n",
+                 "```yaml\ntitle: A\ntype: concept\n```\n# A\n",
                  "---\n```yaml\ntitle: A\ntype: concept\n```\n---\n# A\n"):
         [b] = parse_reply(f"@@@ WRITE a.md\n{body}@@@ END\n").blocks
         assert b.content.startswith("---\ntitle: A\n") and b.content.endswith("---\n# A\n"), body

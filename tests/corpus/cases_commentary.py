@@ -90,7 +90,8 @@ CASES = [
          APPLIED, {ESC_PATH: ENDS_WITH_THEN}),
     Case("note-line-also-in-search-kept", "commentary",
          f"@@@ EDIT {H4}\n@@@ SEARCH\n{OLD}\nLet me explain.\n@@@ REPLACE\n{NEW_LINE}\n"
-         "Let me explain.\n@@@ END\n", APPLIED, {H4: edited(H4, OLD, NEW_LINE + "\nLet me explain.\n")},
+         "Let me explain.\n@@@ END\n", APPLIED,
+         {H4: edited(H4, OLD, NEW_LINE + "\nLet me explain.\n")},
          pages={H4: edited(H4, OLD, OLD + "\nLet me explain.\n")},
          note="the line was in the page, so it is page text"),
 ]

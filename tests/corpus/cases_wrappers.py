@@ -55,7 +55,8 @@ CASES = [
          fenced(WRITE_ESC, "```text") + "\nand\n\n" + fenced(H4_EDIT, "```"), REPAIRED,
          {**NEW, **H4_RESULT}, repair="fence around the block"),
     # a fence around the page inside WRITE
-    Case("md-fence-around-page", "wrappers", f"@@@ WRITE {ESC_PATH}\n{fenced(ESC, '```md')}@@@ END\n",
+    Case("md-fence-around-page", "wrappers",
+         f"@@@ WRITE {ESC_PATH}\n{fenced(ESC, '```md')}@@@ END\n",
          REPAIRED, NEW, repair="unwrapped a ```md fence around the page"),
     Case("tilde-markdown-fence-around-page", "wrappers",
          f"@@@ WRITE {ESC_PATH}\n{fenced(ESC, '~~~markdown', '~~~')}@@@ END\n", REPAIRED, NEW,
@@ -126,7 +127,8 @@ CASES = [
          REFUSED, NEW, message=(ESC_PATH, "@@@ END"), retry=WRITE_ESC,
          note="a decorated line inside a plainly opened block is page text"),
     # a fence around the pairs inside EDIT
-    Case("fence-around-pairs-inside-edit", "wrappers", f"@@@ EDIT {H4}\n```\n{H4_PAIR}```\n@@@ END\n",
+    Case("fence-around-pairs-inside-edit", "wrappers",
+         f"@@@ EDIT {H4}\n```\n{H4_PAIR}```\n@@@ END\n",
          REPAIRED, H4_RESULT, repair="fence"),
 ]
 CASES = adversarial_twins_are_well_formed(CASES)

@@ -137,13 +137,13 @@ _ALIASES = {"CREATE": WRITE, "NEW": WRITE, "ADD": WRITE, "UPDATE": _UPDATE, "MOD
             "REMOVE": DELETE, "MOVE": RENAME}
 # A marker wrapped in bold or inline code: `**@@@ EDIT a.md**`, `` `@@@ END` ``.
 _DECORATED = re.compile(r"^[ \t]*(\*\*|__|\*|`+)[ \t]*(@@@[^`*]*?)[ \t]*\1[ \t\r]*$")
-_RENAME_TO = re.compile(r"(?<=\.md)\s+to\s+", re.I)  # RENAME a.md to b.md
+_RENAME_TO = re.compile(r"(?<=\.md)\s+to\s+", re.IGNORECASE)  # RENAME a.md to b.md
 _SECTION_WORDS = {"SEARCH": {"FOR"}, "REPLACE": {"WITH", "BY"}}  # `@@@ REPLACE WITH`
-_THINK_OPEN = re.compile(r"^[ \t]*<(think|thinking|reasoning)>", re.I)
-_THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.I)
-_THINK_OPEN_ANY = re.compile(r"<(think|thinking|reasoning)>", re.I)
+_THINK_OPEN = re.compile(r"^[ \t]*<(think|thinking|reasoning)>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.IGNORECASE)
+_THINK_OPEN_ANY = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
 _THINK_STRAY = re.compile(r"^[ \t]*</(think|thinking|reasoning)>|</(think|thinking|reasoning)>"
-                          r"[ \t\r]*$", re.I)
+                          r"[ \t\r]*$", re.IGNORECASE)
 _AIDER_SEARCH = re.compile(r"^[ \t]*<{7} ?SEARCH[ \t\r]*$")
 _AIDER_DIVIDER = re.compile(r"^[ \t]*={7}[ \t\r]*$")
 _AIDER_REPLACE = re.compile(r"^[ \t]*>{7} ?REPLACE[ \t\r]*$")

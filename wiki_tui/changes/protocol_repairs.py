@@ -20,8 +20,8 @@ _TRAILING_MARKER = re.compile(r"[ \t]+@@@+[ \t]*$")
 # A note after a path that names no page: `(new page)`, `— new`, `- updated`.
 _NOTE_WORDS = r"(?:new|new page|new file|create[sd]?|creating|update[sd]?|updating|edit(?:ed)?|" \
               r"overwrite|rewrite|rewritten|replace[sd]?|draft|modified|changed?)"
-_PATH_NOTE = re.compile(rf"\s+(?:\(\s*{_NOTE_WORDS}\b[^)]*\)|[—–-]{{1,2}}\s*{_NOTE_WORDS}\b.*)$",
-                        re.I)
+_PATH_NOTE = re.compile(
+    rf"\s+(?:\(\s*{_NOTE_WORDS}\b[^)]*\)|[—–-]{{1,2}}\s*{_NOTE_WORDS}\b.*)$", re.IGNORECASE)
 _HEADING_OR_FRONTMATTER = re.compile(r"^(?:---|#{1,6}\s)")
 _YAML_LINE = re.compile(r"^(?:[A-Za-z_][\w -]*:(?:\s.*)?|\s+.*|-\s.*|#.*)$")
 # A line that speaks to the person about the edit, not page text ("Now let me add the link:").
@@ -29,7 +29,7 @@ _NOTE_LINE = re.compile(
     r"^(?:(?:now|next|then|also|finally|and)[ ,]+)?"
     r"(?:i'll|i will|i'm going to|i've|i have|let me|let's|we'll|here's|here is|"
     r"this (?:edit|change|block|pair|adds|updates|fixes|replaces|removes)\b)"
-    r"|^(?:now|next),?\s+(?:the|for|update|add|fix|change|replace|remove)\b.*:$", re.I)
+    r"|^(?:now|next),?\s+(?:the|for|update|add|fix|change|replace|remove)\b.*:$", re.IGNORECASE)
 
 
 # -- fences ------------------------------------------------------------------------------------
@@ -212,7 +212,8 @@ _JSON_PATH = re.compile(r'"(?:path|file_path|filePath|filename|file|target_file)
 _JSON_EDIT = re.compile(r'"(?:content|new_string|new_str|old_string|old_str|replace|'
                         r'contents|text|diff|patch|edits)"\s*:')
 _QUOTED_PATH = re.compile(r"`([^`]+\.md)`|\*\*([^*]+\.md)\*\*")
-_BARE_PATH = re.compile(r"^\s*(?:[*_`#>]+\s*)?(?:File:\s*)?([^\s`*][^`*]*?\.md)\s*[`*_:]*\s*$", re.I)
+_BARE_PATH = re.compile(r"^\s*(?:[*_`#>]+\s*)?(?:File:\s*)?([^\s`*][^`*]*?\.md)\s*[`*_:]*\s*$",
+                        re.IGNORECASE)
 
 # What to send instead, per foreign format (the message the model gets back).
 _SEND_EDIT = ("send '@@@ EDIT {path}', then '@@@ SEARCH' with the old lines exactly as in the "
