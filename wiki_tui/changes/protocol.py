@@ -251,6 +251,7 @@ class StreamParser:
         self._line_no = 0
         self._open: _Open | None = None
         self._held_fence: str | None = None  # a prose fence line that may wrap the next block
+        self._prose_fence: str | None = None  # a code block open in the prose (its fence run)
         self._after_block = False  # the previous line closed a block (a wrapping fence may follow)
         self._after_block_oneliner = False  # a stray END right after DELETE/RENAME is forgiven
         self._prose_out: list[str] = []  # prose lines of the current feed() call
@@ -362,12 +363,16 @@ class StreamParser:
 
     def _prose_line(self, line: str) -> None:
         self._foreign.prose_line(line, self._line_no)
-        if self._held_fence is not None:
+        if self._held_fence is not None:  # it opened a code block in the prose
             self._prose_out.append(self._held_fence)
+            self._prose_fence = fence(self._held_fence)[0]  # type: ignore[index]
             self._held_fence = None
         if fence(line) is not None:
-            self._held_fence = line  # decided by the next line: a block marker drops it
-            return
+            if self._prose_fence is not None and closes(line, self._prose_fence):
+                self._prose_fence = None  # it closes a code block of the prose: no wrapper
+            else:
+                self._held_fence = line  # decided by the next line: a block marker drops it
+                return
         if line.strip():
             self._recent_path = path_line(line)
         self._prose_out.append(line)
@@ -398,7 +403,7 @@ class StreamParser:
             return
         self._after_block_oneliner = False
         self._flush_prose(events)
-        self._recent_path = None
+        self._recent_path = self._prose_fence = None
         notes = [n for n in (wrapper, decor and f"read '{raw.strip()}' as a marker") if n]
         if keyword in _ALIASES and kind != _UPDATE:
             notes.append(f"read '@@@ {m.group(1)}' as '@@@ {kind.upper()}'")
@@ -535,7 +540,7 @@ class StreamParser:
 
     def _aider_open(self, events: list[ParseEvent]) -> None:
         """`<<<<<<< SEARCH` in prose: aider's format, with the page path on a line before it."""
-        self._held_fence = None  # ```markdown before it wraps the aider block
+        self._held_fence = self._prose_fence = None  # a fence before it wraps the aider block
         self._flush_prose(events)
         path = self._recent_path or ""
         block = Block(EDIT, path, line=self._line_no)
