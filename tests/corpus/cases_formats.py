@@ -61,6 +61,16 @@ CASES = [
     Case("aider-replace-without-divider", "formats",
          f"@@@ EDIT {H4}\n<<<<<<< SEARCH\n{OLD}>>>>>>> REPLACE\n@@@ END\n", REFUSED, H4_RESULT,
          message=(H4, "without '======='"), retry=H4_EDIT),
+    Case("cline-replace-in-file", "formats",
+         f"<replace_in_file>\n<path>{H4}</path>\n<diff>\n{AIDER_PAIR}</diff>\n"
+         "</replace_in_file>\n", REPAIRED, H4_RESULT, repair="aider",
+         note="Cline / Roo Code tool call written as XML"),
+    Case("end-after-each-pair", "formats",
+         f"{H4_EDIT}\n@@@ SEARCH\n{TRIAL_OLD}\n@@@ REPLACE\n{TRIAL_NEW}\n@@@ END\n", REPAIRED,
+         TWO_RESULT, repair="read '@@@ SEARCH' after '@@@ END' (line 7) as another pair"),
+    Case("search-colon-words", "formats",
+         f"@@@ EDIT {H4}\nSEARCH:\n{OLD}REPLACE:\n{NEW_LINE}@@@ END\n", REFUSED, H4_RESULT,
+         message=(H4, "write the marker lines '@@@ SEARCH' and '@@@ REPLACE'"), retry=H4_EDIT),
     # adversarial: conflict markers, diffs and JSON inside pages are page text
     Case("page-with-conflict-markers-diff-json", "formats",
          f"@@@ WRITE concepts/Merge conflicts.md\n{GIT_PAGE}@@@ END\n", APPLIED,
@@ -88,6 +98,10 @@ CASES = [
          '{\n  "tool": "str_replace",\n  "file_path": "entities/H4.md",\n  "old_string": "# H4",'
          '\n  "new_string": "# H4 (the Sea Watch)"\n}\n', REFUSED, H4_RESULT,
          message=("JSON tool call", H4), retry=H4_EDIT),
+    Case("cline-write-to-file", "formats",
+         f"<write_to_file>\n<path>{ESC_PATH}</path>\n<content>\n{ESC}</content>\n"
+         "</write_to_file>\n", REFUSED, NEW, message=("XML tool call", ESC_PATH, "@@@ WRITE"),
+         retry=WRITE_ESC),
     Case("whole-file-in-fence-after-path", "formats",
          f"{ESC_PATH}\n```markdown\n{ESC}```\n", REFUSED, NEW,
          message=("whole page in a code fence", "@@@ WRITE " + ESC_PATH), retry=WRITE_ESC,

@@ -147,6 +147,8 @@ _THINK_STRAY = re.compile(r"^[ \t]*</(think|thinking|reasoning)>|</(think|thinki
 _AIDER_SEARCH = re.compile(r"^[ \t]*<{7} ?SEARCH[ \t\r]*$")
 _AIDER_DIVIDER = re.compile(r"^[ \t]*={7}[ \t\r]*$")
 _AIDER_REPLACE = re.compile(r"^[ \t]*>{7} ?REPLACE[ \t\r]*$")
+_WORD_MARKER = re.compile(r"^\W*(?:SEARCH|FIND|REPLACE|REPLACE WITH)\W*$", re.IGNORECASE)
+_XML_TAG_LINE = re.compile(r"^\s*</?[A-Za-z_][\w-]*>\s*$")
 _AIDER_NOTE = ("read aider's '<<<<<<< SEARCH' / '=======' / '>>>>>>> REPLACE' markers as "
                "SEARCH/REPLACE")
 
@@ -259,6 +261,7 @@ class StreamParser:
         self._think: tuple[int, str] | None = None  # an open <think> section: (line, tag)
         self._think_markers = 0  # marker lines seen inside it
         self._recent_path: str | None = None  # a prose line naming a page (aider puts it there)
+        self._last_edit: str | None = None  # an EDIT that just ended (blank lines since)
         self._foreign = ForeignFormats()
         self.blocks: list[Block] = []
         self.incomplete: list[Block] = []
@@ -357,6 +360,7 @@ class StreamParser:
         after, self._after_block = self._after_block, False
         if line.strip():
             self._after_block_oneliner = False
+            self._last_edit = None
         if after and (f := fence(line)) is not None and f[1] == "":
             return  # the closing fence of a fence the model wrapped around a block
         self._prose_line(line)
@@ -373,7 +377,7 @@ class StreamParser:
             else:
                 self._held_fence = line  # decided by the next line: a block marker drops it
                 return
-        if line.strip():
+        if line.strip() and not _XML_TAG_LINE.match(line):  # `<diff>` keeps a `<path>` line's
             self._recent_path = path_line(line)
         self._prose_out.append(line)
 
@@ -387,6 +391,10 @@ class StreamParser:
         keyword, rest = m.group(1).upper(), m.group(2)
         wrapper = self._take_wrapper_fence()
         self._after_block = False
+        last_edit, self._last_edit = self._last_edit, None
+        if keyword == "SEARCH" and last_edit:
+            self._continue_edit(last_edit, events)
+            return
         kind = _opener_kind(keyword)
         if kind is None:
             if keyword == "END":
@@ -437,6 +445,17 @@ class StreamParser:
         if kind == _UPDATE:
             self._open.update = m.group(1)
         events.append(BlockStarted(path, block.kind, line))
+
+    def _continue_edit(self, path: str, events: list[ParseEvent]) -> None:
+        """`@@@ SEARCH` right after an EDIT block's END: the model closed the block after each
+        pair; the pair continues the same page (a new EDIT block, applied after the first)."""
+        self._flush_prose(events)
+        line = self._line_no
+        block = Block(EDIT, path, line=line, repairs=[
+            f"read '@@@ SEARCH' after '@@@ END' (line {line}) as another pair for {path}"])
+        self._open = _Open(block)
+        self._open.section = "search"
+        events.append(BlockStarted(path, EDIT, line))
 
     def _oneliner(self, block: Block, events: list[ParseEvent]) -> None:
         events.append(BlockStarted(block.path, block.kind, block.line))
@@ -607,6 +626,8 @@ class StreamParser:
             self._end_edit(op, events)
         if op.bad:
             return
+        if block.kind == EDIT and not op.standalone:
+            self._last_edit = block.path
         self.blocks.append(block)
         events.append(BlockComplete(block))
 
@@ -643,13 +664,15 @@ class StreamParser:
         if op.bad:
             return
         if not block.edits:
-            hint = (" (for a whole page use '@@@ WRITE')" if op.notes else "")
+            hint = (" (write the marker lines '@@@ SEARCH' and '@@@ REPLACE'; a line such as "
+                    "'SEARCH:' is page text)" if any(_WORD_MARKER.match(t) for _, t in op.notes)
+                    else " (for a whole page use '@@@ WRITE')" if op.notes else "")
             self._bad(op, "an EDIT block without any '@@@ SEARCH' / '@@@ REPLACE' pair" + hint,
                       events)
         elif any(not s.strip() for s, _ in block.edits):
             self._bad(op, "a SEARCH section is empty or blank: copy at least one "
                       "existing non-blank line of the page into it", events)
-        if op.aider:
+        if op.aider and not op.standalone:  # a standalone block's note says so already
             block.repairs.append(_AIDER_NOTE)
         if op.update:
             block.repairs.append(f"read '@@@ {op.update}' as '@@@ EDIT'")

@@ -208,10 +208,14 @@ _DIFF_OLD = re.compile(r"^--- (?:a/)?(\S.*?)(?:\t.*)?\s*$")
 _DIFF_NEW = re.compile(r"^\+\+\+ (?:b/)?(\S.*?)(?:\t.*)?\s*$")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$")
+# Cline / Roo Code style tool calls written as XML: <write_to_file><path>..</path><content>..
+_XML_TOOL = re.compile(r"^\s*<(write_to_file|create_file|replace_in_file|edit_file|apply_diff|"
+                       r"insert_content|search_and_replace)>", re.IGNORECASE)
+_XML_BODY = re.compile(r"^\s*<(content|diff|new_str|replace)>", re.IGNORECASE)
 _JSON_PATH = re.compile(r'"(?:path|file_path|filePath|filename|file|target_file)"\s*:\s*"([^"]+)"')
 _JSON_EDIT = re.compile(r'"(?:content|new_string|new_str|old_string|old_str|replace|'
                         r'contents|text|diff|patch|edits)"\s*:')
-_QUOTED_PATH = re.compile(r"`([^`]+\.md)`|\*\*([^*]+\.md)\*\*")
+_QUOTED_PATH = re.compile(r"`([^`]+\.md)`|\*\*([^*]+\.md)\*\*|<path>\s*([^<]+\.md)\s*</path>")
 _BARE_PATH = re.compile(r"^\s*(?:[*_`#>]+\s*)?(?:File:\s*)?([^\s`*][^`*]*?\.md)\s*[`*_:]*\s*$",
                         re.IGNORECASE)
 
@@ -249,6 +253,8 @@ class ForeignFormats:
         self._json_path: tuple[str, int] | None = None
         self._json_edit = False
         self._path_line: tuple[str, int] | None = None  # a prose line that is only a page path
+        self._xml_tool: str | None = None  # an XML tool call is open: its tag
+        self._xml_path: tuple[str, int] | None = None
         self.whole: tuple[str, int] | None = None  # such a path followed by a fence opener
 
     def prose_line(self, line: str, line_no: int) -> None:
@@ -269,6 +275,8 @@ class ForeignFormats:
         if m := _PATCH_FILE.match(text):
             self._add("an apply_patch patch ('*** Begin Patch')", m.group(1), line_no, _SEND_EDIT)
             return
+        if "<" in text and self._xml_line(text, line_no):
+            return
         if '"' in text:
             if m := _JSON_PATH.search(text):
                 self._json_path = (m.group(1), line_no)
@@ -284,6 +292,20 @@ class ForeignFormats:
             return
         if (path := path_line(text)) is not None:
             self._path_line = (path, line_no)
+
+    def _xml_line(self, text: str, line_no: int) -> bool:
+        if m := _XML_TOOL.match(text):
+            self._xml_tool, self._xml_path = m.group(1).lower(), None
+        elif self._xml_tool and (m := re.search(r"<path>\s*([^<]+?)\s*</path>", text)):
+            self._xml_path = (m.group(1), line_no)
+        elif self._xml_tool and self._xml_path and _XML_BODY.match(text):
+            path, n = self._xml_path
+            send = _SEND_WRITE if self._xml_tool in ("write_to_file", "create_file") else _SEND_EDIT
+            self._add(f"an XML tool call (<{self._xml_tool}>)", path, n, send)
+            self._xml_tool = None
+        else:
+            return False
+        return True
 
     def _add(self, what: str, path: str, line_no: int, send: str) -> None:
         path = clean_path(path) if path else ""
