@@ -129,6 +129,18 @@ CASES = [
     Case("plain-opener-bold-end", "wrappers", f"@@@ WRITE {ESC_PATH}\n{ESC}**@@@ END**\n",
          REFUSED, NEW, message=(ESC_PATH, "@@@ END"), retry=WRITE_ESC,
          note="a decorated line inside a plainly opened block is page text"),
+    # whole replies as chat models write them, several slips at once
+    Case("chat-style-reply", "wrappers",
+         "Sure! I'll create a page for the escapement and retitle H4.\n\n### 1. New page\n\n"
+         f"```markdown\n@@@ WRITE {ESC_PATH} (new page)\n{ESC}@@@ END\n```\n\n"
+         f"### 2. The H4 heading\n\n```markdown\n{H4_EDIT}```\n\n"
+         "Let me know if you'd like any changes!\n", REPAIRED, {**NEW, **H4_RESULT},
+         repair="fence around the block"),
+    Case("r1-style-reply", "wrappers",
+         "<think>\nOkay, the user wants H4 retitled. Maybe:\n"
+         f"@@@ EDIT {H4}\n@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4 draft\n@@@ END\n"
+         "Hmm, better to use the alias.\n</think>\n\nHere is the edit:\n\n" + H4_EDIT,
+         REPAIRED, H4_RESULT, repair="the edit blocks drafted in it were not used"),
     # a fence around the pairs inside EDIT
     Case("fence-around-pairs-inside-edit", "wrappers",
          f"@@@ EDIT {H4}\n```\n{H4_PAIR}```\n@@@ END\n",
