@@ -127,7 +127,8 @@ CASES = [
          f"@@@ WRITE concepts/Edit protocol.md\n{PROTOCOL_DOC_PAGE}@@@ END\n", APPLIED,
          {"concepts/Edit protocol.md": PROTOCOL_DOC_PAGE}),
     Case("plain-opener-bold-end", "wrappers", f"@@@ WRITE {ESC_PATH}\n{ESC}**@@@ END**\n",
-         REFUSED, NEW, message=(ESC_PATH, "@@@ END"), retry=WRITE_ESC,
+         REFUSED, NEW, message=(ESC_PATH, "'**@@@ END**' (reply line 10) was read as page text"),
+         retry=WRITE_ESC,
          note="a decorated line inside a plainly opened block is page text"),
     # whole replies as chat models write them, several slips at once
     Case("chat-style-reply", "wrappers",

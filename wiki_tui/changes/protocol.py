@@ -225,7 +225,8 @@ class _Open:
     """A block being read."""
 
     __slots__ = ("block", "lines", "section", "search", "replace", "replace_nos", "bad", "raw",
-                 "emitted", "decor", "aider", "standalone", "notes", "fence_run", "update")
+                 "emitted", "decor", "aider", "standalone", "notes", "fence_run", "update",
+                 "decorated_end")
 
     def __init__(self, block: Block, decor: str = "") -> None:
         self.block = block
@@ -243,6 +244,7 @@ class _Open:
         self.notes: list[tuple[int, str]] = []  # EDIT: ignored lines outside any pair
         self.fence_run: str | None = None  # EDIT: a fence opened before the first SEARCH
         self.update: str | None = None  # the verb of an UPDATE/MODIFY block
+        self.decorated_end: tuple[int, str] | None = None  # `**@@@ END**` read as page text
 
 
 class StreamParser:
@@ -320,6 +322,12 @@ class StreamParser:
                 block.content = "".join(op.lines)
             elif block.kind == EDIT:
                 self._finish_pair(op)
+            if op.decorated_end and not op.bad:
+                n, text = op.decorated_end
+                self._error(f"the {block.kind.upper()} block for {block.path} (line {block.line}) "
+                            f"opened with a plain marker, so '{text}' (reply line {n}) was read as "
+                            "page text, not as its end. End the block with a bare '@@@ END' line",
+                            events, block.path, line=n)
             if block.path:
                 self.incomplete.append(block)
                 events.append(BlockIncomplete(block))
@@ -469,6 +477,9 @@ class StreamParser:
         op = self._open
         assert op is not None
         keyword = _keyword_in_block(m) if m and decor in ("", op.decor) else None
+        if m and decor and keyword is None and op.decorated_end is None and (
+                _keyword_in_block(m) == "END"):  # remembered for the message if END never comes
+            op.decorated_end = (self._line_no, _quote(line))
         if keyword == "END":
             self._end(op, events)
             return
