@@ -116,3 +116,12 @@ def test_update_block_decides_its_kind_from_its_body():
     assert (r.blocks[0].kind, r.blocks[0].content) == ("write", "---\ntitle: A\n---\n")
     r = parse_reply("@@@ UPDATE a.md\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n@@@ END\n")
     assert (r.blocks[0].kind, r.blocks[0].edits) == ("edit", [("x\n", "y\n")])
+
+
+def test_fenced_pairs_keep_a_closing_fence_that_mirrors_the_search():
+    # the pair edits the end of a code block; the model also fenced its pairs
+    r = parse_reply("@@@ EDIT a.md\n```\n@@@ SEARCH\nx\n```\n@@@ REPLACE\ny\n```\n@@@ END\n```\n")
+    assert r.blocks[0].edits == [("x\n```\n", "y\n```\n")]
+    r = parse_reply("@@@ EDIT a.md\n```\n@@@ SEARCH\nx\n```\n@@@ REPLACE\ny\n```\n```\n@@@ END\n")
+    assert r.blocks[0].edits == [("x\n```\n", "y\n```\n")]
+    assert "dropped the ``` fence lines" in r.blocks[0].repairs[0]

@@ -130,6 +130,14 @@ CASES = [
          REFUSED, NEW, message=(ESC_PATH, "'**@@@ END**' (reply line 10) was read as page text"),
          retry=WRITE_ESC,
          note="a decorated line inside a plainly opened block is page text"),
+    Case("fenced-pairs-editing-end-of-code-block", "wrappers",
+         f"@@@ EDIT concepts/Dead reckoning.md\n```\n@@@ SEARCH\n 1     5     WSW      "
+         "[[not a link inside a tilde fence]]\n~~~\n@@@ REPLACE\n 1     5     WSW      calm\n"
+         "~~~\n```\n@@@ END\n", REPAIRED,
+         {"concepts/Dead reckoning.md": edited(
+             "concepts/Dead reckoning.md", "WSW      [[not a link inside a tilde fence]]\n~~~",
+             "WSW      calm\n~~~")}, repair="fence",
+         note="the REPLACE's closing ~~~ mirrors the SEARCH's and is page text"),
     # whole replies as chat models write them, several slips at once
     Case("chat-style-reply", "wrappers",
          "Sure! I'll create a page for the escapement and retitle H4.\n\n### 1. New page\n\n"

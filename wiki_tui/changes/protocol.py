@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 from wiki_tui.changes.protocol_repairs import (
     ForeignFormats,
-    balanced,
     clean_path,  # noqa: F401  (re-exported: callers import it from here)
     closes,
     fence,
+    open_fence,
     path_line,
     read_path,
     trailing_note,
@@ -608,8 +608,11 @@ class StreamParser:
         ends = [i for i in range(len(rep)) if rep[i].strip()][-2:]
         tail = [i for i in ends if closes(rep[i], op.fence_run) and all(
             not x.strip() or closes(x, op.fence_run) for x in rep[i:])]
-        for i in tail:  # the earliest cut that leaves the REPLACE balanced
-            if balanced(rep[:i]):
+        # A pair may edit part of a code block (its SEARCH leaves a fence open or closes one):
+        # cut only where the REPLACE's fences end as the SEARCH's do.
+        want = open_fence(op.search)
+        for i in tail:  # the earliest such cut
+            if open_fence(rep[:i]) == want:
                 del rep[i:]
                 del op.replace_nos[i:]
                 note = f"dropped the {op.fence_run} fence lines around the SEARCH/REPLACE pairs"

@@ -53,8 +53,8 @@ def closes(line: str, run: str) -> bool:
     return f is not None and f[1] == "" and f[0][0] == run[0] and len(f[0]) >= len(run)
 
 
-def balanced(lines: list[str]) -> bool:
-    """Every fence the lines open is closed again (CommonMark pairing)."""
+def open_fence(lines: list[str]) -> str | None:
+    """The run of a fence the lines leave open (CommonMark pairing), None if all are closed."""
     open_run: str | None = None
     for line in lines:
         if open_run is None:
@@ -63,7 +63,12 @@ def balanced(lines: list[str]) -> bool:
                 open_run = f[0]
         elif closes(line, open_run):
             open_run = None
-    return open_run is None
+    return open_run
+
+
+def balanced(lines: list[str]) -> bool:
+    """Every fence the lines open is closed again."""
+    return open_fence(lines) is None
 
 
 def _last_text(lines: list[str]) -> int:
