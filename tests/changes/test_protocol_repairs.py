@@ -62,6 +62,8 @@ def test_notes_to_the_person():
 def test_unwrap_page_keeps_pages_that_only_look_wrapped():
     lines = ["```markdown\n", "example\n", "```\n", "prose\n", "```\n", "code\n", "```\n"]
     assert unwrap_page(lines) == (lines, None)
+    shell = ["```\n", "# install\n", "```\n", "```\n", "run\n", "```\n"]  # starts with code
+    assert unwrap_page(shell) == (shell, None)
     unclosed = ["```python\n", "x\n"]  # only bare/markdown/md fences wrap pages
     assert unwrap_page(unclosed) == (unclosed, None)
 

@@ -82,8 +82,9 @@ def unwrap_page(lines: list[str]) -> tuple[list[str], str | None]:
     """Drop a ```markdown / ```md / bare fence the model wrapped around a WRITE page.
 
     - the first line's fence closes on the last non-blank line: both go;
-    - the page (frontmatter or a heading right after the fence) has fences of its own, all
-      paired, and the last non-blank line is one more closing fence: both go;
+    - the page (frontmatter, or after ```markdown/```md a heading, right after the fence) has
+      fences of its own, all paired, and the last non-blank line is one more closing fence:
+      both go;
     - the same, but no closing fence left: the model closed it after '@@@ END' (or forgot):
       the first line goes.
     A page whose first fence is closed by a fence of its own is kept exactly as written.
@@ -98,8 +99,10 @@ def unwrap_page(lines: list[str]) -> tuple[list[str], str | None]:
     first_close = next((i for i in range(1, last + 1) if closes(lines[i], run)), None)
     if first_close == last:
         return lines[1:last], note
-    body = next((line for line in lines[1:] if line.strip()), "")
-    if not _HEADING_OR_FRONTMATTER.match(body.strip()):
+    body = next((line for line in lines[1:] if line.strip()), "").strip()
+    # A bare fence may open a page's first code block (`# install` in a shell block): only a
+    # frontmatter line after it says "page". After ```markdown a heading says so too.
+    if not (body == "---" or (opened[1] and _HEADING_OR_FRONTMATTER.match(body))):
         return lines, None
     if closes(lines[last], run) and balanced(lines[1:last]):
         return lines[1:last], note
