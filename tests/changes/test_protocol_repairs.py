@@ -52,10 +52,12 @@ def test_path_line_names_a_page_only_when_the_line_is_a_path(line, path):
 
 def test_notes_to_the_person():
     for line in ("Now let me add the link:", "I'll also fix the date.", "Next, the trials:",
-                 "This edit adds the date.", "Let's update the list:"):
+                 "This edit adds the date.", "Let's update the list:", "Second change:",
+                 "Edit 2: the trials", "Next change - the trials:"):
         assert is_note_to_person(line), line
     for line in ("Also see:", "Then the Board paid him.", "> I'll be back", "Now-famous clock.",
-                 "Next steps", "This clock was slow."):
+                 "Next steps", "This clock was slow.", "Step 2: wind the clock.",
+                 "Change 2 was made in 1762."):
         assert not is_note_to_person(line), line
 
 

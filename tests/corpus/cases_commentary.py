@@ -39,6 +39,7 @@ def with_replace_tail(tail: str) -> tuple[str, dict[str, str | None]]:
 
 ALSO_SEE = with_replace_tail("Also see:")
 THEN_BOARD = with_replace_tail("Then the Board asked for copies.")
+STEP = with_replace_tail("Step 2: wind the clock.")
 QUOTE_NOTE = with_replace_tail("> I'll be back, said the clock.")
 LET_ME_PAGE = new_page("Escapement", "Let me show the parts in order.\n\n"
                        "## Parts\n\nThe anchor and the escape wheel.")
@@ -68,6 +69,9 @@ CASES = [
     Case("note-without-blank-line", "commentary",
          f"@@@ EDIT {H4}\n{PAIR1}Next, the trial list:\n{PAIR2}@@@ END\n", REFUSED, TWO_RESULT,
          message=(H4, "Next, the trial list:"), retry=TWO),
+    Case("numbered-change-heading-between-pairs", "commentary",
+         f"@@@ EDIT {H4}\n{PAIR1}\nChange 2: the Barbados trial\n{PAIR2}@@@ END\n", REFUSED,
+         TWO_RESULT, message=(H4, "Change 2: the Barbados trial"), retry=TWO),
     Case("note-after-last-replace", "commentary",
          f"@@@ EDIT {H4}\n{PAIR1}\nThis edit makes the heading match the aliases.\n@@@ END\n",
          REFUSED, ONE_RESULT, message=(H4, "This edit makes"), retry=ONE),
@@ -86,6 +90,7 @@ CASES = [
     Case("replace-ending-quote", "commentary", QUOTE_NOTE[0], APPLIED, QUOTE_NOTE[1]),
     Case("page-with-let-me-sentence", "commentary", f"@@@ WRITE {ESC_PATH}\n{LET_ME_PAGE}@@@ END\n",
          APPLIED, {ESC_PATH: LET_ME_PAGE}),
+    Case("replace-ending-step-line", "commentary", STEP[0], APPLIED, STEP[1]),
     Case("page-ending-with-then", "commentary", f"@@@ WRITE {ESC_PATH}\n{ENDS_WITH_THEN}@@@ END\n",
          APPLIED, {ESC_PATH: ENDS_WITH_THEN}),
     Case("note-line-also-in-search-kept", "commentary",

@@ -29,7 +29,9 @@ _NOTE_LINE = re.compile(
     r"^(?:(?:now|next|then|also|finally|and)[ ,]+)?"
     r"(?:i'll|i will|i'm going to|i've|i have|let me|let's|we'll|here's|here is|"
     r"this (?:edit|change|block|pair|adds|updates|fixes|replaces|removes)\b)"
-    r"|^(?:now|next),?\s+(?:the|for|update|add|fix|change|replace|remove)\b.*:$", re.IGNORECASE)
+    r"|^(?:now|next),?\s+(?:the|for|update|add|fix|change|replace|remove)\b.*:$"
+    r"|^(?:first|second|third|next|another|last|final)\s+(?:edit|change|pair)\b.*:$"
+    r"|^(?:edit|change|pair)\s*#?\d+\s*[:)]", re.IGNORECASE)
 
 
 # -- fences ------------------------------------------------------------------------------------
