@@ -67,7 +67,7 @@ CASES = [
          note="Cline / Roo Code tool call written as XML"),
     Case("end-after-each-pair", "formats",
          f"{H4_EDIT}\n@@@ SEARCH\n{TRIAL_OLD}\n@@@ REPLACE\n{TRIAL_NEW}\n@@@ END\n", REPAIRED,
-         TWO_RESULT, repair="read '@@@ SEARCH' after '@@@ END' (line 7) as another pair"),
+         TWO_RESULT, repair="read '@@@ SEARCH' after '@@@ END' (line 8) as another pair"),
     Case("search-colon-words", "formats",
          f"@@@ EDIT {H4}\nSEARCH:\n{OLD}REPLACE:\n{NEW_LINE}@@@ END\n", REFUSED, H4_RESULT,
          message=(H4, "write the marker lines '@@@ SEARCH' and '@@@ REPLACE'"), retry=H4_EDIT),
