@@ -71,6 +71,12 @@ CASES = [
     Case("search-colon-words", "formats",
          f"@@@ EDIT {H4}\nSEARCH:\n{OLD}REPLACE:\n{NEW_LINE}@@@ END\n", REFUSED, H4_RESULT,
          message=(H4, "write the marker lines '@@@ SEARCH' and '@@@ REPLACE'"), retry=H4_EDIT),
+    Case("search-words-without-markers", "formats",
+         f"**{H4}**\n\nSEARCH:\n{OLD}\nREPLACE:\n{NEW_LINE}", REFUSED, H4_RESULT,
+         message=("without the '@@@' marker lines", f"'@@@ EDIT {H4}'"), retry=H4_EDIT),
+    Case("diff-inside-edit-block", "formats",
+         f"@@@ EDIT {H4}\n```diff\n-# H4\n+# H4 (the Sea Watch)\n```\n@@@ END\n", REFUSED,
+         H4_RESULT, message=(H4, "a diff is not a pair"), retry=H4_EDIT),
     # adversarial: conflict markers, diffs and JSON inside pages are page text
     Case("page-with-conflict-markers-diff-json", "formats",
          f"@@@ WRITE concepts/Merge conflicts.md\n{GIT_PAGE}@@@ END\n", APPLIED,

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from wiki_tui.changes.protocol_repairs import (
+    WORD_MARKER,
     ForeignFormats,
     clean_path,  # noqa: F401  (re-exported: callers import it from here)
     closes,
@@ -147,7 +148,6 @@ _THINK_STRAY = re.compile(r"^[ \t]*</(think|thinking|reasoning)>|</(think|thinki
 _AIDER_SEARCH = re.compile(r"^[ \t]*<{7} ?SEARCH[ \t\r]*$")
 _AIDER_DIVIDER = re.compile(r"^[ \t]*={7}[ \t\r]*$")
 _AIDER_REPLACE = re.compile(r"^[ \t]*>{7} ?REPLACE[ \t\r]*$")
-_WORD_MARKER = re.compile(r"^\W*(?:SEARCH|FIND|REPLACE|REPLACE WITH)\W*$", re.IGNORECASE)
 _XML_TAG_LINE = re.compile(r"^\s*</?[A-Za-z_][\w-]*>\s*$")
 _AIDER_NOTE = ("read aider's '<<<<<<< SEARCH' / '=======' / '>>>>>>> REPLACE' markers as "
                "SEARCH/REPLACE")
@@ -202,6 +202,19 @@ def _keyword_in_block(m: re.Match[str]) -> str | None:
             return kw if len(_split_rename(rest)[0]) == 2 else None
         return kw if ".md" in rest and read_path(rest)[0].endswith(".md") else None
     return None
+
+
+def _no_pair_hint(notes: list[str]) -> str:
+    """What the text of an EDIT block without pairs looks like, said so the model can fix it."""
+    if any(WORD_MARKER.match(t) for t in notes):
+        return (" (write the marker lines '@@@ SEARCH' and '@@@ REPLACE'; a line such as "
+                "'SEARCH:' is page text)")
+    removed = any(t[:1] == "-" and t[:3] != "---" for t in notes)
+    added = any(t[:1] == "+" and t[:3] != "+++" for t in notes)
+    if (removed and added) or any(t.startswith("@@ ") for t in notes):
+        return (" (a diff is not a pair: put the old lines, without '-', under '@@@ SEARCH' and "
+                "the new lines, without '+', under '@@@ REPLACE')")
+    return " (for a whole page use '@@@ WRITE')" if notes else ""
 
 
 def _frontmatter_first(lines: list[str]) -> list[str]:
@@ -678,11 +691,8 @@ class StreamParser:
         if op.bad:
             return
         if not block.edits:
-            hint = (" (write the marker lines '@@@ SEARCH' and '@@@ REPLACE'; a line such as "
-                    "'SEARCH:' is page text)" if any(_WORD_MARKER.match(t) for _, t in op.notes)
-                    else " (for a whole page use '@@@ WRITE')" if op.notes else "")
-            self._bad(op, "an EDIT block without any '@@@ SEARCH' / '@@@ REPLACE' pair" + hint,
-                      events)
+            self._bad(op, "an EDIT block without any '@@@ SEARCH' / '@@@ REPLACE' pair"
+                      + _no_pair_hint([t for _, t in op.notes]), events)
         elif any(not s.strip() for s, _ in block.edits):
             self._bad(op, "a SEARCH section is empty or blank: copy at least one "
                       "existing non-blank line of the page into it", events)

@@ -218,6 +218,8 @@ _DIFF_OLD = re.compile(r"^--- (?:a/)?(\S.*?)(?:\t.*)?\s*$")
 _DIFF_NEW = re.compile(r"^\+\+\+ (?:b/)?(\S.*?)(?:\t.*)?\s*$")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$")
+# `SEARCH:` / `REPLACE:` written as words instead of the '@@@' marker lines.
+WORD_MARKER = re.compile(r"^\W*(?:SEARCH|FIND|REPLACE|REPLACE WITH)\W*$", re.IGNORECASE)
 # Cline / Roo Code style tool calls written as XML: <write_to_file><path>..</path><content>..
 _XML_TOOL = re.compile(r"^\s*<(write_to_file|create_file|replace_in_file|edit_file|apply_diff|"
                        r"insert_content|search_and_replace)>", re.IGNORECASE)
@@ -259,6 +261,8 @@ class ForeignFormats:
 
     def __init__(self) -> None:
         self.found: list[tuple[str, str, int, str]] = []  # (what, path, line, send)
+        self.alone: list[tuple[str, str, int, str]] = []  # as found, for replies without blocks
+        self._named: str | None = None  # the last prose line that was a page path
         self._old: str | None = None  # path of a '--- a/x' line just seen
         self._json_path: tuple[str, int] | None = None
         self._json_edit = False
@@ -302,6 +306,10 @@ class ForeignFormats:
             return
         if (path := path_line(text)) is not None:
             self._path_line = (path, line_no)
+            self._named = path
+        elif WORD_MARKER.match(text) and not self.alone:
+            self.alone.append(("SEARCH/REPLACE sections written without the '@@@' marker lines",
+                               self._named or "", line_no, _SEND_EDIT))
 
     def _xml_line(self, text: str, line_no: int) -> bool:
         if m := _XML_TOOL.match(text):
@@ -334,6 +342,10 @@ class ForeignFormats:
             out.append((f"this looks like {what}" + (f" for {path}" if path else "")
                         + "; wiki-tui only reads its own edit blocks, nothing was changed. "
                         "Instead, " + send.format(path=target), line_no, path))
+        for what, path, line_no, send in self.alone if not any_block else ():
+            out.append((f"the reply has no edit block; this looks like {what}"
+                        + (f" for {path}" if path else "") + ". Instead, "
+                        + send.format(path=path or "path/to/Page.md"), line_no, path))
         if self.whole and not any_block and self.whole[0] not in touched:
             path, line_no = self.whole
             out.append((f"the reply has no edit block; '{path}' followed by a ``` fence looks "
