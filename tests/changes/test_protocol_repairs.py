@@ -129,3 +129,15 @@ def test_fenced_pairs_keep_a_closing_fence_that_mirrors_the_search():
     r = parse_reply("@@@ EDIT a.md\n```\n@@@ SEARCH\nx\n```\n@@@ REPLACE\ny\n```\n```\n@@@ END\n")
     assert r.blocks[0].edits == [("x\n```\n", "y\n```\n")]
     assert "dropped the ``` fence lines" in r.blocks[0].repairs[0]
+
+
+def test_every_corpus_reply_parses_the_same_in_small_chunks():
+    from tests.corpus.runner import all_cases
+
+    for case in all_cases():
+        for reply in filter(None, (case.reply, case.retry)):
+            p = StreamParser()
+            for i in range(0, len(reply), 3):
+                p.feed(reply[i : i + 3])
+            p.close()
+            assert p.result() == parse_reply(reply), case.name
