@@ -85,8 +85,8 @@ def unwrap_page(lines: list[str]) -> tuple[list[str], str | None]:
 
     - the first line's fence closes on the last non-blank line: both go;
     - the page (frontmatter, or after ```markdown/```md a heading, right after the fence) has
-      fences of its own, all paired, and the last non-blank line is one more closing fence:
-      both go;
+      fences of its own, all paired, and the last non-blank line is one more closing fence
+      (even a shorter one): both go;
     - the same, but no closing fence left: the model closed it after '@@@ END' (or forgot):
       the first line goes.
     A page whose first fence is closed by a fence of its own is kept exactly as written.
@@ -106,8 +106,8 @@ def unwrap_page(lines: list[str]) -> tuple[list[str], str | None]:
     # frontmatter line after it says "page". After ```markdown a heading says so too.
     if not (body == "---" or (opened[1] and _HEADING_OR_FRONTMATTER.match(body))):
         return lines, None
-    if closes(lines[last], run) and balanced(lines[1:last]):
-        return lines[1:last], note
+    if closes(lines[last], run[0] * 3) and balanced(lines[1:last]):  # ````md ... ``` too:
+        return lines[1:last], note  # models ignore a request for a longer fence (aider #2879)
     if balanced(lines[1:]):
         return lines[1:], note + " (its closing fence came after '@@@ END')"
     return lines, None
