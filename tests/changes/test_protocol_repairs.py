@@ -28,6 +28,8 @@ from wiki_tui.changes.protocol_repairs import (
     ("concepts/Clock (history)", "concepts/Clock (history).md", True),
     ("concepts/A - new design.md", "concepts/A - new design.md", False),
     ("concepts/Notes on .md files.md", "concepts/Notes on .md files.md", False),
+    ("concepts/Clock — new findings", "concepts/Clock — new findings.md", True),
+    ("concepts/Clock (new findings)", "concepts/Clock (new findings).md", True),
 ])
 def test_read_path(raw, path, noted):
     got, note = read_path(raw)

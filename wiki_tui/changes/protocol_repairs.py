@@ -20,8 +20,9 @@ _TRAILING_MARKER = re.compile(r"[ \t]+@@@+[ \t]*$")
 # A note after a path that names no page: `(new page)`, `— new`, `- updated`.
 _NOTE_WORDS = r"(?:new|new page|new file|create[sd]?|creating|update[sd]?|updating|edit(?:ed)?|" \
               r"overwrite|rewrite|rewritten|replace[sd]?|draft|modified|changed?)"
-_PATH_NOTE = re.compile(
-    rf"\s+(?:\(\s*{_NOTE_WORDS}\b[^)]*\)|[—–-]{{1,2}}\s*{_NOTE_WORDS}\b.*)$", re.IGNORECASE)
+_NOTE_ONLY = rf"{_NOTE_WORDS}(?:\s+(?:page|file|note))?"  # nothing more: "(new findings)" is a name
+_PATH_NOTE = re.compile(rf"\s+(?:\(\s*{_NOTE_ONLY}\s*\)|[—–-]{{1,2}}\s*{_NOTE_ONLY})\s*$",
+                        re.IGNORECASE)
 _HEADING_OR_FRONTMATTER = re.compile(r"^(?:---|#{1,6}\s)")
 _YAML_LINE = re.compile(r"^(?:[A-Za-z_][\w -]*:(?:\s.*)?|\s+.*|-\s.*|#.*)$")
 # A line that speaks to the person about the edit, not page text ("Now let me add the link:").
