@@ -7,7 +7,8 @@
   a crash. Targets: silently_wrong == 0 and crashes == 0.
 - usable_after_one_retry: the share of replies that are not well-formed which end applied as
   meant or repaired, either at once or after one retry round (the case's scripted `retry`, what a
-  model that follows the refusal message sends). Target >= 0.90.
+  model that follows the refusal message sends). Target >= 0.90. usable_first_try: the same
+  without the retry (the rest were refused clearly, on purpose).
 - parse_match_1mb_ms: median wall time of parse_reply + build_changeset (guards, matching,
   diffs) for a 1 MB reply of WRITE blocks (new pages, ~3 KB each with fences and a few links)
   and EDIT blocks (every sample_vault page) against a copy of sample_vault. Budget <= 200 ms.
@@ -52,7 +53,7 @@ _USABLE = (AS_MEANT, REPAIRED_OK)
 
 def corpus_report() -> dict:
     families: dict[str, Counter] = {}
-    usable = total = 0
+    usable = first_try = total = 0
     bad: list[str] = []
     for case in all_cases():
         first, second = run_case(case)
@@ -63,6 +64,7 @@ def corpus_report() -> dict:
             bad.append(f"{case.family}/{case.name}: {first.outcome}")
         if not case.well_formed:
             total += 1
+            first_try += first.outcome in _USABLE
             usable += first.outcome in _USABLE or (second is not None
                                                    and second.outcome in _USABLE)
     order = ["replies", *_KEYS.values()]
@@ -70,6 +72,7 @@ def corpus_report() -> dict:
         "families": {f: {k: c.get(k, 0) for k in order} for f, c in sorted(families.items())},
         "totals": {k: sum(c.get(k, 0) for c in families.values()) for k in order},
         "not_well_formed": total,
+        "usable_first_try": round(first_try / total, 3) if total else None,  # repaired or as meant
         "usable_after_one_retry": round(usable / total, 3) if total else None,
         "usable_target": 0.90,
         "not_ok": bad,
