@@ -63,6 +63,14 @@ async def test_prompt_holds_schema_protocol_page_list_and_source(llm_server, sam
         "read_page", "search"]
 
 
+async def test_reply_wide_repairs_reach_the_changeset(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply("<think>\nDraft first.\n</think>\n" + NEW_PAGE_BLOCK, chunk_size=7))
+    events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    assert changeset.repairs == ["ignored a <think> section (lines 1-3)"]
+
+
 async def test_malformed_edit_is_sent_back_and_the_retry_lands(llm_server, git_vault):
     vault = Vault.open(git_vault)
     llm_server.queue(Reply(NEW_PAGE_BLOCK + BAD_EDIT, chunk_size=16),

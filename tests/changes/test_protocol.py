@@ -97,16 +97,47 @@ def test_fence_around_whole_block_is_dropped_from_prose():
     assert r.prose == "Proposal:\nThat is all.\n```py\nx\n```\n"
 
 
-def test_fence_around_page_inside_write_is_removed_only_when_it_wraps_everything():
+def test_fence_around_page_inside_write_is_removed_with_a_note():
+    # a ```markdown wrapper with a page holding its own fences, closed by a longer fence
     wrapped = parse_reply("@@@ WRITE a.md\n```markdown\n---\ntitle: A\n---\n```py\nx\n```\n"
                           "text\n````\n@@@ END\n")
-    # the inner ``` closes the outer ```markdown early: kept exactly as written
-    assert wrapped.blocks[0].content.startswith("```markdown\n")
+    assert wrapped.blocks[0].content == "---\ntitle: A\n---\n```py\nx\n```\ntext\n"
+    assert wrapped.blocks[0].repairs == ["unwrapped a ```markdown fence around the page"]
     good = parse_reply("@@@ WRITE a.md\n````markdown\n---\ntitle: A\n---\n```py\nx\n```\n"
                        "````\n\n@@@ END\n")
     assert good.blocks[0].content == "---\ntitle: A\n---\n```py\nx\n```\n"
     mermaid = parse_reply("@@@ WRITE a.md\n```mermaid\ngraph\n```\n@@@ END\n")
     assert mermaid.blocks[0].content == "```mermaid\ngraph\n```\n"
+    assert mermaid.blocks[0].repairs == []
+
+
+def test_page_that_starts_with_its_own_code_block_is_kept():
+    page = "```markdown\nexample\n```\nprose\n```\ncode\n```\n"
+    [b] = parse_reply(f"@@@ WRITE a.md\n{page}@@@ END\n").blocks
+    assert b.content == page and b.repairs == []
+
+
+def test_wrapper_fence_opened_inside_the_block_and_closed_after_end():
+    reply = ("@@@ WRITE a.md\n```markdown\n# A\n\n```python\nx\n```\n\ntext\n@@@ END\n```\n"
+             "Done.\n")
+    r = parse_reply(reply)
+    assert r.blocks[0].content == "# A\n\n```python\nx\n```\n\ntext\n"
+    assert "closing fence came after '@@@ END'" in r.blocks[0].repairs[0]
+    assert r.prose == "Done.\n"
+    # same-length inner fences: the model's wrapper closes on the last line
+    r = parse_reply("@@@ WRITE a.md\n```markdown\n# A\n```python\nx\n```\ntext\n```\n@@@ END\n")
+    assert r.blocks[0].content == "# A\n```python\nx\n```\ntext\n"
+
+
+def test_yaml_fenced_frontmatter_becomes_frontmatter():
+    for body in ("```yaml\n---\ntitle: A\n---\n```\n# A\n",
+                 "```yaml\ntitle: A\ntype: concept\n```\n# A\n",
+                 "---\n```yaml\ntitle: A\ntype: concept\n```\n---\n# A\n"):
+        [b] = parse_reply(f"@@@ WRITE a.md\n{body}@@@ END\n").blocks
+        assert b.content.startswith("---\ntitle: A\n") and b.content.endswith("---\n# A\n"), body
+        assert b.repairs == ["unwrapped a ```yaml fence around the frontmatter"]
+    example = "```yaml\nkey: value\n```\nText.\n"  # a YAML example, not frontmatter
+    assert parse_reply(f"@@@ WRITE a.md\n{example}@@@ END\n").blocks[0].content == example
 
 
 def test_unwrap_fenced_edge_cases():
@@ -143,7 +174,7 @@ def test_opener_inside_open_block_drops_the_open_block():
 
 def test_malformed_edit_blocks_are_dropped_with_errors():
     cases = {
-        "@@@ EDIT a.md\nstray text\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n@@@ END\n": "before the first",
+        "@@@ EDIT a.md\nthe whole page\n@@@ END\n": "for a whole page use '@@@ WRITE'",
         "@@@ EDIT a.md\n@@@ REPLACE\ny\n@@@ END\n": "without a '@@@ SEARCH'",
         "@@@ EDIT a.md\n@@@ SEARCH\nx\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n@@@ END\n": "SEARCH' again",
         "@@@ EDIT a.md\n@@@ SEARCH\nx\n@@@ END\n": "needs a '@@@ REPLACE'",
@@ -259,10 +290,40 @@ def test_inside_a_block_only_unmistakable_markers_count():
     assert r.errors[0].path == "a.md" and r.blocks[0].kind == "rename"
 
 
-def test_aider_style_markers_get_a_precise_hint():
-    r = parse_reply("@@@ EDIT a.md\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n@@@ END\n")
-    assert r.blocks == []
-    assert "not '<<<<<<< SEARCH' / '=======' / '>>>>>>> REPLACE'" in r.errors[0].message
+def test_text_before_the_first_search_is_ignored_with_a_note():
+    r = parse_reply("@@@ EDIT a.md\nFix the date:\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n@@@ END\n")
+    [b] = r.blocks
+    assert b.edits == [("x\n", "y\n")] and r.errors == []
+    assert b.repairs == ["ignored text outside the SEARCH/REPLACE pairs (line 2: 'Fix the date:')"]
+
+
+def test_aider_markers_inside_an_edit_block_are_read_as_pairs():
+    r = parse_reply("@@@ EDIT a.md\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"
+                    "<<<<<<< SEARCH\nz\n=======\n>>>>>>> REPLACE\n@@@ END\n")
+    [b] = r.blocks
+    assert b.edits == [("x\n", "y\n"), ("z\n", "")]
+    assert any("aider" in n for n in b.repairs)
+    # a second ======= makes a pair ambiguous: refused, naming the line
+    r = parse_reply("@@@ EDIT a.md\n<<<<<<< SEARCH\nx\n=======\ny\n=======\nz\n"
+                    ">>>>>>> REPLACE\n@@@ END\n")
+    assert r.blocks == [] and "second '=======' in one SEARCH/REPLACE pair (reply line 6)" in (
+        r.errors[0].message)
+
+
+def test_aider_block_in_prose_takes_the_path_from_the_line_before():
+    r = parse_reply("entities/H4.md\n```markdown\n<<<<<<< SEARCH\n# H4\n=======\n# H4!\n"
+                    ">>>>>>> REPLACE\n```\nDone.\n")
+    [b] = r.blocks
+    assert (b.kind, b.path, b.edits) == ("edit", "entities/H4.md", [("# H4\n", "# H4!\n")])
+    assert r.prose == "entities/H4.md\nDone.\n" and r.errors == []
+    r = parse_reply("Change this:\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n")
+    assert r.blocks == [] and "without a page path" in r.errors[0].message
+
+
+def test_conflict_markers_stay_page_text_outside_aider_blocks():
+    page = "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n"
+    r = parse_reply(f"@@@ EDIT a.md\n@@@ SEARCH\nx\n@@@ REPLACE\n{page}@@@ END\n")
+    assert r.blocks[0].edits == [("x\n", page)] and r.blocks[0].repairs == []
 
 
 def test_paths_written_like_links_become_page_paths():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 APPLIED, REFUSED, REPAIRED = "applied", "refused", "repaired"
 
@@ -33,3 +34,33 @@ class Case:
     retry: str | None = None
     well_formed: bool = False  # written exactly to the protocol (the baseline, not a misbehaviour)
     note: str = ""  # which real model habit this stands for
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_vault"
+
+
+def vault_page(path: str) -> str:
+    """A page of sample_vault/ as it is on disk."""
+    return (SAMPLE / path).read_text(encoding="utf-8")
+
+
+def edited(path: str, old: str, new: str) -> str:
+    """A sample_vault page with its one occurrence of `old` replaced by `new`."""
+    text = vault_page(path)
+    assert text.count(old) == 1, (path, old)
+    return text.replace(old, new, 1)
+
+
+def new_page(title: str, body: str = "", kind: str = "concept") -> str:
+    """A new wiki page with the frontmatter the sample vault's AGENTS.md asks for."""
+    return (f"---\ntitle: {title}\ntype: {kind}\nsummary: A page about {title.lower()}.\n---\n"
+            f"# {title}\n\n{body or f'See [[H4]] for {title.lower()}.'}\n")
+
+
+def adversarial_twins_are_well_formed(cases: list[Case]) -> list[Case]:
+    """In a misbehaviour family, the cases meant to apply as written are its adversarial twins
+    (well-formed replies whose pages only look like the slip): mark them as the baseline, so the
+    benchmark's repair share counts only the slips."""
+    from dataclasses import replace
+
+    return [replace(c, well_formed=True) if c.expect == APPLIED else c for c in cases]

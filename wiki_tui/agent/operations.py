@@ -311,6 +311,7 @@ class _Run:
     usage: Usage = field(default_factory=Usage)
     replies: list[str] = field(default_factory=list)
     blocks: list = field(default_factory=list)  # good blocks kept across rounds and parts
+    repairs: list = field(default_factory=list)  # reply-wide parser repairs (<think> ignored, ...)
     errors: list = field(default_factory=list)  # EditErrors of the last build
     notice: str = ""
     failed: bool = False
@@ -449,9 +450,11 @@ class _Run:
                     new_blocks += rewrite_blocks(self.vault, merged, skip=edited,
                                                  keep_text=True)
             candidate = [*self.blocks, *new_blocks]
+            self.repairs += [r for r in parsed.repairs if r not in self.repairs]
             changeset, errors = await asyncio.to_thread(
                 build_changeset, self.vault,
-                ParsedReply(candidate + parsed.incomplete, parsed.errors, parsed.prose),
+                ParsedReply(candidate + parsed.incomplete, parsed.errors, parsed.prose,
+                            repairs=list(self.repairs)),
                 operation=self.operation, title=self.title, model=self.model_name)
             retry = [e for e in errors if e.retry and e.kind != "incomplete"]
             failed_paths = {e.path for e in retry}
@@ -475,6 +478,7 @@ class _Run:
             changeset, _errors = await asyncio.to_thread(
                 build_changeset, self.vault, self.blocks, operation=self.operation,
                 title=self.title, model=self.model_name)
+            changeset.repairs = list(self.repairs)
         leftover = [str(e) for e in self.errors if e.retry]
         changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))
         for change in changeset.files:

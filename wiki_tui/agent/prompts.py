@@ -62,6 +62,50 @@ Harrison built H4 in 1759.
 @@@ REPLACE
 Harrison completed H4 in 1759; it was tested on a voyage to Jamaica in 1761.
 @@@ SEARCH
+## See also
+- [[H4]]
+@@@ REPLACE
+## See also
+- [[H4]]
+- [[Marine chronometer]]
+@@@ END
+```
+
+- SEARCH holds whole lines copied **exactly** from the page as it is now, in order. Include
+  enough lines that they occur only once in the page.
+- REPLACE holds the lines that take their place. An empty REPLACE deletes the lines.
+- To add lines, SEARCH for a nearby line and repeat it in REPLACE with the new lines.
+- One EDIT block may hold several pairs; they apply in order, and all of them or none.
+- Use a separate EDIT block per page.
+
+### Delete a page: DELETE (one line, no END)
+
+```
+@@@ DELETE concepts/Old duplicate.md
+```
+
+### Rename or move a page: RENAME (one line, no END)
+
+```
+@@@ RENAME concepts/Longitude.md -> concepts/Longitude problem.md
+```
+
+After a RENAME, refer to the page by its new path (for example to EDIT it). Links to the page
+from other pages are not rewritten for you: edit them too if they should follow.
+
+### Rules
+
+- Never write `index.md` (it is generated from each page's `title`, `type` and `summary`
+  frontmatter) or `log.md` (wiki-tui appends the entry itself). Put a page's one-line
+  description in its `summary` frontmatter.
+- Never write under `raw/` (the sources are read-only), into hidden folders (`.obsidian/`, ...),
+  or files that are not `.md` pages.
+- Name new pages with letters, digits, spaces, `-`, `_`, `'`, `,`, `(` `)`; not with
+  `< > : " | ? * # ^ [ ] \\` and not ending in a dot or space.
+- Always finish a WRITE or EDIT block with `@@@ END`. A block the reply cuts off is discarded.
+- Notes for the person go outside the blocks (before or after them), never between
+  `@@@ SEARCH`/`@@@ REPLACE` pairs or inside a page.
+- If an edit fails you will be told why, with the page's real lines; send a corrected block.
 """
 
 # What each operation asks of the model, after the vault's own rules.
