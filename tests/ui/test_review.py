@@ -299,3 +299,26 @@ def test_rows_share_context_and_pair_changed_lines(git_vault, open_vault):
     old, new = changed[0].left.text, changed[0].right.text
     spans = changed_spans(new, old)
     assert [new[a:b] for a, b in spans] == ["works out"]
+
+
+async def test_at_80x24_every_key_that_finishes_a_review_shows_and_messages_read_whole(review):
+    from wiki_tui.ui.keybar import KeyBar
+
+    app, _changeset = review()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+        shown = bar.render().plain
+        for key in (" ⏎ Apply ", " a Accept ", " r Reject ", " space Hunk ", " A Accept all ",
+                    " R Reject all ", " esc Leave ", " j Next file ", " n Next hunk "):
+            assert key in shown, (key, shown)
+        assert bar.region.height == 2 and bar.region.bottom == 24
+        await pilot.press("G", "a", "enter")  # two files still pending: a long message
+        await pilot.pause()
+        box = app.screen.query_one("#review-status")
+        said = status(app)
+        assert "2 files still pending will not be written: enter again applies the accepted " \
+               "ones" in said
+        assert box.region.height >= 2 and box.region.bottom <= bar.region.y  # wrapped, in view
+        lines = app.screen.query_one("#review-status").render_lines(box.region.reset_offset)
+        assert "accepted ones" in "".join(seg.text for line in lines for seg in line)

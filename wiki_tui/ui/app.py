@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 from pathlib import Path
 from typing import Any, Callable
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
@@ -92,7 +93,13 @@ class WikiApp(OperationsMixin, App[None]):
         self._themes_ready = False
         self._skip_css_refresh = False
         self._warm_started = False
+        self.last_key_at = float("-inf")  # when the person last pressed a key (monotonic)
         self._load_themes()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.last_key_at = time.monotonic()  # a review does not open over typing
+        await super().on_event(event)
 
     # -- set-up ----------------------------------------------------------------------------
     def _resolve_settings(self, model: str | None) -> AgentSettings:

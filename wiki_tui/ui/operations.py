@@ -7,16 +7,20 @@ apart so the app module holds the shell (layout, keys, start-up) and this one th
 from __future__ import annotations
 
 import asyncio
+import time
 from functools import partial
 from typing import Any, AsyncIterator, Callable
 
-from textual import work
+from textual import events, work
 
 from wiki_tui.ui.commands import CommandError, help_text, parse_command
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
 from wiki_tui.ui.status import git_branch
 
 HISTORY_TURNS = 3  # earlier question/answer pairs sent with a query
+# A key pressed this recently means the person is at the keyboard: a review that becomes ready
+# then does not open over what they are doing; it is announced and waits for ctrl+r.
+TYPING_SECONDS = 1.5
 
 
 class OperationsMixin:
@@ -178,23 +182,54 @@ class OperationsMixin:
             self.last_answer = presenter.answer
             self.exchanges.append((self.last_question, presenter.answer))
         if presenter.changeset is not None and presenter.failed is None:
-            self.open_review(presenter.changeset)
+            self.changeset_ready(presenter.changeset)
 
     # -- review ----------------------------------------------------------------------------
-    def open_review(self, changeset: Any) -> None:
+    # Type-ahead must never decide a review: a changeset that becomes ready while the person is
+    # at the keyboard is announced, not opened; one that opens by itself steps aside at the
+    # first key of its grace period and hands the keys to the input (see docs/tui.md).
+    def changeset_ready(self, changeset: Any) -> None:
         self.bell()
+        self._keep_pending(changeset)
+        if self._at_the_keyboard():
+            self._announce_review(changeset)
+        else:
+            self.open_review(changeset, by_itself=True)
+
+    def _at_the_keyboard(self) -> bool:
+        return (time.monotonic() - self.last_key_at < TYPING_SECONDS
+                or bool(self.conversation.prompt.text.strip())
+                or self.screen is not self.screen_stack[0])
+
+    def _keep_pending(self, changeset: Any) -> None:
         if changeset not in self.pending_changesets:
             self.pending_changesets.append(changeset)
         self.status_bar.pending_reviews = len(self.pending_changesets)
-        try:
-            from wiki_tui.ui.review import ReviewScreen
-        except ImportError:
-            lines = [f"  {change.kind:<7} {change.path}" for change in changeset.files]
-            self.conversation.add_note("proposed changes (review is not available yet; kept "
-                                       "pending):\n" + "\n".join(lines), "warning")
-            return
-        self.push_screen(ReviewScreen(self.vault, changeset),
+
+    def _announce_review(self, changeset: Any, why: str = "") -> None:
+        count = len(changeset.files)
+        self.conversation.add_note(
+            f"review ready: {changeset.operation} | {changeset.title}, {count} "
+            f"file{'s' if count != 1 else ''}{why} — ctrl+r opens it", "success")
+
+    def open_review(self, changeset: Any, *, by_itself: bool = False) -> None:
+        from wiki_tui.ui.review import ReviewScreen
+
+        self._keep_pending(changeset)
+        hand_back = self._type_into_main_screen if by_itself else None
+        self.push_screen(ReviewScreen(self.vault, changeset, hand_back=hand_back),
                          callback=partial(self._review_closed, changeset))
+
+    def _type_into_main_screen(self, key: str, character: str | None) -> None:
+        """A key typed while a review that opened by itself was in its grace period: it was
+        meant for the main screen (the input, usually), so it goes there."""
+        from wiki_tui.ui.prompt import PromptInput
+
+        target = self.screen_stack[0].focused
+        if isinstance(target, PromptInput):
+            target.type_key(key, character)
+        elif target is not None:
+            target._forward_event(events.Key(key, character))
 
     def action_review(self) -> None:
         if not self.pending_changesets:
@@ -203,6 +238,11 @@ class OperationsMixin:
         self.open_review(self.pending_changesets[-1])
 
     def _review_closed(self, changeset: Any, result: Any) -> None:
+        from wiki_tui.ui.review.screen import HANDED_BACK
+
+        if result == HANDED_BACK:
+            self._announce_review(changeset, " (it stepped aside: you were typing)")
+            return
         if result is None:
             self.conversation.add_note("review left; the changes stay pending (ctrl+r reopens)")
             return
