@@ -107,10 +107,23 @@ async def test_apply_with_nothing_accepted_says_so(review, git_vault):
     app, _changeset = review()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("R", "enter")
+        await pilot.press("r", "enter")  # one file rejected, two still pending
         await pilot.pause()
         assert "Nothing accepted, nothing written" in status(app)
         assert not app.results
+    assert git(git_vault, "status", "--porcelain") == ""
+
+
+async def test_a_review_with_every_file_rejected_closes_on_enter(review, git_vault):
+    from wiki_tui.ui.review.screen import ALL_REJECTED
+
+    app, changeset = review()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("R", "enter")
+        await wait_for(pilot, lambda: app.results)
+    assert app.results == [ALL_REJECTED]
+    assert all(f.status == REJECTED for f in changeset.files)
     assert git(git_vault, "status", "--porcelain") == ""
 
 

@@ -84,7 +84,8 @@ class WikiApp(OperationsMixin, App[None]):
         self.ui_config = load_ui_config(self.vault_root)
         self.notices.extend(self.ui_config.notices)
         self.settings = settings or self._resolve_settings(model)
-        self.pending_changesets: list[Any] = []
+        self.pending_changesets: list[Any] = []  # oldest first
+        self.pending_records: dict[int, Any] = {}  # changeset id -> changes.pending.Pending
         self.last_question = ""
         self.last_answer = ""
         self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
@@ -213,6 +214,7 @@ class WikiApp(OperationsMixin, App[None]):
         except Exception as exc:  # recovery trouble must be shown, not crash the app
             message = f"recovering an interrupted apply failed: {exc}"
         self.call_from_thread(self._vault_loaded, vault, message)
+        self._restore_pending(vault)
         try:
             vault.start_watching(self._watch_callback)
         except Exception as exc:
@@ -220,6 +222,21 @@ class WikiApp(OperationsMixin, App[None]):
                                   f"not watching the vault for outside changes: {exc}", "warning")
         # The finder and the search database, so the first jump or search is instant.
         vault.prepare()
+
+    def _restore_pending(self, vault: Any) -> None:
+        """Reviews kept on disk by an earlier session, each base re-checked (a file changed
+        since shows as changed on disk in the review)."""
+        from wiki_tui.changes import pending
+        from wiki_tui.changes.journal import check_conflicts
+
+        try:
+            records, problems = pending.load_all(self.vault_root)
+            for record in records:
+                check_conflicts(vault, record.changeset)
+        except Exception as exc:  # pending work that cannot be read must not stop the app
+            records, problems = [], [str(exc)]
+        if records or problems:
+            self.call_from_thread(self.pending_restored, records, problems)
 
     def _list_raw(self) -> list[str]:
         """Files under raw/ for /ingest completion (a plain walk: no index needed)."""
@@ -308,6 +325,20 @@ class WikiApp(OperationsMixin, App[None]):
             return
         warm_up()
 
+    async def action_quit(self) -> None:
+        """Pending reviews are on disk already; their latest decisions are saved and the
+        person is told they come back."""
+        count = len(self.pending_changesets)
+        if not count:
+            self.exit()
+            return
+        for changeset in self.pending_changesets:
+            self._save_pending(changeset)
+        self.exit(message=f"{count} pending review{'s' if count != 1 else ''} kept in "
+                  f"{self.vault_root / '.wiki-tui' / 'pending'}: "
+                  f"{'they come' if count != 1 else 'it comes'} back when wiki-tui opens "
+                  "this vault again.")
+
     def on_unmount(self) -> None:
         gc.unfreeze()  # the session is over: what it froze may be collected again
         if self.vault is not None:
@@ -376,9 +407,11 @@ class WikiApp(OperationsMixin, App[None]):
         classes += [HelpScreen, CitationsScreen, ReplyMessage, FindingsScreen]
         from wiki_tui.ui import browser, review
         from wiki_tui.ui.review.confirm import ConfirmScreen
+        from wiki_tui.ui.review.pending import PendingScreen
 
         classes += [browser.PageJumpScreen, browser.SearchScreen, browser.TagsScreen,
-                    browser.WikiBrowser, review.ReviewScreen, review.HistoryScreen, ConfirmScreen]
+                    browser.WikiBrowser, review.ReviewScreen, review.HistoryScreen, ConfirmScreen,
+                    PendingScreen]
         return tuple(classes)
 
     def action_help(self) -> None:
@@ -485,7 +518,7 @@ class WikiApp(OperationsMixin, App[None]):
             ("Conversation commands", "/help", run("/help")),
             ("Cancel the running operation", "nothing is written" + key("app.cancel"),
              self.cancel_operation),
-            ("Open the pending review", "changesets waiting" + key("app.review"),
+            ("Pending reviews", "open, apply or drop a changeset waiting" + key("app.review"),
              self.action_review),
             ("History and undo", "log.md entries and their commits" + key("app.history"),
              self.action_history),

@@ -25,7 +25,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.changes import journal
-from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, RENAME, Changeset, FileChange
+from wiki_tui.changes.model import (ACCEPTED, CONFLICT, PENDING, REJECTED, RENAME, Changeset,
+                                    FileChange)
 from wiki_tui.ui.review.diff_view import DiffView
 from wiki_tui.ui.editor import EditorError, edit_text
 from wiki_tui.ui.keybar import KeyBar
@@ -33,6 +34,7 @@ from wiki_tui.ui.review.file_list import describe, file_row, notes_text, summary
 
 GRACE_SECONDS = 0.5
 HANDED_BACK = "handed back"  # the dismiss result of a review that stepped aside for typing
+ALL_REJECTED = "all rejected"  # enter on a review whose every file was rejected: it is closed
 SPLIT_WIDTH = 160  # side by side from this many columns (s toggles)
 
 
@@ -430,9 +432,12 @@ class ReviewScreen(Screen[Any]):
     # -- applying --------------------------------------------------------------------------
     def action_apply(self) -> None:
         files = self.changeset.files
+        if files and all(f.status == REJECTED for f in files):
+            self.dismiss(ALL_REJECTED)  # decided: nothing to write, nothing left pending
+            return
         if not any(f.status == ACCEPTED for f in files):
-            self.say("Nothing accepted, nothing written: a accepts the file, A every file, "
-                     "esc leaves")
+            self.say("Nothing accepted, nothing written: a accepts the file, A every file; "
+                     "with every file rejected (R) enter closes the review; esc leaves it pending")
             return
         pending = [f for f in files if f.status == PENDING]
         if pending and not self._pending_warned:
