@@ -89,12 +89,19 @@ async def test_following_resumes_at_the_bottom_and_a_hint_shows_while_away(git_v
         hint = conv.query_one("#new-below")
         for i in range(20):
             conv.add_markdown(f"answer {i}\n\n- a\n- b")
+        conv.add_markdown("\n\n".join(f"long answer, paragraph {i}" for i in range(40)))
         await pilot.pause(0.3)
-        await pilot.press("ctrl+up")  # into the history: the last reply has the focus
+        await pilot.press("ctrl+up")  # into the history: the view goes up to the reply's top
         await pilot.pause(0.1)
         note = conv.add_note("new output after ctrl+up")
         await pilot.pause(0.3)
-        assert _in_view(conv, note) and not hint.display  # still following: it was at the end
+        assert not _in_view(conv, note) and hint.display
+        await pilot.press("ctrl+l")  # back to the input and the newest output
+        await pilot.pause(0.3)
+        assert _in_view(conv, note) and not hint.display
+        note = conv.add_note("and it follows again")
+        await pilot.pause(0.3)
+        assert _in_view(conv, note)
 
         conv.messages.scroll_to(y=0, animate=False)  # the person reads further up
         await pilot.pause(0.1)
