@@ -69,7 +69,8 @@ class WikiApp(OperationsMixin, App[None]):
     maximised: reactive[str] = reactive("")  # "" | "conversation" | "browser"
 
     def __init__(self, vault_root: Path, *, settings: AgentSettings | None = None,
-                 model: str | None = None, state: AppState | None = None) -> None:
+                 model: str | None = None, state: AppState | None = None,
+                 demo: bool = False) -> None:
         # Everything imported so far (Textual, rich, our modules) lives as long as the process:
         # out of the cyclic GC's reach, the full collection that start-up triggers walks only
         # the new widgets (~12 ms less before the first paint).
@@ -78,6 +79,7 @@ class WikiApp(OperationsMixin, App[None]):
         self.vault_root = Path(vault_root).resolve()
         self.vault: Any = None  # wiki_tui.vault.Vault once loaded
         self.notices: list[str] = []
+        self.demo = demo  # a copy of the sample vault: say where it is, it is not the cwd
         self.state = state or AppState()
         if self.state.notice:
             self.notices.append(self.state.notice)
@@ -163,6 +165,9 @@ class WikiApp(OperationsMixin, App[None]):
             self.call_after_refresh(self.start_warm_up)
 
     def _show_start_notes(self) -> None:
+        if self.demo:
+            self.conversation.add_note(f"demo vault (a copy of the sample, yours to change): "
+                                       f"{self.vault_root}", "success")
         self.conversation.add_note(WELCOME)
         for notice in self.notices:
             self.conversation.add_note(notice, "warning")
@@ -372,18 +377,20 @@ class WikiApp(OperationsMixin, App[None]):
         self.screen.set_class(value == "browser", "-max-browser")
 
     def action_toggle_maximise(self) -> None:
-        """Cycle: both panes -> conversation only -> browser only -> both."""
-        order = ["", "conversation", "browser"]
-        self.maximised = order[(order.index(self.maximised) + 1) % len(order)]
-        if self.maximised == "browser" and self._browser is not None:
-            self._browser.focus()
-        elif self.maximised == "conversation":
-            self.conversation.prompt.focus()
+        """Maximise the pane that has the focus; again restores both."""
+        if self.maximised:
+            self.maximised = ""
+            return
+        focused = self.focused
+        browser = self._browser
+        in_browser = browser is not None and focused is not None and (
+            focused is browser or browser in focused.ancestors)
+        self.maximised = "browser" if in_browser else "conversation"
 
     def action_focus_prompt(self) -> None:
         if self.maximised == "browser":
             self.maximised = ""
-        self.conversation.prompt.focus()
+        self.conversation.action_focus_input()
 
     def action_focus_browser(self) -> None:
         if self._browser is None:
@@ -525,7 +532,7 @@ class WikiApp(OperationsMixin, App[None]):
             ("Jump to page", "fuzzy page jump" + key("wiki.jump"), self.action_jump),
             ("Search the wiki", "full-text search" + key("wiki.search"), self.action_search),
             ("Tags", "pages by tag" + key("wiki.tags"), self.action_tags),
-            ("Maximise / restore pane", "cycle the layout" + key("app.maximise"),
+            ("Maximise / restore pane", "the pane with the focus" + key("app.maximise"),
              self.action_toggle_maximise),
             ("Focus the wiki browser", key("app.focus_browser").strip(), self.action_focus_browser),
             ("Keys", "every key binding and its id" + key("app.help"), self.action_help),
