@@ -5,6 +5,7 @@ Dismisses with ("open", changeset), ("drop", changeset) or None; the app does th
 
 from __future__ import annotations
 
+import datetime as _dt
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,19 @@ def pending_row(changeset: Any, created: str) -> Text:
     row = Text(f"{changeset.operation} | {changeset.title}", style="bold")
     row.append(f"\n  {summary(changeset)}", style="")
     if created:
-        row.append(f" · proposed {created.replace('T', ' ')[:16]}", style="dim")
+        row.append(f" · proposed {_local(created)}", style="dim")
     stale = [f.path for f in changeset.files if f.status == CONFLICT]
     if stale:
         row.append(f" · changed on disk: {', '.join(stale)}", style="bold")
     return row
+
+
+def _local(created: str) -> str:
+    """An ISO time (UTC as stored) as local `YYYY-MM-DD HH:MM`."""
+    try:
+        return f"{_dt.datetime.fromisoformat(created).astimezone():%Y-%m-%d %H:%M}"
+    except ValueError:
+        return created
 
 
 class PendingScreen(ModalScreen[tuple[str, Any] | None]):
@@ -50,8 +59,8 @@ class PendingScreen(ModalScreen[tuple[str, Any] | None]):
         options = [Option(pending_row(cs, created), id=str(i))
                    for i, (cs, created) in enumerate(self.items)]
         with Vertical(id="pending-box"):
-            yield Label(f"Pending reviews ({len(self.items)}) — nothing of these is written "
-                        "until you apply it", id="pending-title")
+            yield Label(f"Pending reviews ({len(self.items)}): enter opens, d drops. "
+                        "Nothing is written until applied in its review.", id="pending-title")
             yield OptionList(*options, id="pending-list")
         yield KeyBar()
 
