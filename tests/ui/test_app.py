@@ -77,14 +77,16 @@ async def test_layout_side_by_side_when_wide_and_stacked_when_narrow(git_vault):
         assert app.query_one(PromptInput).region.height >= 1  # usable at 80x24
 
 
-async def test_maximise_cycles_panes(git_vault):
+async def test_maximise_the_focused_pane(git_vault):
     app = WikiApp(git_vault)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         conv, browser = app.query_one("#conversation"), app.query_one("#browser-pane")
-        await pilot.press("f2")
+        await pilot.press("f2")  # the input has the focus
         assert app.maximised == "conversation" and not browser.display
-        await pilot.press("f2")
+        await pilot.press("f2")  # again: both panes
+        assert app.maximised == "" and conv.display and browser.display
+        await pilot.press("ctrl+w", "f2")  # the browser has the focus
         assert app.maximised == "browser" and not conv.display
         await pilot.press("escape")  # the Esc ladder restores the layout
         assert app.maximised == "" and conv.display and browser.display
@@ -97,7 +99,7 @@ async def test_escape_backs_out_one_level_at_a_time_when_nothing_runs(git_vault)
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
         page = app.query_one(WikiBrowser).page_view
-        await pilot.press("f2", "f2", "l")  # the browser maximised, its backlinks focused
+        await pilot.press("ctrl+w", "f2", "l")  # the browser maximised, its backlinks focused
         assert app.maximised == "browser" and app.focused.id == "backlinks"
         await pilot.press("escape")  # panel -> page
         assert app.focused is page and app.maximised == "browser"
@@ -363,3 +365,10 @@ async def test_a_page_picked_with_the_jump_gets_the_focus(git_vault):
         assert browser in app.focused.ancestors_with_self
         await pilot.press("ctrl+l")
         assert isinstance(app.focused, PromptInput)
+
+
+async def test_the_demo_says_where_its_vault_is(git_vault):
+    app = WikiApp(git_vault, demo=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert any(str(git_vault) in n and n.startswith("demo vault") for n in notes(app))

@@ -7,7 +7,7 @@ import pytest
 
 from wiki_tui.agent import events as ev
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import LiveReply, ReplyMessage, settled_split
+from wiki_tui.ui.conversation import LiveReply, NoteLine, ReplyMessage, settled_split
 from wiki_tui.ui.presenter import EventPresenter
 from tests.ui.test_app import settle
 
@@ -75,3 +75,62 @@ async def test_scrolling_up_stops_following(git_vault):
         conv.finish_reply()
         await pilot.pause(0.3)
         assert conv.messages.scroll_y == 0
+
+
+def _in_view(conv, widget) -> bool:
+    return conv.messages.region.contains_region(widget.region)
+
+
+async def test_following_resumes_at_the_bottom_and_a_hint_shows_while_away(git_vault):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        conv = app.conversation
+        hint = conv.query_one("#new-below")
+        for i in range(20):
+            conv.add_markdown(f"answer {i}\n\n- a\n- b")
+        conv.add_markdown("\n\n".join(f"long answer, paragraph {i}" for i in range(40)))
+        await pilot.pause(0.3)
+        await pilot.press("ctrl+up")  # into the history: the view goes up to the reply's top
+        await pilot.pause(0.1)
+        note = conv.add_note("new output after ctrl+up")
+        await pilot.pause(0.3)
+        assert not _in_view(conv, note) and hint.display
+        await pilot.press("ctrl+l")  # back to the input and the newest output
+        await pilot.pause(0.3)
+        assert _in_view(conv, note) and not hint.display
+        note = conv.add_note("and it follows again")
+        await pilot.pause(0.3)
+        assert _in_view(conv, note)
+
+        conv.messages.scroll_to(y=0, animate=False)  # the person reads further up
+        await pilot.pause(0.1)
+        away = conv.add_note("while reading above")
+        reply = conv.start_reply()
+        conv.feed("streamed while away\n\n")
+        await pilot.pause(0.3)
+        assert conv.messages.scroll_y == 0 and not _in_view(conv, away)
+        assert hint.display and "new output below" in str(hint.render())
+
+        conv.messages.scroll_end(animate=False)  # back at the bottom: following again
+        await pilot.pause(0.2)
+        assert not hint.display
+        for i in range(30):
+            conv.feed(f"more {i}\n\n")
+        await pilot.pause(0.4)
+        messages = conv.messages
+        last_line = messages.virtual_size.height - reply.outer_size.height + len(reply._strips) - 1
+        assert messages.scroll_y <= last_line < messages.scroll_y + messages.size.height
+        final = conv.finish_reply()
+        after = conv.add_note("after the reply")
+        await pilot.pause(0.3)
+        assert _in_view(conv, after) and "more 29" in final.text
+
+        conv.messages.scroll_to(y=0, animate=False)
+        await pilot.pause(0.1)
+        conv.add_note("one more")
+        await pilot.pause(0.2)
+        assert hint.display
+        await pilot.click("#new-below")  # the hint takes you down
+        await pilot.pause(0.3)
+        assert not hint.display and _in_view(conv, conv.query(NoteLine).last())

@@ -75,8 +75,18 @@ def lint_notes(app) -> list[str]:
 async def leave_review(pilot) -> None:
     from wiki_tui.ui.review import ReviewScreen
 
+    from wiki_tui.ui.review.pending import PendingScreen
+
     app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 90)
+    before = len(app.pending_changesets)
+    await until(pilot, lambda: isinstance(app.screen, ReviewScreen)
+                or len(app.pending_changesets) > before, 90)
+    if not isinstance(app.screen, ReviewScreen):  # keys were pressed just before: announced
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: isinstance(app.screen, (ReviewScreen, PendingScreen)), 10)
+        if isinstance(app.screen, PendingScreen):  # several pending: the newest is highlighted
+            await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 10)
     await pilot.pause(0.7)  # the review ignores keys for its first half second
     await pilot.press("escape")
     await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 10)

@@ -107,10 +107,23 @@ async def test_apply_with_nothing_accepted_says_so(review, git_vault):
     app, _changeset = review()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("R", "enter")
+        await pilot.press("r", "enter")  # one file rejected, two still pending
         await pilot.pause()
         assert "Nothing accepted, nothing written" in status(app)
         assert not app.results
+    assert git(git_vault, "status", "--porcelain") == ""
+
+
+async def test_a_review_with_every_file_rejected_closes_on_enter(review, git_vault):
+    from wiki_tui.ui.review.screen import ALL_REJECTED
+
+    app, changeset = review()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("R", "enter")
+        await wait_for(pilot, lambda: app.results)
+    assert app.results == [ALL_REJECTED]
+    assert all(f.status == REJECTED for f in changeset.files)
     assert git(git_vault, "status", "--porcelain") == ""
 
 
@@ -299,3 +312,26 @@ def test_rows_share_context_and_pair_changed_lines(git_vault, open_vault):
     old, new = changed[0].left.text, changed[0].right.text
     spans = changed_spans(new, old)
     assert [new[a:b] for a, b in spans] == ["works out"]
+
+
+async def test_at_80x24_every_key_that_finishes_a_review_shows_and_messages_read_whole(review):
+    from wiki_tui.ui.keybar import KeyBar
+
+    app, _changeset = review()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+        shown = bar.render().plain
+        for key in (" ⏎ Apply ", " a Accept ", " r Reject ", " space Hunk ", " A Accept all ",
+                    " R Reject all ", " esc Leave ", " j Next file ", " n Next hunk "):
+            assert key in shown, (key, shown)
+        assert bar.region.height == 2 and bar.region.bottom == 24
+        await pilot.press("G", "a", "enter")  # two files still pending: a long message
+        await pilot.pause()
+        box = app.screen.query_one("#review-status")
+        said = status(app)
+        assert "2 files still pending will not be written: enter again applies the accepted " \
+               "ones" in said
+        assert box.region.height >= 2 and box.region.bottom <= bar.region.y  # wrapped, in view
+        lines = app.screen.query_one("#review-status").render_lines(box.region.reset_offset)
+        assert "accepted ones" in "".join(seg.text for line in lines for seg in line)

@@ -59,10 +59,10 @@ def run_open(args) -> int:
     return _run_app(root, args.model)
 
 
-def _run_app(root: Path, model: str | None) -> int:
+def _run_app(root: Path, model: str | None, *, demo: bool = False) -> int:
     from wiki_tui.ui.app import WikiApp
 
-    WikiApp(root, model=model).run()
+    WikiApp(root, model=model, demo=demo).run()
     return 0
 
 
@@ -116,4 +116,4 @@ def run_demo(args) -> int:
     console.print(f"demo vault: {dest}")
     if args.no_open:
         return 0
-    return _run_app(dest, args.model)
+    return _run_app(dest, args.model, demo=True)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 from pathlib import Path
 from typing import Any, Callable
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
@@ -68,7 +69,8 @@ class WikiApp(OperationsMixin, App[None]):
     maximised: reactive[str] = reactive("")  # "" | "conversation" | "browser"
 
     def __init__(self, vault_root: Path, *, settings: AgentSettings | None = None,
-                 model: str | None = None, state: AppState | None = None) -> None:
+                 model: str | None = None, state: AppState | None = None,
+                 demo: bool = False) -> None:
         # Everything imported so far (Textual, rich, our modules) lives as long as the process:
         # out of the cyclic GC's reach, the full collection that start-up triggers walks only
         # the new widgets (~12 ms less before the first paint).
@@ -77,13 +79,15 @@ class WikiApp(OperationsMixin, App[None]):
         self.vault_root = Path(vault_root).resolve()
         self.vault: Any = None  # wiki_tui.vault.Vault once loaded
         self.notices: list[str] = []
+        self.demo = demo  # a copy of the sample vault: say where it is, it is not the cwd
         self.state = state or AppState()
         if self.state.notice:
             self.notices.append(self.state.notice)
         self.ui_config = load_ui_config(self.vault_root)
         self.notices.extend(self.ui_config.notices)
         self.settings = settings or self._resolve_settings(model)
-        self.pending_changesets: list[Any] = []
+        self.pending_changesets: list[Any] = []  # oldest first
+        self.pending_records: dict[int, Any] = {}  # changeset id -> changes.pending.Pending
         self.last_question = ""
         self.last_answer = ""
         self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
@@ -92,7 +96,13 @@ class WikiApp(OperationsMixin, App[None]):
         self._themes_ready = False
         self._skip_css_refresh = False
         self._warm_started = False
+        self.last_key_at = float("-inf")  # when the person last pressed a key (monotonic)
         self._load_themes()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.last_key_at = time.monotonic()  # a review does not open over typing
+        await super().on_event(event)
 
     # -- set-up ----------------------------------------------------------------------------
     def _resolve_settings(self, model: str | None) -> AgentSettings:
@@ -155,6 +165,9 @@ class WikiApp(OperationsMixin, App[None]):
             self.call_after_refresh(self.start_warm_up)
 
     def _show_start_notes(self) -> None:
+        if self.demo:
+            self.conversation.add_note(f"demo vault (a copy of the sample, yours to change): "
+                                       f"{self.vault_root}", "success")
         self.conversation.add_note(WELCOME)
         for notice in self.notices:
             self.conversation.add_note(notice, "warning")
@@ -206,6 +219,7 @@ class WikiApp(OperationsMixin, App[None]):
         except Exception as exc:  # recovery trouble must be shown, not crash the app
             message = f"recovering an interrupted apply failed: {exc}"
         self.call_from_thread(self._vault_loaded, vault, message)
+        self._restore_pending(vault)
         try:
             vault.start_watching(self._watch_callback)
         except Exception as exc:
@@ -213,6 +227,21 @@ class WikiApp(OperationsMixin, App[None]):
                                   f"not watching the vault for outside changes: {exc}", "warning")
         # The finder and the search database, so the first jump or search is instant.
         vault.prepare()
+
+    def _restore_pending(self, vault: Any) -> None:
+        """Reviews kept on disk by an earlier session, each base re-checked (a file changed
+        since shows as changed on disk in the review)."""
+        from wiki_tui.changes import pending
+        from wiki_tui.changes.journal import check_conflicts
+
+        try:
+            records, problems = pending.load_all(self.vault_root)
+            for record in records:
+                check_conflicts(vault, record.changeset)
+        except Exception as exc:  # pending work that cannot be read must not stop the app
+            records, problems = [], [str(exc)]
+        if records or problems:
+            self.call_from_thread(self.pending_restored, records, problems)
 
     def _list_raw(self) -> list[str]:
         """Files under raw/ for /ingest completion (a plain walk: no index needed)."""
@@ -301,6 +330,20 @@ class WikiApp(OperationsMixin, App[None]):
             return
         warm_up()
 
+    async def action_quit(self) -> None:
+        """Pending reviews are on disk already; their latest decisions are saved and the
+        person is told they come back."""
+        count = len(self.pending_changesets)
+        if not count:
+            self.exit()
+            return
+        for changeset in self.pending_changesets:
+            self._save_pending(changeset)
+        self.exit(message=f"{count} pending review{'s' if count != 1 else ''} kept in "
+                  f"{self.vault_root / '.wiki-tui' / 'pending'}: "
+                  f"{'they come' if count != 1 else 'it comes'} back when wiki-tui opens "
+                  "this vault again.")
+
     def on_unmount(self) -> None:
         gc.unfreeze()  # the session is over: what it froze may be collected again
         if self.vault is not None:
@@ -334,18 +377,20 @@ class WikiApp(OperationsMixin, App[None]):
         self.screen.set_class(value == "browser", "-max-browser")
 
     def action_toggle_maximise(self) -> None:
-        """Cycle: both panes -> conversation only -> browser only -> both."""
-        order = ["", "conversation", "browser"]
-        self.maximised = order[(order.index(self.maximised) + 1) % len(order)]
-        if self.maximised == "browser" and self._browser is not None:
-            self._browser.focus()
-        elif self.maximised == "conversation":
-            self.conversation.prompt.focus()
+        """Maximise the pane that has the focus; again restores both."""
+        if self.maximised:
+            self.maximised = ""
+            return
+        focused = self.focused
+        browser = self._browser
+        in_browser = browser is not None and focused is not None and (
+            focused is browser or browser in focused.ancestors)
+        self.maximised = "browser" if in_browser else "conversation"
 
     def action_focus_prompt(self) -> None:
         if self.maximised == "browser":
             self.maximised = ""
-        self.conversation.prompt.focus()
+        self.conversation.action_focus_input()
 
     def action_focus_browser(self) -> None:
         if self._browser is None:
@@ -369,9 +414,11 @@ class WikiApp(OperationsMixin, App[None]):
         classes += [HelpScreen, CitationsScreen, ReplyMessage, FindingsScreen]
         from wiki_tui.ui import browser, review
         from wiki_tui.ui.review.confirm import ConfirmScreen
+        from wiki_tui.ui.review.pending import PendingScreen
 
         classes += [browser.PageJumpScreen, browser.SearchScreen, browser.TagsScreen,
-                    browser.WikiBrowser, review.ReviewScreen, review.HistoryScreen, ConfirmScreen]
+                    browser.WikiBrowser, review.ReviewScreen, review.HistoryScreen, ConfirmScreen,
+                    PendingScreen]
         return tuple(classes)
 
     def action_help(self) -> None:
@@ -478,14 +525,14 @@ class WikiApp(OperationsMixin, App[None]):
             ("Conversation commands", "/help", run("/help")),
             ("Cancel the running operation", "nothing is written" + key("app.cancel"),
              self.cancel_operation),
-            ("Open the pending review", "changesets waiting" + key("app.review"),
+            ("Pending reviews", "open, apply or drop a changeset waiting" + key("app.review"),
              self.action_review),
             ("History and undo", "log.md entries and their commits" + key("app.history"),
              self.action_history),
             ("Jump to page", "fuzzy page jump" + key("wiki.jump"), self.action_jump),
             ("Search the wiki", "full-text search" + key("wiki.search"), self.action_search),
             ("Tags", "pages by tag" + key("wiki.tags"), self.action_tags),
-            ("Maximise / restore pane", "cycle the layout" + key("app.maximise"),
+            ("Maximise / restore pane", "the pane with the focus" + key("app.maximise"),
              self.action_toggle_maximise),
             ("Focus the wiki browser", key("app.focus_browser").strip(), self.action_focus_browser),
             ("Keys", "every key binding and its id" + key("app.help"), self.action_help),

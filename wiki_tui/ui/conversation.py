@@ -3,6 +3,10 @@
 Streaming stays cheap however long the history is: every finished message is one `Static`
 holding a Rich `Markdown` (its height is computed once and cached), and the live reply buffers
 tokens and re-renders at most every FLUSH_SECONDS instead of once per token.
+
+The view follows new output while the person is at the bottom, like every chat and log viewer:
+scrolling up (or a focused message further up) stops it, with a "new output below" hint when
+more arrives; being back at the bottom (scrolling, a click on the hint, ctrl+l) resumes it.
 """
 
 from __future__ import annotations
@@ -263,8 +267,7 @@ class Conversation(Vertical):
         self._history = history
         self._raw_files = raw_files
         self.live: LiveReply | None = None
-        self._following = True  # the view follows the live reply's last line
-        self._follow_y = 0
+        self.following = True  # new output scrolls into view (the person is at the bottom)
         self.last_flush_lag = 0.0
 
     def compose(self) -> ComposeResult:
@@ -272,14 +275,17 @@ class Conversation(Vertical):
         # by the live reply reuses #history's cached arrangement instead of redoing it.
         with VerticalScroll(id="messages", can_focus=False):
             yield Vertical(id="history")
+        yield Static("▼ new output below — ctrl+l or click", id="new-below")
         yield ProposedFiles()
         yield Static("", id="completions")
         yield PromptInput(self._history, self._raw_files, id="prompt")
 
     def on_mount(self) -> None:
         self.query_one("#completions").display = False
+        self.query_one("#new-below").display = False
         self.set_interval(FLUSH_SECONDS, self.flush)
         self.messages.anchor()
+        self.watch(self.messages, "scroll_y", self._scrolled, init=False)
 
     @property
     def messages(self) -> VerticalScroll:
@@ -298,7 +304,50 @@ class Conversation(Vertical):
         history = self.query_one("#history")
         if history.is_attached and not self.app._exit:  # late notes while closing are dropped
             history.mount(widget)
+            self._new_output()
         return widget
+
+    # -- following the newest output -------------------------------------------------------
+    def _new_output(self) -> None:
+        if not self.following:
+            self.query_one("#new-below").display = True
+        elif self.live is None:
+            self.messages.anchor()  # also after Textual released it (a message got the focus)
+
+    def _scrolled(self, _y: float) -> None:
+        """The view moved: away from the bottom stops following; back at it resumes."""
+        at_bottom = self._at_bottom()
+        if at_bottom and not self.following:
+            self.following = True
+            self.query_one("#new-below").display = False
+            if self.live is None:
+                self.messages.anchor()
+        elif not at_bottom and self.following:
+            self.following = False
+
+    def _at_bottom(self) -> bool:
+        return _scroll_top(self.messages) >= self._bottom_y() - 1
+
+    def _bottom_y(self) -> int:
+        """Where the view shows the newest output: the end, or while a reply streams, its last
+        line of text (it reserves blank lines below, never shown)."""
+        messages = self.messages
+        live = self.live
+        if live is None or not live._strips:
+            return messages.max_scroll_y
+        top = messages.virtual_size.height - live.outer_size.height
+        target = top + len(live._strips) - messages.scrollable_content_region.height + 1
+        return max(0, min(target, messages.max_scroll_y))
+
+    def show_newest(self) -> None:
+        """Back to the bottom; following resumes."""
+        messages = self.messages
+        messages.scroll_to(y=self._bottom_y(), animate=False, immediate=True)
+        self._scrolled(messages.scroll_y)
+
+    def on_click(self, event) -> None:
+        if getattr(event.widget, "id", None) == "new-below":
+            self.show_newest()
 
     def add_user(self, text: str) -> UserMessage:
         return self._append(UserMessage(text))
@@ -312,10 +361,8 @@ class Conversation(Vertical):
     def start_reply(self, title: str = "") -> LiveReply:
         self.finish_reply("done")
         messages = self.messages
-        # Follow the reply only if the person is at the end of the conversation. The live reply
-        # reserves blank lines below its text, so instead of the anchor (which would show the
-        # blank end) the view follows the last line of text.
-        self._following = _at_end(messages)
+        # The live reply reserves blank lines below its text, so instead of the anchor (which
+        # would show the blank end) the view follows the last line of text while following.
         messages.anchor(False)
         # Reserve two screenfuls from the start: the reply grows without re-laying out the
         # pane until it is longer than that (the blank end is never shown: see _follow).
@@ -337,30 +384,23 @@ class Conversation(Vertical):
         live.finished = True
         final = self._append(ReplyMessage(live.text, status=status, citations=live.citations))
         live.remove()
-        if self._following:
-            self.messages.anchor()
         return final
 
     def flush(self) -> None:
         live = self.live
-        if live is not None and live.flush() and self._following:
-            self._follow(live)
-            # when the reservation grew, the new height is known only after the layout
-            self.call_after_refresh(self._follow, live)
+        if live is not None and live.flush():
+            if self.following:
+                self._follow(live)
+                # when the reservation grew, the new height is known only after the layout
+                self.call_after_refresh(self._follow, live)
+            else:
+                self._new_output()
         self.proposed.flush()
 
     def _follow(self, live: "LiveReply") -> None:
         """Keep the last line of the live text at the bottom of the view (no layout needed)."""
-        messages = self.messages
-        if live is not self.live or not self._following:
-            return
-        if _scroll_top(messages) < self._follow_y - 1:  # the person scrolled up: stop following
-            self._following = False
-            return
-        top = messages.virtual_size.height - live.outer_size.height
-        target = max(0, top + len(live._strips) - messages.scrollable_content_region.height + 1)
-        self._follow_y = min(target, messages.max_scroll_y)
-        messages.scroll_to(y=target, animate=False, immediate=True)
+        if live is self.live and self.following:
+            self.messages.scroll_to(y=self._bottom_y(), animate=False, immediate=True)
 
     def replies(self) -> list[ReplyMessage]:
         return list(self.messages.query(ReplyMessage))
@@ -381,6 +421,8 @@ class Conversation(Vertical):
 
     def action_focus_input(self) -> None:
         self.prompt.focus()
+        if not self.following:
+            self.show_newest()
 
     def action_focus_last_reply(self) -> None:
         replies = self.replies()
@@ -394,7 +436,3 @@ def _scroll_top(view: Widget) -> int:
     bottom with a negative offset; that is the top (0) for deciding who scrolled."""
     return max(view.scroll_y, 0)
 
-
-def _at_end(view: Widget) -> bool:
-    """Is the last line of the content in view?"""
-    return _scroll_top(view) >= view.max_scroll_y - 1

@@ -4,6 +4,8 @@ Textual's Footer mounts a widget per key and rebuilds them all on every bindings
 focus move); with ~10 keys that was about a fifth of the app's start-up past a bare app. This
 bar keeps the same reading (key, what it does, dimmed when unavailable, the palette key on the
 right) and the mouse (a click presses the key; hovering shows its tooltip), but redraws one line.
+A screen whose every key matters (the review) asks for `max_rows=2`: keys that do not fit the
+first line go on a second one, in their order, instead of being left out.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class KeyBar(Widget, can_focus=False):
     KeyBar {
         dock: bottom;
         height: 1;
+        &.-two-rows { height: 2; }
         color: $footer-foreground;
         background: $footer-background;
         .keybar--key {
@@ -51,11 +54,12 @@ class KeyBar(Widget, can_focus=False):
     }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, *, max_rows: int = 1, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.max_rows = max_rows
         self.keys: tuple[ShownKey, ...] = ()
         self.palette: ShownKey | None = None
-        self._spans: list[tuple[int, int, ShownKey]] = []  # drawn cells, for the mouse
+        self._spans: list[tuple[int, int, int, ShownKey]] = []  # (row, start, end): the mouse
         self._hover: ShownKey | None = None
 
     def on_mount(self) -> None:
@@ -81,7 +85,33 @@ class KeyBar(Widget, can_focus=False):
         shown_keys = tuple(keys.values())
         if (shown_keys, palette) != (self.keys, self.palette):
             self.keys, self.palette = shown_keys, palette
+            self._fit_rows()
             self.refresh()
+
+    def on_resize(self) -> None:
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        self.set_class(len(self._rows(self.size.width)) > 1, "-two-rows")
+
+    def _rows(self, width: int) -> list[list[ShownKey]]:
+        """The keys per line: in order, each whole; the first line keeps room for the palette
+        key; up to max_rows lines, and what fits on none is left out (F1 lists every key)."""
+        rows: list[list[ShownKey]] = [[]]
+        room = width - (1 + self._cells(self.palette) if self.palette else 0)  # "▏" and key
+        used = 0
+        for shown in self.keys:
+            cells = self._cells(shown)
+            if used + cells > room:
+                if len(rows) == self.max_rows:
+                    break
+                rows.append([])
+                room, used = width, 0
+                if cells > room:
+                    break
+            rows[-1].append(shown)
+            used += cells
+        return rows
 
     # -- drawing ---------------------------------------------------------------------------
     def render(self) -> Text:
@@ -91,27 +121,30 @@ class KeyBar(Widget, can_focus=False):
         dim = Style(dim=True)
         width = self.size.width
         tail = 1 + self._cells(self.palette) if self.palette else 0  # "▏" and the key
-        line = Text(no_wrap=True, overflow="crop", end="", style=self.rich_style)
+        text = Text(no_wrap=True, overflow="crop", end="", style=self.rich_style)
         self._spans = []
 
-        def draw(shown: ShownKey) -> None:
+        def draw(row: int, line: Text, shown: ShownKey) -> None:
             start = line.cell_len
             extra = (hover_style if shown == self._hover else Style()) + (
                 Style() if shown.enabled else dim)
             line.append(f" {shown.display} ", key_style + extra)
             if shown.description:
                 line.append(f"{shown.description} ", text_style + extra)
-            self._spans.append((start, line.cell_len, shown))
+            self._spans.append((row, start, line.cell_len, shown))
 
-        for shown in self.keys:
-            if line.cell_len + self._cells(shown) > width - tail:
-                break  # a key is shown whole or not at all (F1 lists every key)
-            draw(shown)
-        if self.palette and line.cell_len + tail <= width:
-            line.append(" " * (width - tail - line.cell_len))
-            line.append("▏", text_style + dim)
-            draw(self.palette)
-        return line
+        for row, keys in enumerate(self._rows(width)):
+            line = Text(no_wrap=True, overflow="crop", end="")
+            for shown in keys:
+                draw(row, line, shown)
+            if row == 0 and self.palette and line.cell_len + tail <= width:
+                line.append(" " * (width - tail - line.cell_len))
+                line.append("▏", text_style + dim)
+                draw(row, line, self.palette)
+            if row:
+                text.append("\n")
+            text.append_text(line)
+        return text
 
     @staticmethod
     def _cells(shown: ShownKey) -> int:
@@ -119,14 +152,14 @@ class KeyBar(Widget, can_focus=False):
         return cell_len(shown.display) + 2 + described
 
     # -- mouse -----------------------------------------------------------------------------
-    def _key_at(self, x: int) -> ShownKey | None:
-        for start, end, shown in self._spans:
-            if start <= x < end:
+    def _key_at(self, x: int, y: int) -> ShownKey | None:
+        for row, start, end, shown in self._spans:
+            if row == y and start <= x < end:
                 return shown
         return None
 
     def on_click(self, event: events.Click) -> None:
-        shown = self._key_at(event.x)
+        shown = self._key_at(event.x, event.y)
         if shown is None:
             return
         event.stop()
@@ -136,7 +169,7 @@ class KeyBar(Widget, can_focus=False):
             self.app.bell()
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
-        shown = self._key_at(event.x)
+        shown = self._key_at(event.x, event.y)
         if shown != self._hover:
             self._hover = shown
             self.tooltip = shown.tooltip if shown else None

@@ -7,16 +7,20 @@ apart so the app module holds the shell (layout, keys, start-up) and this one th
 from __future__ import annotations
 
 import asyncio
+import time
 from functools import partial
 from typing import Any, AsyncIterator, Callable
 
-from textual import work
+from textual import events, work
 
 from wiki_tui.ui.commands import CommandError, help_text, parse_command
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
 from wiki_tui.ui.status import git_branch
 
 HISTORY_TURNS = 3  # earlier question/answer pairs sent with a query
+# A key pressed this recently means the person is at the keyboard: a review that becomes ready
+# then does not open over what they are doing; it is announced and waits for ctrl+r.
+TYPING_SECONDS = 1.5
 
 
 class OperationsMixin:
@@ -178,38 +182,153 @@ class OperationsMixin:
             self.last_answer = presenter.answer
             self.exchanges.append((self.last_question, presenter.answer))
         if presenter.changeset is not None and presenter.failed is None:
-            self.open_review(presenter.changeset)
+            self.changeset_ready(presenter.changeset)
 
     # -- review ----------------------------------------------------------------------------
-    def open_review(self, changeset: Any) -> None:
+    # Type-ahead must never decide a review: a changeset that becomes ready while the person is
+    # at the keyboard is announced, not opened; one that opens by itself steps aside at the
+    # first key of its grace period and hands the keys to the input (see docs/tui.md).
+    def changeset_ready(self, changeset: Any) -> None:
         self.bell()
+        self._keep_pending(changeset)
+        if self._at_the_keyboard():
+            self._announce_review(changeset)
+        else:
+            self.open_review(changeset, by_itself=True)
+
+    def _at_the_keyboard(self) -> bool:
+        return (time.monotonic() - self.last_key_at < TYPING_SECONDS
+                or bool(self.conversation.prompt.text.strip())
+                or self.screen is not self.screen_stack[0])
+
+    # -- pending reviews: kept on disk (changes/pending.py) until applied or dropped --------
+    def _keep_pending(self, changeset: Any, record: Any = None) -> None:
+        from wiki_tui.changes import pending
+
         if changeset not in self.pending_changesets:
             self.pending_changesets.append(changeset)
+        if changeset.id not in self.pending_records:
+            self.pending_records[changeset.id] = record or pending.new_pending(changeset)
+        if record is None:
+            self._save_pending(changeset)
         self.status_bar.pending_reviews = len(self.pending_changesets)
-        try:
-            from wiki_tui.ui.review import ReviewScreen
-        except ImportError:
-            lines = [f"  {change.kind:<7} {change.path}" for change in changeset.files]
-            self.conversation.add_note("proposed changes (review is not available yet; kept "
-                                       "pending):\n" + "\n".join(lines), "warning")
+
+    def _save_pending(self, changeset: Any) -> None:
+        from wiki_tui.changes import pending
+
+        record = self.pending_records.get(changeset.id)
+        if record is None:
             return
-        self.push_screen(ReviewScreen(self.vault, changeset),
+        try:
+            pending.save(self.vault_root, record)
+        except OSError as exc:
+            self.conversation.add_note(f"could not keep the review on disk ({exc}); it is "
+                                       "lost if the app quits before it is applied", "warning")
+
+    def _forget_pending(self, changeset: Any) -> None:
+        from wiki_tui.changes import pending
+
+        self.pending_changesets = [c for c in self.pending_changesets if c is not changeset]
+        record = self.pending_records.pop(changeset.id, None)
+        if record is not None:
+            try:
+                pending.discard(self.vault_root, record.name)
+            except OSError as exc:
+                self.conversation.add_note(f"could not remove {record.name}: {exc}", "warning")
+        self.status_bar.pending_reviews = len(self.pending_changesets)
+
+    def pending_restored(self, records: list[Any], problems: list[str]) -> None:
+        """Reviews kept from an earlier session (their bases re-checked against disk)."""
+        for record in records:
+            self._keep_pending(record.changeset, record)
+        if records:
+            stale = sum(1 for r in records if any(f.status == "conflict" for f in r.changeset.files))
+            count = len(records)
+            self.conversation.add_note(
+                f"{count} pending review{'s' if count != 1 else ''} kept from an earlier session"
+                + (f" ({stale} with files changed on disk since)" if stale else "")
+                + " — ctrl+r " + ("lists them" if count > 1 else "opens it"), "success")
+        for problem in problems:
+            self.conversation.add_note(f"a pending review could not be read: {problem}",
+                                       "warning")
+
+    def _announce_review(self, changeset: Any, why: str = "") -> None:
+        count = len(changeset.files)
+        self.conversation.add_note(
+            f"review ready: {changeset.operation} | {changeset.title}, {count} "
+            f"file{'s' if count != 1 else ''}{why} — ctrl+r opens it", "success")
+
+    def open_review(self, changeset: Any, *, by_itself: bool = False) -> None:
+        from wiki_tui.ui.review import ReviewScreen
+
+        self._keep_pending(changeset)
+        hand_back = self._type_into_main_screen if by_itself else None
+        self.push_screen(ReviewScreen(self.vault, changeset, hand_back=hand_back),
                          callback=partial(self._review_closed, changeset))
 
+    def _type_into_main_screen(self, key: str, character: str | None) -> None:
+        """A key typed while a review that opened by itself was in its grace period: it was
+        meant for the main screen (the input, usually), so it goes there."""
+        from wiki_tui.ui.prompt import PromptInput
+
+        target = self.screen_stack[0].focused
+        if isinstance(target, PromptInput):
+            target.type_key(key, character)
+        elif target is not None:
+            target._forward_event(events.Key(key, character))
+
     def action_review(self) -> None:
-        if not self.pending_changesets:
+        reviews = self.pending_changesets
+        if not reviews:
             self.notify("No pending reviews.", timeout=3)
+        elif len(reviews) == 1:
+            self.open_review(reviews[0])
+        else:
+            from wiki_tui.ui.review.pending import PendingScreen
+
+            items = [(cs, getattr(self.pending_records.get(cs.id), "created", ""))
+                     for cs in reviews]
+            self.push_screen(PendingScreen(items), callback=self._pending_chosen)
+
+    def _pending_chosen(self, choice: Any) -> None:
+        if choice is None:
             return
-        self.open_review(self.pending_changesets[-1])
+        what, changeset = choice
+        if what == "open":
+            self.open_review(changeset)
+            return
+        from wiki_tui.ui.review import ConfirmScreen
+
+        count = len(changeset.files)
+        self.push_screen(ConfirmScreen(
+            f"Drop {changeset.operation} | {changeset.title}?",
+            f"Its {count} proposed file{'s' if count != 1 else ''} are never written; "
+            "the proposal is gone."), callback=partial(self._drop_confirmed, changeset))
+
+    def _drop_confirmed(self, changeset: Any, yes: bool | None) -> None:
+        if yes:
+            self._forget_pending(changeset)
+            self.conversation.add_note(f"dropped: {changeset.operation} | {changeset.title} "
+                                       "(nothing written)")
 
     def _review_closed(self, changeset: Any, result: Any) -> None:
+        from wiki_tui.ui.review.screen import ALL_REJECTED, HANDED_BACK
+
+        if result == HANDED_BACK:
+            self._save_pending(changeset)
+            self._announce_review(changeset, " (it stepped aside: you were typing)")
+            return
         if result is None:
+            self._save_pending(changeset)  # its decisions so far
             self.conversation.add_note("review left; the changes stay pending (ctrl+r reopens)")
             return
-        self.pending_changesets = [c for c in self.pending_changesets if c is not changeset]
-        self.status_bar.pending_reviews = len(self.pending_changesets)
+        self._forget_pending(changeset)
         self.conversation.proposed.clear()
         self.conversation.proposed.flush()
+        if result == ALL_REJECTED:
+            self.conversation.add_note(f"review closed: every file of {changeset.operation} | "
+                                       f"{changeset.title} rejected, nothing written")
+            return
         self.show_apply_result(result)
 
     def show_apply_result(self, result: Any) -> None:

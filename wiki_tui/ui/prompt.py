@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
@@ -59,6 +60,17 @@ class PromptInput(TextArea):
 
     def action_newline(self) -> None:
         self.post_message(self._Queued(lambda: self.insert("\n")))
+
+    def type_key(self, key: str, character: str | None) -> None:
+        """A key typed for this input that reached another screen first (a review that
+        stepped aside): it goes through the same path as a key pressed here, in order."""
+        bindings = self._bindings.copy()
+        bindings.apply_keymap(self.app._keymap)  # the configured send/newline keys
+        for binding in bindings.key_to_bindings.get(key, []):
+            if binding.priority:  # enter, ctrl+j, tab: the app runs these before the widget
+                getattr(self, f"action_{binding.action}")()
+                return
+        self._forward_event(events.Key(key, character))
 
     def on_prompt_input__queued(self, message: _Queued) -> None:
         message.stop()

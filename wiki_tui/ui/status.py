@@ -41,6 +41,8 @@ class StatusBar(Static):
         reviews = self.pending_reviews
         text.append(f"{reviews} pending review{'s' if reviews != 1 else ''}",
                     style="bold" if reviews else "dim")
+        if reviews:
+            text.append(" ^r", style="dim")
         if self.activity:
             text.append(" │ ", style="dim")
             text.append(self.activity, style="italic")

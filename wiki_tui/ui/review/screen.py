@@ -2,15 +2,18 @@
 
 Pushed by the app as `ReviewScreen(vault, changeset)`; dismisses with the journal's
 ApplyResult after an apply, or None when the person leaves (the changeset stays pending, with
-its decisions). Nothing is written unless enter applies. Keys are ignored for GRACE_SECONDS
-after the screen opens, so typing that was meant for the prompt cannot approve anything.
+its decisions), or HANDED_BACK when it opened by itself and the person was typing. Nothing is
+written unless enter applies. Keys are ignored for GRACE_SECONDS after the screen opens, so
+typing that was meant for the prompt cannot approve anything; a review that opened by itself
+(`hand_back` given) steps aside at the first such key and passes it, and every key after it,
+to `hand_back`, so the typed text lands where it was meant to.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from rich.text import Text
 from textual import events, on, work
@@ -22,13 +25,16 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.changes import journal
-from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, RENAME, Changeset, FileChange
+from wiki_tui.changes.model import (ACCEPTED, CONFLICT, PENDING, REJECTED, RENAME, Changeset,
+                                    FileChange)
 from wiki_tui.ui.review.diff_view import DiffView
 from wiki_tui.ui.editor import EditorError, edit_text
 from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.review.file_list import describe, file_row, notes_text, summary
 
 GRACE_SECONDS = 0.5
+HANDED_BACK = "handed back"  # the dismiss result of a review that stepped aside for typing
+ALL_REJECTED = "all rejected"  # enter on a review whose every file was rejected: it is closed
 SPLIT_WIDTH = 160  # side by side from this many columns (s toggles)
 
 
@@ -40,34 +46,40 @@ class ReviewScreen(Screen[Any]):
     CSS_PATH = Path(__file__).with_name("review.tcss")
     AUTO_FOCUS = None
 
+    # In the order the key bar shows them (two lines at 80 columns): what finishes a review
+    # first, then moving about; F1 lists them all.
     BINDINGS = [
+        Binding("enter", "apply", "Apply", id="review.apply"),
+        Binding("a", "accept_file", "Accept", id="review.accept_file"),
+        Binding("r", "reject_file", "Reject", id="review.reject_file"),
+        Binding("space", "toggle_hunk", "Hunk", id="review.toggle_hunk",
+                tooltip="Accept or reject the focused hunk"),
+        Binding("A", "accept_all", "Accept all", id="review.accept_all"),
+        Binding("R", "reject_all", "Reject all", id="review.reject_all"),
+        Binding("escape", "leave", "Leave", id="review.leave"),
+        Binding("d", "rediff", "Re-diff", id="review.rediff"),  # in the footer on a stale file
         Binding("j,down", "move_file(1)", "Next file", id="review.next_file"),
         Binding("k,up", "move_file(-1)", "Prev file", id="review.prev_file"),
         Binding("n", "move_hunk(1)", "Next hunk", id="review.next_hunk"),
         Binding("p", "move_hunk(-1)", "Prev hunk", id="review.prev_hunk"),
-        Binding("a", "accept_file", "Accept", id="review.accept_file"),
-        Binding("r", "reject_file", "Reject", id="review.reject_file"),
-        Binding("space", "toggle_hunk", "Toggle hunk", id="review.toggle_hunk"),
-        Binding("A", "accept_all", "Accept all", id="review.accept_all"),
-        Binding("R", "reject_all", "Reject all", id="review.reject_all"),
         Binding("e", "edit", "Edit", id="review.edit"),
-        Binding("enter", "apply", "Apply", id="review.apply"),
-        Binding("escape", "leave", "Leave", id="review.leave"),
+        Binding("s", "toggle_split", "Split", id="review.toggle_split"),
         Binding("g,home", "first_file", "First file", id="review.first_file", show=False),
         Binding("G,end", "last_file", "Last file", id="review.last_file", show=False),
-        Binding("d", "rediff", "Re-diff", id="review.rediff"),  # in the footer on a stale file
-        Binding("s", "toggle_split", "Split", id="review.toggle_split"),
         Binding("pagedown,ctrl+d", "scroll_diff(1)", "Scroll down", id="review.scroll_down",
                 show=False),
         Binding("pageup,ctrl+u", "scroll_diff(-1)", "Scroll up", id="review.scroll_up",
                 show=False),
     ]
 
-    def __init__(self, vault: Any, changeset: Changeset, *, grace: float = GRACE_SECONDS) -> None:
+    def __init__(self, vault: Any, changeset: Changeset, *, grace: float = GRACE_SECONDS,
+                 hand_back: Callable[[str, str | None], None] | None = None) -> None:
         super().__init__()
         self.vault = vault
         self.changeset = changeset
         self.grace = grace
+        self.hand_back = hand_back  # given when the review opened by itself, not on a key
+        self._handing_back = False
         self.cursor = 0  # focused file
         self.hunk = 0  # focused hunk of the focused file
         self.stale: set[str] = set()  # files whose base changed on disk during the review
@@ -89,7 +101,7 @@ class ReviewScreen(Screen[Any]):
                 yield Static(id="review-file-title")
                 yield DiffView(id="review-diff")
         yield Static(id="review-status")
-        yield KeyBar()
+        yield KeyBar(max_rows=2)
 
     @property
     def files_list(self) -> FileList:
@@ -123,6 +135,8 @@ class ReviewScreen(Screen[Any]):
         self._show_file(0)
         if self.grace > 0:
             self.message = f"keys active in {self.grace:g} s"
+            if self.hand_back is not None:
+                self.message += " (typing goes back to the input)"
             self.set_timer(self.grace, self._grace_over)
         self._update_status()
 
@@ -141,12 +155,26 @@ class ReviewScreen(Screen[Any]):
 
     # -- keys: the approval-trap guard ----------------------------------------------------
     def on_key(self, event: events.Key) -> None:
+        if self._handing_back or (self.hand_back is not None and not self.armed):
+            event.stop()
+            event.prevent_default()
+            self._step_aside(event)
+            return
         if not self.armed or self.busy:
             event.stop()
             event.prevent_default()
             if self.busy:
                 self.message = f"{self.busy}…"
                 self._update_status()
+
+    def _step_aside(self, event: events.Key) -> None:
+        """The person was typing when this review opened by itself: leave (pending) and give
+        the keys back. Keys already on their way here follow the first one, in order."""
+        if not self._handing_back:
+            self._handing_back = True
+            self.dismiss(HANDED_BACK)
+        assert self.hand_back is not None
+        self.hand_back(event.key, event.character)
 
     def on_click(self, event: events.Click) -> None:
         if not self.armed:
@@ -216,7 +244,7 @@ class ReviewScreen(Screen[Any]):
         self._update_status()
 
     def _update_status(self) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
+        text = Text()  # wraps (up to three lines, see review.tcss): a message is read whole
         text.append(summary(self.changeset))
         if self.message:
             text.append("  —  ")
@@ -404,9 +432,12 @@ class ReviewScreen(Screen[Any]):
     # -- applying --------------------------------------------------------------------------
     def action_apply(self) -> None:
         files = self.changeset.files
+        if files and all(f.status == REJECTED for f in files):
+            self.dismiss(ALL_REJECTED)  # decided: nothing to write, nothing left pending
+            return
         if not any(f.status == ACCEPTED for f in files):
-            self.say("Nothing accepted, nothing written: a accepts the file, A every file, "
-                     "esc leaves")
+            self.say("Nothing accepted, nothing written: a accepts the file, A every file; "
+                     "with every file rejected (R) enter closes the review; esc leaves it pending")
             return
         pending = [f for f in files if f.status == PENDING]
         if pending and not self._pending_warned:
