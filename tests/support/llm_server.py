@@ -368,6 +368,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         try:
             self.wfile.flush()
+            # let the client read what was sent: closing at once can reset the connection, and
+            # a reset throws away bytes the client had not read yet (a flaky partial reply)
+            self.owner._stopping.wait(0.1)
             self.connection.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
