@@ -32,13 +32,13 @@ from wiki_tui.agent.events import (
     LintItem, Retry, Started, Token, ToolActivity, Usage,
 )
 from wiki_tui.agent.instructions import merge_request
+from wiki_tui.agent.lint_findings import model_findings
 from wiki_tui.agent.llm import CUT_OFF_KINDS, ChatResult, LLMError, stream_chat
 from wiki_tui.agent.offline.provider import Task, register_task, release_task
 from wiki_tui.agent.pageinfo import page_infos
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
 _TOOL_ROUNDS = 8  # tool calls the model may make in one turn before it must answer
-_FINDING = re.compile(r"^\s*[-*]?\s*FINDING:\s*(.+)$", re.MULTILINE)
 
 
 # -- public operations ----------------------------------------------------------------------
@@ -142,9 +142,10 @@ async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
         yield event
     if run.failed:
         return
-    checked = [i for i in model_findings(run.reply) if i.id not in dismissed]
+    found = model_findings(run.reply, vault.resolve)
+    checked = [i for i in found if i.id not in dismissed]
     items = tuple(shown + checked)
-    hidden = (len(structural) - len(shown)) + (len(model_findings(run.reply)) - len(checked))
+    hidden = (len(structural) - len(shown)) + (len(found) - len(checked))
     yield Findings(items, hidden)
     async for event in run.finish():
         yield event
@@ -244,19 +245,6 @@ def structural_item(finding: Any) -> LintItem:
     return LintItem(finding_id(code, path, message), code, path, message,
                     line=int(getattr(finding, "line", 0) or 0),
                     suggestion=getattr(finding, "suggestion", None))
-
-
-def model_findings(reply: str) -> list[LintItem]:
-    items = []
-    for m in _FINDING.finditer(reply):
-        fields = [f.strip() for f in m.group(1).split("|")]
-        if len(fields) < 3:
-            continue
-        code, path, message = fields[0].strip("` "), fields[1].strip("` "), fields[2]
-        evidence = fields[3].strip().strip('"') if len(fields) > 3 else ""
-        items.append(LintItem(finding_id(code, path, message, evidence), code, path, message,
-                              evidence=evidence, source="model"))
-    return items
 
 
 # -- one operation's run: model turns, streaming parse, edit rounds ------------------------------
