@@ -88,6 +88,8 @@ async def test_query_cut_off_is_failed_with_the_partial_answer(llm_server, sampl
     failed = events[-1]
     assert isinstance(failed, Failed) and failed.kind == kind
     assert ANSWER.startswith(failed.partial_reply) and failed.partial_reply
+    assert failed.reason.endswith("The answer is incomplete: ask again to retry.") or \
+        "ask again to retry (or raise max_tokens" in failed.reason
     assert not any(isinstance(e, (Answer, Done)) for e in events)
 
 

@@ -20,7 +20,7 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wiki_tui.agent import prompts, tools
@@ -39,6 +39,7 @@ from wiki_tui.agent.pageinfo import page_infos
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
 _TOOL_ROUNDS = 8  # tool calls the model may make in one turn before it must answer
+_ASK_AGAIN = {"dropped", "incomplete", "timeout", "limit"}  # faults another try may not have
 
 
 # -- public operations ----------------------------------------------------------------------
@@ -91,6 +92,9 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
     async for item in run.turn(messages):
         if isinstance(item, ChatResult):
             result = item
+        elif isinstance(item, Failed) and item.kind in _ASK_AGAIN:
+            yield replace(item, reason=f"{item.reason} The answer is incomplete: ask again to "
+                                       "retry.")
         else:
             yield item
     if run.failed:
@@ -98,8 +102,9 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
     answer = (result.text if result else "").strip()
     run.replies.append(answer)
     if result is not None and result.finish_reason == "length":
-        yield Failed(f"The answer was cut off: {run.length_cut()}. It is incomplete; ask "
-                     "again (or raise max_tokens in the config).", answer, "incomplete")
+        yield Failed(f"The answer was cut off: {run.length_cut()}. The answer is incomplete: "
+                     "ask again to retry (or raise max_tokens in the config).", answer,
+                     "incomplete")
         return
     yield Answer(answer, tuple(await asyncio.to_thread(citations, vault, answer)))
     yield Done(run.usage, run.reply, notice=run.notice)
