@@ -19,6 +19,7 @@ from tests.support.llm_server import Reply
 from wiki_tui.agent import operations
 from wiki_tui.agent.events import Answer, ChangesetReady, Done, Failed, Retry
 from wiki_tui.agent.llm import LLMError, stream_chat
+from wiki_tui.changes.journal import apply_changeset
 from wiki_tui.cli import main
 from wiki_tui.vault import Vault
 
@@ -174,8 +175,13 @@ async def test_edits_refused_after_the_last_round_are_named(llm_server, sample_v
     events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
     ready = next(e for e in events if isinstance(e, ChangesetReady))
     assert [f.path for f in ready.changeset.files] == [PAGE]
-    assert ready.left_out == ("entities/John Harrison.md",)
+    assert ready.changeset.left_out == ["entities/John Harrison.md"]
     assert "left out (entities/John Harrison.md)" in events[-1].notice
+    ready.changeset.accept_all()  # a person who applies the rest: the log entry says so
+    result = apply_changeset(vault, ready.changeset)
+    assert "- left out (the model's edits could not be used): entities/John Harrison.md" \
+        in result.log_entry
+    assert result.log_entry in (sample_vault / "log.md").read_text(encoding="utf-8")
 
 
 # -- headless: exit codes, messages, --json; `apply` and `ingest` agree ----------------------

@@ -69,9 +69,7 @@ class FileReady:
 @dataclass(frozen=True)
 class ChangesetReady:
     changeset: "Changeset"  # every file of the operation, linted; waits for review
-    # pages whose edits were refused or cut off after the last retry round (their messages are
-    # in changeset.errors): applying the changeset would apply the operation only in part
-    left_out: tuple[str, ...] = ()
+    # (changeset.left_out: pages whose edits could not be used; applying is then partial)
 
 
 @dataclass(frozen=True)
@@ -146,7 +144,7 @@ def event_to_json(event: Any) -> dict:
                            "warnings": list(f.warnings), "hold": f.hold} for f in cs.files],
                 "repairs": list(cs.repairs),
                 "findings": [str(f) for f in cs.findings],
-                "errors": list(cs.errors), "left_out": list(event.left_out)}
+                "errors": list(cs.errors), "left_out": list(cs.left_out)}
     if isinstance(event, Findings):
         return {"event": name, "dismissed": event.dismissed,
                 "items": [vars(item) | {"text": str(item)} for item in event.items]}

@@ -477,7 +477,7 @@ class _Run:
         refused = [e for e in self.errors if e.retry]
         leftover = [str(e) for e in refused]
         changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))
-        left_out = tuple(sorted({e.path for e in refused if e.path}))
+        left_out = changeset.left_out = sorted({e.path for e in refused if e.path})
         if not changeset.files and (refused or self.unusable):
             rounds = max(1, self.settings.edit_rounds)
             why = " ".join(leftover) if leftover else self.unusable
@@ -487,7 +487,7 @@ class _Run:
         for change in changeset.files:
             yield FileReady(change)
         if changeset.files:
-            yield ChangesetReady(changeset, left_out)
+            yield ChangesetReady(changeset)
             if leftover:
                 self.notice = _join(self.notice, (
                     f"{len(leftover)} edit(s) could not be used and are left out"

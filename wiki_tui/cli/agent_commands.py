@@ -176,7 +176,7 @@ def _run(args, vault, events: AsyncIterator, answers: list | None = None) -> int
     changeset = outcome.get("changeset")
     if changeset is None:
         return 0
-    return _review_and_apply(args, vault, changeset, outcome.get("left_out", ()))
+    return _review_and_apply(args, vault, changeset)
 
 
 async def _consume(args, events: AsyncIterator) -> dict:
@@ -219,7 +219,6 @@ async def _consume(args, events: AsyncIterator) -> dict:
                 outcome["answer"] = event.text
             elif isinstance(event, ChangesetReady):
                 outcome["changeset"] = event.changeset
-                outcome["left_out"] = event.left_out
             elif isinstance(event, Done):
                 if not as_json:
                     if streamed:
@@ -255,12 +254,12 @@ def _print_findings(event) -> None:
         console_err.print(f"[dim]{event.dismissed} dismissed finding(s) not shown[/]")
 
 
-def _review_and_apply(args, vault, changeset, left_out=()) -> int:
+def _review_and_apply(args, vault, changeset) -> int:
     as_json = getattr(args, "json", False)
     if not as_json:
         _show_changeset(changeset)
     if changeset.errors and getattr(args, "yes", False):
-        return _refuse_partial(as_json, changeset, left_out)
+        return _refuse_partial(as_json, changeset)
     if getattr(args, "yes", False):
         approved = True
     elif sys.stdin.isatty() and not as_json:
@@ -300,8 +299,9 @@ def _review_and_apply(args, vault, changeset, left_out=()) -> int:
     return 1 if result.conflicts else 0
 
 
-def _refuse_partial(as_json: bool, changeset, left_out) -> int:
+def _refuse_partial(as_json: bool, changeset) -> int:
     """--yes applies an operation whole or not at all (as `wiki-tui apply --yes` does)."""
+    left_out = changeset.left_out
     pages = ", ".join(left_out) or "see the errors"
     reason = (f"not applied: {len(changeset.errors)} edit(s) of the reply could not be used "
               f"after the last retry round (left out: {pages}); applying the rest would apply "
