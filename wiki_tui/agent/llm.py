@@ -36,6 +36,8 @@ _RETRY_KINDS = {"rate_limit", "server"}
 _MAX_WAIT = 60.0  # never sleep longer than this on one Retry-After
 # Kinds of a reply that stopped before its end: the agent may send it back for another round.
 CUT_OFF_KINDS = frozenset({"dropped", "incomplete"})
+# litellm providers whose streams never carry a finish reason litellm reads (in-process vllm)
+_NO_FINISH_REASON = {"vllm"}
 _TAP_BYTES = 512  # how much of the answer's raw body is kept to quote when it is not a stream
 
 
@@ -366,8 +368,9 @@ def _check_finished(response: Any, result: ChatResult, tap: _Tap | None,
                     settings: AgentSettings) -> None:
     """A stream is an answer only when the server said how it finished; litellm fills in
     "stop" when it did not, so ask the stream wrapper what the server actually sent."""
-    if not hasattr(response, "received_finish_reason"):
-        return  # another stream wrapper: trust its finish reason
+    if not hasattr(response, "received_finish_reason") \
+            or getattr(response, "custom_llm_provider", None) in _NO_FINISH_REASON:
+        return  # another stream wrapper, or a provider litellm never reads one from
     sent = getattr(response, "received_finish_reason", None) or getattr(
         response, "intermittent_finish_reason", None)
     if sent:
