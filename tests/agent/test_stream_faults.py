@@ -149,6 +149,19 @@ async def test_a_reply_in_another_edit_format_is_sent_back(llm_server, sample_va
                                  if isinstance(e, ChangesetReady)).files] == [PAGE]
 
 
+@pytest.mark.parametrize("text,name", [
+    ('Here are the edits:\n```json\n{"path": "a.md", "content": "x"}\n```', "JSON"),
+    ('[{"file": "a.md", "replace": "x"}]', "JSON"),
+    ("@@ -3,2 +3,2 @@\n-old\n+new\n", "a unified diff"),
+    ("<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE", "SEARCH/REPLACE"),
+    ('I think {braces} and "path": in prose are fine.', None),
+    ("@@@ WRITE a.md\n--- a/x\n+++ b/x\n@@@ END", None),  # blocks: the parser's business
+])
+def test_other_edit_formats_are_recognised(text, name):
+    message = operations.unusable_format(text, strict=True)
+    assert (name in message) if name else message == ""
+
+
 async def test_save_without_blocks_is_asked_again_then_fails(llm_server, git_vault):
     vault = Vault.open(git_vault)
     llm_server.queue(*[Reply("Sure, I will file it as a page about H4.")] * 2)

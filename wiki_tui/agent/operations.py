@@ -449,7 +449,7 @@ class _Run:
                 if cut:  # the last round too stopped short: the operation could not complete
                     yield self._cut_off_failure(cut, parsed, rounds)
                 return
-            yield Retry(_retry_reason(cut, retry, hint, round_no + 1, rounds), round_no)
+            yield Retry(_retry_reason(cut, retry, round_no + 1, rounds), round_no)
             messages.append({"role": "assistant", "content": result.text})
             messages.append({"role": "user", "content": feedback(cut, parsed.incomplete,
                                                                  retry, hint)})
@@ -505,7 +505,7 @@ def _join(*parts: str) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _retry_reason(cut: str, retry: list, hint: str, next_round: int, rounds: int) -> str:
+def _retry_reason(cut: str, retry: list, next_round: int, rounds: int) -> str:
     if cut:
         why = f"the reply was cut off ({cut}); asking for the rest"
     elif retry:
@@ -535,10 +535,12 @@ def feedback(cut: str, incomplete: list, errors: list, hint: str) -> str:
 
 
 _FORMATS = (  # (what a reply in another edit format looks like, its name)
-    (re.compile(r"(?m)^<{5,7} ?SEARCH\b|^>{5,7} ?REPLACE\b"), "SEARCH/REPLACE conflict-marker blocks"),
+    (re.compile(r"(?m)^<{5,7} ?SEARCH\b|^>{5,7} ?REPLACE\b"),
+     "SEARCH/REPLACE conflict-marker blocks"),
     (re.compile(r"(?m)^--- (a/)?\S.*\n\+\+\+ (b/)?\S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@"),
      "a unified diff"),
-    (re.compile(r'(?s)^\s*(```(json)?\s*)?[\[{].*"(path|file|filename)"\s*:'), "JSON"),
+    (re.compile(r'(?m)^\s*(```json\s*$|[\[{][\s\[{]*(?="|$))'
+                r'(?s:.*?)"(path|file|file_?name|file_path)"\s*:'), "JSON"),
 )
 _BLOCK_HELP = ("Write every change in the edit protocol: a whole page as\n"
                "@@@ WRITE path/to/Page.md\n<the whole page>\n@@@ END\n"
