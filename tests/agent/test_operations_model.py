@@ -101,9 +101,10 @@ async def test_edit_rounds_stop_after_three(llm_server, sample_vault):
     events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
     assert len([e for e in events if isinstance(e, Retry)]) == 2
     assert len(llm_server.requests) == 3
-    done = events[-1]
-    assert isinstance(done, Done) and "No changes were proposed" in done.notice
-    assert "born on the Moon" in done.notice
+    failed = events[-1]  # nothing usable after the last round: a fault, not "no changes"
+    assert isinstance(failed, Failed) and failed.kind == "unusable"
+    assert "No usable edits after 3 round(s)" in failed.reason
+    assert "born on the Moon" in failed.reason
 
 
 async def test_tool_calls_are_answered_and_shown(llm_server, sample_vault):
@@ -122,24 +123,37 @@ async def test_tool_calls_are_answered_and_shown(llm_server, sample_vault):
     assert answer.citations == ("entities/H4.md",)
 
 
-async def test_length_cut_keeps_complete_blocks_and_says_so(llm_server, sample_vault):
+DETACHED = ("@@@ WRITE concepts/Detached escapement.md\n---\ntitle: Detached escapement\n"
+            "type: concept\nsummary: An escapement that frees the balance.\n---\n"
+            "# Detached escapement\n\nLe Roy's design.\n@@@ END\n")
+
+
+async def test_length_cut_keeps_complete_blocks_and_asks_for_the_cut_one(llm_server,
+                                                                         sample_vault):
     vault = Vault.open(sample_vault)
-    cut = NEW_PAGE_BLOCK + "@@@ WRITE concepts/Detached escapement.md\n---\ntitle: Det"
-    llm_server.queue(Reply(cut, finish_reason="length"))
+    cut = NEW_PAGE_BLOCK + DETACHED[:60]
+    llm_server.queue(Reply(cut, finish_reason="length"), Reply(DETACHED))
     events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings(max_tokens=50)))
+    retry = next(e for e in events if isinstance(e, Retry))
+    assert "cut off" in retry.reason and "round 2 of 3" in retry.reason
+    feedback = llm_server.requests[1].messages[-1]["content"]
+    assert 'ran out of output tokens (finish reason "length", max_tokens=50)' in feedback
+    assert "inside the block for concepts/Detached escapement.md" in feedback
+    assert "do not send them again" in feedback
     changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
-    assert [f.path for f in changeset.files] == [PAGE]
-    assert any("Detached escapement" in e for e in changeset.errors)
-    assert "cut off by the length limit (max_tokens=50)" in events[-1].notice
-    assert len(llm_server.requests) == 1  # a cut block is not re-asked
+    assert sorted(f.path for f in changeset.files) == ["concepts/Detached escapement.md", PAGE]
+    assert not changeset.errors and isinstance(events[-1], Done)
 
 
 async def test_dropped_connection_fails_cleanly(llm_server, sample_vault):
     vault = Vault.open(sample_vault)
     llm_server.queue(Reply(NEW_PAGE_BLOCK, chunk_size=10, drop_after=5))
-    events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
+    events = await run_op(operations.ingest(vault, SOURCE,
+                                            llm_server.settings(edit_rounds=1)))
     failed = events[-1]
-    assert isinstance(failed, Failed) and failed.kind == "network"
+    assert isinstance(failed, Failed) and failed.kind == "dropped"
+    assert "dropped in the middle of the reply" in failed.reason
+    assert "still incomplete after 1 round(s); nothing was applied" in failed.reason
     assert failed.partial_reply == NEW_PAGE_BLOCK[:50]
     assert not any(isinstance(e, ChangesetReady) for e in events)
 

@@ -10,8 +10,8 @@ import pytest
 from tests.changes.journal_support import (changeset, delete, git, head, modify, open_vault,
                                            read)
 from wiki_tui.changes.build import build_changeset
-from wiki_tui.changes.journal import (SCHEMA_HOLD, apply_changeset, held_files,
-                                      rebase_conflict, undo_last)
+from wiki_tui.changes.guards import SCHEMA_HOLD, held
+from wiki_tui.changes.journal import apply_changeset, rebase_conflict, undo_last
 from wiki_tui.changes.model import CONFLICT
 from wiki_tui.changes.protocol import parse_reply
 from wiki_tui.cli import main
@@ -73,7 +73,7 @@ def test_the_review_warns_of_hand_edits_and_schema_edits(git_vault: Path):
     assert any("uncommitted edits" in w for w in cs.file(DEAD).warnings)
     schema = cs.file("AGENTS.md")
     assert any("schema" in w for w in schema.warnings) and schema.hold == SCHEMA_HOLD
-    assert held_files(cs) == [schema] and held_files(cs, allow_schema=True) == []
+    assert held(cs) == [schema] and held(cs, allow_schema=True) == []
 
 
 def test_a_rebased_file_says_it_merged_an_outside_edit(git_vault: Path):
@@ -112,10 +112,10 @@ def test_a_hand_edited_index_is_committed_apart_and_said(git_vault: Path):
 
 def test_cli_yes_holds_back_an_agents_md_edit(git_vault: Path, tmp_path: Path, capsys):
     reply = tmp_path / "reply.txt"
-    reply.write_text("@@@ WRITE AGENTS.md\n# Rules\n\nNew rules.\n@@@ END\n", encoding="utf-8")
+    reply.write_text("@@@ WRITE AGENTS.md (rewrite)\n# Rules\n\nNew rules.\n@@@ END\n", encoding="utf-8")
     before = head(git_vault)
     code = main(["--vault", str(git_vault), "apply", str(reply), "--yes"])
-    assert code == 1 and head(git_vault) == before
+    assert code == 3 and head(git_vault) == before
     assert "--allow-schema" in " ".join(capsys.readouterr().err.split())
     assert main(["--vault", str(git_vault), "apply", str(reply), "--yes", "--allow-schema"]) == 0
     assert read(git_vault, "AGENTS.md") == "# Rules\n\nNew rules.\n"

@@ -135,7 +135,7 @@ CASES = [
          retry=WRITE_ESC,
          note="a decorated line inside a plainly opened block is page text"),
     Case("fenced-pairs-editing-end-of-code-block", "wrappers",
-         f"@@@ EDIT concepts/Dead reckoning.md\n```\n@@@ SEARCH\n 1     5     WSW      "
+         "@@@ EDIT concepts/Dead reckoning.md\n```\n@@@ SEARCH\n 1     5     WSW      "
          "[[not a link inside a tilde fence]]\n~~~\n@@@ REPLACE\n 1     5     WSW      calm\n"
          "~~~\n```\n@@@ END\n", REPAIRED,
          {"concepts/Dead reckoning.md": edited(

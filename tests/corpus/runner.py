@@ -16,7 +16,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.corpus.case import APPLIED, REFUSED, REPAIRED, Case
+from tests.corpus.case import REFUSED, Case
 
 SAMPLE_VAULT = Path(__file__).resolve().parents[2] / "sample_vault"
 

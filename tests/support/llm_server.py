@@ -14,6 +14,12 @@ module as a pytest plugin; one server per session, its script and request log re
         llm_server.queue(Reply("cut", finish_reason="length"))
         llm_server.queue(Reply("partial", drop_after=3))            # connection dropped mid-stream
         llm_server.queue(Reply(delay=5))                             # past the client timeout
+        llm_server.queue(Reply("half", no_finish=True))   # a clean end without a finish_reason
+        llm_server.queue(Reply(body="<html>Bad gateway</html>"))     # 200, not a stream at all
+        llm_server.queue(Reply("ok", garbage="data: {oops\n\n"))     # SSE lines that are not JSON
+        llm_server.queue(Reply("a", stall=3))              # then no bytes for 3 s (then close)
+        llm_server.queue(Reply("a", trickle=0.2))          # then a token every 0.2 s, until the
+                                                           # client leaves (or MAX_HOLD passes)
         settings = llm_server.settings()   # AgentSettings(model="openai/test-model", api_base=...)
         ...
         assert "AGENTS" in llm_server.requests[0].messages[0]["content"]
@@ -68,6 +74,16 @@ class Reply:
     drop_after: int | None = None  # close the connection after this many content chunks
     usage: dict | None = None  # default: counted from the request and reply (rough)
     model: str = "test-model"
+    # fault modes (every wait is bounded by MAX_HOLD and ends when the server stops)
+    no_finish: bool = False  # end the stream cleanly ([DONE]) but send no finish_reason
+    body: str | None = None  # answer 200 with this body instead of a stream
+    content_type: str = "text/html"  # ... and this Content-Type
+    garbage: str | None = None  # raw bytes sent inside the event stream after the text
+    stall: float = 0.0  # after the text: no bytes for this long, then close the connection
+    trickle: float | None = None  # after the text: one token every `trickle` s, never finishing
+
+
+MAX_HOLD = 20.0  # the longest a stall or a trickle keeps one connection busy (tests never hang)
 
 
 @dataclass
@@ -208,6 +224,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(500, "no scripted reply (the test server's queue is empty)")
         if reply.delay and self.owner._stopping.wait(reply.delay):
             return
+        if reply.body is not None:
+            return self._raw_body(reply)
         if reply.status != 200:
             headers = {}
             if reply.retry_after is not None:
@@ -231,6 +249,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         for key, value in (headers or {}).items():
             self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _raw_body(self, reply: Reply) -> None:
+        payload = reply.body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", reply.content_type)
+        self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
 
@@ -286,6 +312,14 @@ class _Handler(BaseHTTPRequestHandler):
             sent += 1
         if reply.drop_after is not None:
             return self._drop()
+        if reply.stall:
+            self.owner._stopping.wait(min(reply.stall, MAX_HOLD))
+            return self._drop()
+        if reply.trickle:
+            return self._trickle(reply, chunk)
+        if reply.garbage is not None:
+            self._write(reply.garbage.encode())
+            return self._end()
         for i, call in enumerate(reply.tool_calls):
             args = _args(call)
             self._send(chunk({"tool_calls": [{"index": i, "id": _call_id(call, i),
@@ -295,16 +329,32 @@ class _Handler(BaseHTTPRequestHandler):
             for start in range(0, len(args), size):  # arguments arrive in pieces, like OpenAI
                 self._send(chunk({"tool_calls": [{"index": i, "function": {
                     "arguments": args[start:start + size]}}]}))
-        self._send(chunk({}, _finish(reply)))
+        if not reply.no_finish:
+            self._send(chunk({}, _finish(reply)))
         if (body.get("stream_options") or {}).get("include_usage"):
             final = chunk({}, None, _usage(reply, body))
             final["choices"] = []
             self._send(final)
         else:  # usage in the last chunk anyway (many servers do; litellm reads it)
             self._send(chunk({}, None, _usage(reply, body)) | {"choices": []})
+        self._end()
+
+    def _end(self) -> None:
+        """Finish the event stream and the chunked body properly."""
         self._write(b"data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
+
+    def _trickle(self, reply: Reply, chunk) -> None:
+        """A token every `reply.trickle` seconds: a stream that is alive but never ends, until
+        the client goes away (a write fails) or MAX_HOLD passes."""
+        until = time.monotonic() + MAX_HOLD
+        while time.monotonic() < until:
+            if self.owner._stopping.wait(reply.trickle):
+                return self._drop()
+            self._send(chunk({"content": "."}))
+        self._send(chunk({}, "stop"))
+        self._end()
 
     def _send(self, data: dict) -> None:
         self._write(b"data: " + json.dumps(data).encode() + b"\n\n")
@@ -318,6 +368,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         try:
             self.wfile.flush()
+            # let the client read what was sent: closing at once can reset the connection, and
+            # a reset throws away bytes the client had not read yet (a flaky partial reply)
+            self.owner._stopping.wait(0.1)
             self.connection.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass

@@ -61,6 +61,21 @@ async def test_query_streams_from_the_local_server_and_citations_open_pages(git_
                     and "Board of Longitude" in browser.current_path, 10)
 
 
+async def test_a_cut_off_answer_shows_as_failed_and_is_not_kept(git_vault, llm_server):
+    llm_server.queue(Reply("H4 was finished in 17", no_finish=True))
+    app = WikiApp(git_vault, settings=llm_server.settings(tools=False))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        app.submit("When was H4 finished?")
+        await until(pilot, lambda: not app.operation_running)
+        await pilot.pause(0.2)
+        reply = app.query(ReplyMessage).last()
+        assert reply.status == "failed" and reply.text == "H4 was finished in 17"
+        shown = " ".join(" ".join(notes(app)).split())
+        assert "ended without a finish reason" in shown and "ask again to retry" in shown
+        assert not app.last_answer  # /save cannot file a cut-off answer
+
+
 async def test_escape_cancels_a_real_stream_and_nothing_is_written(git_vault, llm_server):
     llm_server.queue(Reply("word " * 400, chunk_size=5, rate=40))
     app = WikiApp(git_vault, settings=llm_server.settings(tools=False))

@@ -36,7 +36,8 @@ class AgentSettings:
     context_tokens: int = 32_000  # budget for the prompt (schema, page list, pages)
     source: str = "no model configured"  # where the model choice came from, for the person
     api_key: str | None = field(default=None, repr=False)  # never from config; see module doc
-    timeout: float = 120.0  # seconds without progress before giving up
+    timeout: float = 120.0  # seconds without a byte from the model before giving up
+    reply_limit: float = 900.0  # seconds one reply may stream in all, however it trickles
     max_retries: int = 4  # rate limit / server errors, before the first token
     retry_base_delay: float = 1.0  # backoff: base * 2**attempt (Retry-After wins when given)
     tools: bool | None = None  # None: offer tools, fall back when the provider refuses
@@ -98,7 +99,7 @@ def load_config(vault_root: Path | str | None = None) -> dict:
 
 
 _NUMBERS = {"temperature": float, "max_tokens": int, "context_tokens": int, "timeout": float,
-            "max_retries": int}
+            "reply_limit": float, "max_retries": int}
 
 
 def resolve_settings(vault_root: Path | str | None, cli_model: str | None = None) -> AgentSettings:

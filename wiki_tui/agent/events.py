@@ -3,9 +3,13 @@
     Started -> Token... -> ToolActivity... / Retry... -> FileProposed -> FileProgress... ->
             FileReady ... -> [Answer (query) | Findings (lint)] -> ChangesetReady -> Done | Failed
 
-Done.notice carries what the person should know even on success (a reply cut off by the length
-limit, no changes proposed). Failed.kind names the fault: cancelled, auth, model, network,
-timeout, rate_limit, server, request, context, refused, config, input, error.
+Done.notice carries what the person should know even on success (edits left out, no changes
+proposed). Failed.kind names the fault: cancelled, auth, model, network (cannot connect),
+dropped (the connection broke mid-reply), timeout (no bytes for `timeout` s), limit (the reply
+ran past `reply_limit` s), incomplete (the stream ended without a finish reason, or the model ran
+out of output tokens), protocol (the answer was not an OpenAI-compatible stream), unusable (no
+edit of the reply could be used), rate_limit, server, request, context, refused, config, input,
+error. A Failed operation applies nothing.
 
 An operation is an async generator of these. Nothing here imports litellm or Textual.
 """
@@ -65,6 +69,7 @@ class FileReady:
 @dataclass(frozen=True)
 class ChangesetReady:
     changeset: "Changeset"  # every file of the operation, linted; waits for review
+    # (changeset.left_out: pages whose edits could not be used; applying is then partial)
 
 
 @dataclass(frozen=True)
@@ -139,7 +144,7 @@ def event_to_json(event: Any) -> dict:
                            "warnings": list(f.warnings), "hold": f.hold} for f in cs.files],
                 "repairs": list(cs.repairs),
                 "findings": [str(f) for f in cs.findings],
-                "errors": list(cs.errors)}
+                "errors": list(cs.errors), "left_out": list(cs.left_out)}
     if isinstance(event, Findings):
         return {"event": name, "dismissed": event.dismissed,
                 "items": [vars(item) | {"text": str(item)} for item in event.items]}

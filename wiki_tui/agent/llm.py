@@ -4,6 +4,13 @@
 so it happens only inside `load_litellm()` (the TUI calls `warm_up()` in a worker after first
 paint). `stream_chat()` yields Token and Retry events and finally one ChatResult; every fault
 becomes an LLMError(reason, kind, partial_reply) with a message meant for the person.
+
+A reply is finished only when the server said how it finished (a finish reason). The faults are
+told apart, each with its own kind: "network" (cannot connect), "dropped" (the connection broke
+mid-reply), "timeout" (no bytes for `timeout` s), "limit" (still streaming after `reply_limit`
+s), "server"/"auth"/"model"/"request"/"rate_limit" (an HTTP error, with its status), "protocol"
+(a 200 answer that is not an OpenAI-compatible stream) and "incomplete" (the stream ended
+without a finish reason).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import os
 import re
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +34,11 @@ _litellm: Any = None
 # Retried before the first token (after it, a retry would repeat text the person already saw).
 _RETRY_KINDS = {"rate_limit", "server"}
 _MAX_WAIT = 60.0  # never sleep longer than this on one Retry-After
+# Kinds of a reply that stopped before its end: the agent may send it back for another round.
+CUT_OFF_KINDS = frozenset({"dropped", "incomplete"})
+# litellm providers whose streams never carry a finish reason litellm reads (in-process vllm)
+_NO_FINISH_REASON = {"vllm"}
+_TAP_BYTES = 512  # how much of the answer's raw body is kept to quote when it is not a stream
 
 
 class LLMError(Exception):
@@ -46,6 +59,7 @@ class ChatResult:
     tool_calls: list[dict] = field(default_factory=list)  # {"id", "name", "arguments": str}
     finish_reason: str | None = None
     usage: Usage = field(default_factory=Usage)
+    cut_off: str = ""  # why the reply stopped before its end (a dropped or unfinished stream)
 
     @property
     def message(self) -> dict:
@@ -159,6 +173,10 @@ async def stream_chat(
             raise
         except asyncio.CancelledError:
             raise
+        except _StreamFault as fault:  # the answer had begun: a drop or a body not a stream
+            text = "".join(partial)
+            reason, kind = describe_stream_fault(fault.original, fault.tap, settings, text)
+            raise LLMError(reason, kind, text) from None
         except Exception as exc:  # litellm/openai/httpx faults: classify
             text = "".join(partial)
             if usage_option and not text and _is_bad_request(exc) \
@@ -192,7 +210,8 @@ async def _one_attempt(litellm, settings, messages, tools, metadata, cancel, par
                        usage_option=True):
     kwargs: dict[str, Any] = dict(
         model=settings.model, messages=messages, stream=True,
-        timeout=settings.timeout,
+        # our own watchdog (below) gives up first and says which limit it was
+        timeout=settings.timeout + 1.0,
         max_retries=0,  # our own retries, visible to the person; not the SDK's hidden ones
         metadata=metadata or {},
         # litellm routes any call with tools through its MCP gateway check, which imports the
@@ -213,15 +232,22 @@ async def _one_attempt(litellm, settings, messages, tools, metadata, cancel, par
     if tools:
         kwargs["tools"] = tools
 
-    response = await _await_or_cancel(litellm.acompletion(**kwargs), cancel, partial)
+    clock = _Clock(settings)
+    response = await _watched(litellm.acompletion(**kwargs), cancel, partial, clock,
+                              begun=False)
+    tap = _tap(response)
     chunks: list[Any] = []
     try:
         iterator = response.__aiter__()
         while True:
             try:
-                chunk = await _await_or_cancel(iterator.__anext__(), cancel, partial)
+                chunk = await _watched(iterator.__anext__(), cancel, partial, clock)
             except StopAsyncIteration:
                 break
+            except (LLMError, asyncio.CancelledError):
+                raise
+            except Exception as exc:
+                raise _StreamFault(exc, tap) from exc
             chunks.append(chunk)
             choices = getattr(chunk, "choices", None) or ()
             if choices:
@@ -232,30 +258,144 @@ async def _one_attempt(litellm, settings, messages, tools, metadata, cancel, par
                     yield Token(content)
     finally:
         await _close(response)
-    yield _result(litellm, settings, chunks, "".join(partial))
+    result = _result(litellm, settings, chunks, "".join(partial))
+    _check_finished(response, result, tap, settings)
+    yield result
 
 
-async def _await_or_cancel(awaitable, cancel: asyncio.Event | None, partial: list[str]):
-    """Await, unless `cancel` is set first (then the pending call is cancelled)."""
-    if cancel is None:
-        return await awaitable
-    if cancel.is_set():
+class _StreamFault(Exception):
+    """A fault while reading the stream (the HTTP answer had begun): wraps the original."""
+
+    def __init__(self, original: Exception, tap: "_Tap | None") -> None:
+        super().__init__(str(original))
+        self.original = original
+        self.tap = tap
+
+
+class _Clock:
+    """The two time limits of one reply: `timeout` without a byte, `reply_limit` overall."""
+
+    def __init__(self, settings: AgentSettings) -> None:
+        self.settings = settings
+        self.deadline = time.monotonic() + settings.reply_limit
+
+    def next_wait(self) -> float:
+        return max(0.0, min(self.settings.timeout, self.deadline - time.monotonic()))
+
+    def expired(self, partial: list[str], begun: bool) -> LLMError:
+        settings, text = self.settings, "".join(partial)
+        kept = " The partial reply is kept; nothing was applied." if text else ""
+        if time.monotonic() >= self.deadline - 0.01:
+            return LLMError(
+                f"The reply from {settings.model} did not finish within the overall limit of "
+                f"{settings.reply_limit:g} s (reply_limit in the config); it was stopped.{kept}",
+                "limit", text)
+        if not begun:
+            return LLMError(f"No reply from {settings.model} within {settings.timeout:g} s "
+                            "(timeout).", "timeout", text)
+        return LLMError(f"No bytes from {_where(settings)} for {settings.timeout:g} s "
+                        f"(timeout): the stream stalled.{kept}", "timeout", text)
+
+
+async def _watched(awaitable, cancel: asyncio.Event | None, partial: list[str],
+                   clock: _Clock, *, begun: bool = True):
+    """Await within the clock's limits, unless `cancel` is set first (the pending call is
+    cancelled either way). `begun`: the HTTP answer has started (a stall, not a late reply)."""
+    if cancel is not None and cancel.is_set():
         if asyncio.iscoroutine(awaitable):
             awaitable.close()
         raise LLMError("Cancelled; nothing was applied.", "cancelled", "".join(partial))
     task = asyncio.ensure_future(awaitable)
-    waiter = asyncio.ensure_future(cancel.wait())
+    waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
     try:
-        done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({task, waiter} - {None}, timeout=clock.next_wait(),
+                                     return_when=asyncio.FIRST_COMPLETED)
     except asyncio.CancelledError:
         task.cancel()
         raise
     finally:
-        waiter.cancel()
+        if waiter is not None:
+            waiter.cancel()
     if task in done:
         return task.result()
     task.cancel()
-    raise LLMError("Cancelled; nothing was applied.", "cancelled", "".join(partial))
+    if waiter is not None and waiter in done:
+        raise LLMError("Cancelled; nothing was applied.", "cancelled", "".join(partial))
+    raise clock.expired(partial, begun)
+
+
+class _Tap:
+    """Keeps the first bytes of the HTTP answer's body, to quote when it is not a stream."""
+
+    def __init__(self) -> None:
+        self.head = b""
+
+    def text(self, limit: int = 80) -> str:
+        text = self.head.decode("utf-8", "replace").strip()
+        return " ".join(text.split())[:limit]
+
+    def looks_like_sse(self) -> bool:
+        return self.head.lstrip().startswith((b"data:", b":", b"event:", b"id:"))
+
+
+def _tap(response: Any) -> _Tap | None:
+    """Tee the raw body of an OpenAI-SDK stream (litellm's openai/ and compatible providers)
+    before anything reads it; None when the provider streams some other way."""
+    raw = getattr(getattr(response, "completion_stream", None), "response", None)
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - litellm depends on httpx
+        return None
+    if not isinstance(raw, httpx.Response) or not isinstance(raw.stream, httpx.AsyncByteStream):
+        return None
+    tap, inner = _Tap(), raw.stream
+
+    class _Tee(httpx.AsyncByteStream):
+        async def __aiter__(self):
+            async for part in inner:
+                if len(tap.head) < _TAP_BYTES:
+                    tap.head += part[:_TAP_BYTES - len(tap.head)]
+                yield part
+
+        async def aclose(self) -> None:
+            await inner.aclose()
+
+    raw.stream = _Tee()
+    return tap
+
+
+def _check_finished(response: Any, result: ChatResult, tap: _Tap | None,
+                    settings: AgentSettings) -> None:
+    """A stream is an answer only when the server said how it finished; litellm fills in
+    "stop" when it did not, so ask the stream wrapper what the server actually sent."""
+    if not hasattr(response, "received_finish_reason") \
+            or getattr(response, "custom_llm_provider", None) in _NO_FINISH_REASON:
+        return  # another stream wrapper, or a provider litellm never reads one from
+    sent = getattr(response, "received_finish_reason", None) or getattr(
+        response, "intermittent_finish_reason", None)
+    if sent:
+        return
+    if not result.text and not result.tool_calls and tap is not None \
+            and not tap.looks_like_sse():
+        raise LLMError(_not_a_stream(settings, tap.text()), "protocol")
+    if result.tool_calls and result.finish_reason == "tool_calls":
+        return  # some servers send tool calls without a finish reason; the calls are whole
+    result.finish_reason = None
+    raise LLMError(
+        f"The reply from {_where(settings)} ended without a finish reason after "
+        f"{len(result.text)} characters: the stream was cut off, so the reply is incomplete."
+        + (" The partial reply is kept; nothing was applied." if result.text else ""),
+        "incomplete", result.text)
+
+
+def _not_a_stream(settings: AgentSettings, excerpt: str) -> str:
+    shown = f": {excerpt}" if excerpt else " (an empty body)"
+    return (f"{_where(settings)} answered with something that is not an OpenAI-compatible "
+            f"stream{shown}")
+
+
+def _where(settings: AgentSettings) -> str:
+    return settings.api_base or _provider(settings.model)
 
 
 async def _close(response: Any) -> None:
@@ -406,7 +546,7 @@ def describe_error(exc: Exception, settings: AgentSettings, *, streamed: bool = 
     if name == "MidStreamFallbackError" or (streamed and ("APIConnectionError" in names
                                                           or "connection" in lower)):
         return (f"The connection to {where} dropped in the middle of the reply.{kept}",
-                "network")
+                "dropped")
     if "missing credentials" in lower or "api key" in lower and "AuthenticationError" not in names \
             and _status(exc) in (None, 500) and "missing" in lower:
         return (f"No API key for {settings.model}: set the provider's key (e.g. "
@@ -439,6 +579,35 @@ def describe_error(exc: Exception, settings: AgentSettings, *, streamed: bool = 
     if "BadRequestError" in names:
         return f"{where} rejected the request: {detail}", "request"
     return f"The model call failed: {detail or name}{kept}", "error"
+
+
+def describe_stream_fault(exc: Exception, tap: _Tap | None, settings: AgentSettings,
+                          text: str) -> tuple[str, str]:
+    """(reason, kind) for a fault after the HTTP answer began: an HTTP error told late, a body
+    that is not an OpenAI-compatible stream, or the connection dropping mid-reply."""
+    bad_json = _json_error(exc)
+    if bad_json is not None:
+        return _not_a_stream(settings, " ".join(bad_json.doc.split())[:80]), "protocol"
+    reason, kind = describe_error(exc, settings, streamed=bool(text))
+    if kind in ("network", "error", "dropped"):
+        kept = " The partial reply is kept; nothing was applied." if text else ""
+        where = _where(settings)
+        return (f"The connection to {where} dropped in the middle of the reply"
+                f" after {len(text)} characters.{kept}", "dropped")
+    return reason, kind
+
+
+def _json_error(exc: BaseException | None):
+    """The JSONDecodeError behind a fault (an SSE data line that is not JSON), if any."""
+    import json
+
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, json.JSONDecodeError):
+            return exc
+        exc = getattr(exc, "original_exception", None) or exc.__cause__ or exc.__context__
+        seen += 1
+    return None
 
 
 def _backoff(exc: Exception, settings: AgentSettings, attempt: int) -> float:

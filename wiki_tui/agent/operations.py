@@ -21,7 +21,7 @@ import json
 import re
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +34,14 @@ from wiki_tui.agent.events import (
     LintItem, Retry, Started, Token, ToolActivity, Usage,
 )
 from wiki_tui.agent.instructions import merge_request
-from wiki_tui.agent.llm import ChatResult, LLMError, stream_chat
+from wiki_tui.agent.lint_findings import model_findings
+from wiki_tui.agent.llm import CUT_OFF_KINDS, ChatResult, LLMError, stream_chat
 from wiki_tui.agent.offline.provider import Task, register_task, release_task
 from wiki_tui.agent.pageinfo import page_infos
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
 _TOOL_ROUNDS = 8  # tool calls the model may make in one turn before it must answer
-_FINDING = re.compile(r"^\s*[-*]?\s*FINDING:\s*(.+)$", re.MULTILINE)
+_ASK_AGAIN = {"dropped", "incomplete", "timeout", "limit"}  # faults another try may not have
 
 
 # -- public operations ----------------------------------------------------------------------
@@ -93,12 +94,20 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
     async for item in run.turn(messages):
         if isinstance(item, ChatResult):
             result = item
+        elif isinstance(item, Failed) and item.kind in _ASK_AGAIN:
+            yield replace(item, reason=f"{item.reason} The answer is incomplete: ask again to "
+                                       "retry.")
         else:
             yield item
     if run.failed:
         return
     answer = (result.text if result else "").strip()
     run.replies.append(answer)
+    if result is not None and result.finish_reason == "length":
+        yield Failed(f"The answer was cut off: {run.length_cut()}. The answer is incomplete: "
+                     "ask again to retry (or raise max_tokens in the config).", answer,
+                     "incomplete")
+        return
     yield Answer(answer, tuple(await asyncio.to_thread(citations, vault, answer)))
     yield Done(run.usage, run.reply, notice=run.notice)
 
@@ -168,7 +177,7 @@ async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
         yield event
     if run.failed:
         return
-    found = model_findings(run.reply)
+    found = model_findings(run.reply, vault.resolve)
     remember_findings(vault.root, found)  # so `dismiss ID` knows these ids later
     checked = [i for i in found if i.id not in dismissed]
     items = tuple(shown + checked)
@@ -286,19 +295,6 @@ def structural_item(finding: Any) -> LintItem:
                     suggestion=getattr(finding, "suggestion", None))
 
 
-def model_findings(reply: str) -> list[LintItem]:
-    items = []
-    for m in _FINDING.finditer(reply):
-        fields = [f.strip() for f in m.group(1).split("|")]
-        if len(fields) < 3:
-            continue
-        code, path, message = fields[0].strip("` "), fields[1].strip("` "), fields[2]
-        evidence = fields[3].strip().strip('"') if len(fields) > 3 else ""
-        items.append(LintItem(finding_id(code, path, message, evidence), code, path, message,
-                              evidence=evidence, source="model"))
-    return items
-
-
 # -- one operation's run: model turns, streaming parse, edit rounds ------------------------------
 @dataclass
 class _Run:
@@ -315,6 +311,8 @@ class _Run:
     errors: list = field(default_factory=list)  # EditErrors of the last build
     notice: str = ""
     failed: bool = False
+    cut_kind: str = ""  # the fault kind of the last reply that stopped short
+    unusable: str = ""  # why the last reply's text could not be read as edits, if it could not
     _built: Any = None  # the changeset of the last build, when it used all kept blocks
 
     @property
@@ -337,7 +335,10 @@ class _Run:
         return Started(self.operation, self.title, self.model_name, self.settings.offline)
 
     # a model turn, with read-only tool calls answered in between
-    async def turn(self, messages: list[dict], parser=None) -> AsyncIterator[Any]:
+    async def turn(self, messages: list[dict], parser=None, *, cut_off_ok: bool = False
+                   ) -> AsyncIterator[Any]:
+        """Yields events, then a ChatResult; a fault yields Failed (and sets self.failed),
+        except, with `cut_off_ok`, a reply cut off mid-stream: a ChatResult with .cut_off."""
         offered = None if self.settings.offline else tools.TOOLS
         task_id = register_task(self.task)
         last_progress: dict[str, float] = {}
@@ -361,7 +362,6 @@ class _Run:
                         yield item
                 self._add_usage(result.usage)
                 if not result.tool_calls:
-                    self._note_finish(result)
                     if parser is not None:
                         for event in self._parse_events(parser.close(), last_progress):
                             yield event
@@ -379,8 +379,15 @@ class _Run:
                     offered = None  # enough looking around: answer now
             yield ChatResult("".join(text_parts))
         except LLMError as exc:
-            self.failed = True
             partial = "".join(text_parts) or exc.partial_reply  # all of this turn's text
+            if cut_off_ok and exc.kind in CUT_OFF_KINDS:
+                if parser is not None:
+                    for event in self._parse_events(parser.close(), last_progress):
+                        yield event
+                self.cut_kind = exc.kind
+                yield ChatResult(partial, cut_off=exc.reason)
+                return
+            self.failed = True
             self.replies.append(partial)
             yield Failed(exc.reason, partial, exc.kind)
         finally:
@@ -410,11 +417,27 @@ class _Run:
         self.usage = Usage(self.usage.prompt_tokens + usage.prompt_tokens,
                            self.usage.completion_tokens + usage.completion_tokens, cost)
 
-    def _note_finish(self, result: ChatResult) -> None:
+    def length_cut(self) -> str:
+        limit = f", max_tokens={self.settings.max_tokens}" if self.settings.max_tokens else ""
+        return f"the model ran out of output tokens (finish reason \"length\"{limit})"
+
+    def cut_off(self, result: ChatResult) -> str:
+        """Why this reply is not whole ("" when it is)."""
+        if result.cut_off:
+            return result.cut_off
         if result.finish_reason == "length":
-            limit = f" (max_tokens={self.settings.max_tokens})" if self.settings.max_tokens else ""
-            self.notice = ("The reply was cut off by the length limit" + limit + "; an "
-                           "unfinished edit block at the end was not applied.")
+            self.cut_kind = "incomplete"
+            return self.length_cut()
+        return ""
+
+    def unusable_reply(self, parsed: Any, text: str) -> str:
+        """The message to send back for a reply without a single block where edits were asked
+        for: always when it is in another edit format; when it is prose, only where the
+        operation must write a page (a save; an ingest that has written nothing yet)."""
+        if parsed.blocks or parsed.incomplete or parsed.errors or self.operation not in _EDITING:
+            return ""
+        must_write = self.operation == "save" or (self.operation == "ingest" and not self.blocks)
+        return unusable_format(text, strict=not must_write)
 
     async def edit_conversation(self, messages: list[dict], *, apply_blocks: bool = True,
                                 follow_renames: bool = False,
@@ -427,7 +450,8 @@ class _Run:
         for round_no in range(1, rounds + 1):
             parser = StreamParser()
             result = None
-            async for item in self.turn(messages, parser if apply_blocks else None):
+            async for item in self.turn(messages, parser if apply_blocks else None,
+                                        cut_off_ok=apply_blocks):
                 if isinstance(item, ChatResult):
                     result = item
                 else:
@@ -456,21 +480,39 @@ class _Run:
                 ParsedReply(candidate + parsed.incomplete, parsed.errors, parsed.prose,
                             repairs=list(self.repairs)),
                 operation=self.operation, title=self.title, model=self.model_name)
-            retry = [e for e in errors if e.retry and e.kind != "incomplete"]
+            retry = [e for e in errors if e.retry]
             failed_paths = {e.path for e in retry}
             self.blocks = [b for b in candidate
                            if b.path not in failed_paths and b.new_path not in failed_paths]
             self.errors = errors
             # the build of exactly these blocks can serve as the result (no second lint)
             self._built = changeset if len(self.blocks) == len(candidate) else None
-            if not retry or round_no == rounds:
+            cut = self.cut_off(result)
+            hint = self.unusable = self.unusable_reply(parsed, result.text)
+            if not (retry or cut or hint):
                 return
-            yield Retry(f"{len(retry)} edit(s) could not be used; sending the errors back to "
-                        f"the model (round {round_no + 1} of {rounds})", round_no)
+            if round_no == rounds:
+                if cut:  # the last round too stopped short: the operation could not complete
+                    yield self._cut_off_failure(cut, parsed, rounds)
+                return
+            yield Retry(_retry_reason(cut, retry, round_no + 1, rounds), round_no)
             messages.append({"role": "assistant", "content": result.text})
-            messages.append({"role": "user", "content": retry_message(retry)})
+            messages.append({"role": "user", "content": feedback(cut, parsed.incomplete,
+                                                                 retry, hint)})
+
+    def _cut_off_failure(self, cut: str, parsed: Any, rounds: int) -> Failed:
+        self.failed = True
+        unfinished = sorted({b.path for b in parsed.incomplete})
+        where = f" It stopped inside the block for {', '.join(unfinished)}." if unfinished \
+            else ""
+        return Failed(f"{cut}{where} The reply was still incomplete after {rounds} round(s); "
+                      "nothing was applied. Run the operation again to retry.",
+                      self.reply, self.cut_kind)
 
     async def finish(self) -> AsyncIterator[Event]:
+        """The changeset of every usable block, then Done; Failed when edits were sent but
+        none could be used. Edits refused after the last round are named (left_out), never
+        dropped silently: the CLI's --yes applies nothing then."""
         from wiki_tui.changes.build import build_changeset
 
         changeset = self._built
@@ -479,16 +521,94 @@ class _Run:
                 build_changeset, self.vault, self.blocks, operation=self.operation,
                 title=self.title, model=self.model_name)
             changeset.repairs = list(self.repairs)
-        leftover = [str(e) for e in self.errors if e.retry]
+        refused = [e for e in self.errors if e.retry]
+        leftover = [str(e) for e in refused]
         changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))
+        left_out = changeset.left_out = sorted({e.path for e in refused if e.path})
+        if not changeset.files and (refused or self.unusable):
+            rounds = max(1, self.settings.edit_rounds)
+            why = " ".join(leftover) if leftover else self.unusable
+            yield Failed(f"No usable edits after {rounds} round(s); nothing was applied. {why}",
+                         self.reply, "unusable")
+            return
         for change in changeset.files:
             yield FileReady(change)
         if changeset.files:
             yield ChangesetReady(changeset)
+            if leftover:
+                self.notice = _join(self.notice, (
+                    f"{len(leftover)} edit(s) could not be used and are left out"
+                    + (f" ({', '.join(left_out)})" if left_out else "")
+                    + ": review the rest; the command line's --yes applies nothing then."))
         elif not self.notice:
-            self.notice = "No changes were proposed." + (
-                " Unusable edits: " + " ".join(leftover) if leftover else "")
+            self.notice = "No changes were proposed."
         yield Done(self.usage, self.reply, notice=self.notice)
+
+
+_EDITING = ("ingest", "save", "instruct")  # operations asked for edit blocks
+
+
+def _join(*parts: str) -> str:
+    return " ".join(p for p in parts if p)
+
+
+def _retry_reason(cut: str, retry: list, next_round: int, rounds: int) -> str:
+    if cut:
+        why = f"the reply was cut off ({cut}); asking for the rest"
+    elif retry:
+        why = f"{len(retry)} edit(s) could not be used; sending the errors back to the model"
+    else:
+        why = "the reply held no usable edit blocks; asking again in the edit protocol"
+    return f"{why} (round {next_round} of {rounds})"
+
+
+def feedback(cut: str, incomplete: list, errors: list, hint: str) -> str:
+    """The message sent back in a retry round: what went wrong, file by file, and what to send."""
+    parts = []
+    if cut:
+        unfinished = sorted({b.path for b in incomplete})
+        where = (f" It stopped inside the block for {', '.join(unfinished)}; that block was "
+                 "not used." if unfinished else "")
+        parts.append(f"Your reply was cut off before its end ({cut}).{where} Your complete "
+                     "blocks were kept: do not send them again. Send "
+                     + ("that block again, complete, then " if unfinished else "")
+                     + "any edits you had not written yet; keep the reply short.")
+    refused = [e for e in errors if getattr(e, "kind", "") != "incomplete" or not cut]
+    if refused:
+        parts.append(retry_message(refused))
+    if hint:
+        parts.append(hint)
+    return "\n\n".join(parts)
+
+
+_FORMATS = (  # (what a reply in another edit format looks like, its name)
+    (re.compile(r"(?m)^<{5,7} ?SEARCH\b|^>{5,7} ?REPLACE\b"),
+     "SEARCH/REPLACE conflict-marker blocks"),
+    (re.compile(r"(?m)^--- (a/)?\S.*\n\+\+\+ (b/)?\S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@"),
+     "a unified diff"),
+    (re.compile(r'(?m)^\s*(```json\s*$|[\[{][\s\[{]*(?="|$))'
+                r'(?s:.*?)"(path|file|file_?name|file_path)"\s*:'), "JSON"),
+)
+_BLOCK_HELP = ("Write every change in the edit protocol: a whole page as\n"
+               "@@@ WRITE path/to/Page.md\n<the whole page>\n@@@ END\n"
+               "or a change to part of a page as\n"
+               "@@@ EDIT path/to/Page.md\n@@@ SEARCH\n<lines copied exactly from the page>\n"
+               "@@@ REPLACE\n<the new lines>\n@@@ END")
+
+
+def unusable_format(text: str, *, strict: bool = False) -> str:
+    """The message for a reply with no @@@ blocks ("" when it is not one to send back).
+    `strict`: only when the text plainly is another edit format."""
+    if "@@@" in text:
+        return ""
+    for pattern, name in _FORMATS:
+        if pattern.search(text):
+            return (f"Your reply had no @@@ blocks, so none of it could be used: it looks like "
+                    f"{name}, which is not read here. {_BLOCK_HELP}")
+    if strict:
+        return ""
+    return ("Your reply had no @@@ blocks, so nothing was written; this operation must write "
+            f"at least one page. {_BLOCK_HELP}")
 
 
 def retry_message(errors: list) -> str:

@@ -131,8 +131,12 @@ TASKS = {
         "between pages, claims a newer source supersedes, concepts mentioned on several pages "
         "without their own page, missing cross-references. List each finding on its own line "
         "as `FINDING: <code> | <page path> | <one sentence> | \"<quoted evidence>\"` with code "
-        "one of contradiction, superseded, missing-page, missing-link. Then propose the fixes "
-        "(including fixes for the structural findings listed) as edit blocks."),
+        "one of contradiction, superseded, missing-page, missing-link. The evidence is "
+        "required: copy, word for word and in double quotes, the sentence of the page the "
+        "finding rests on; for a contradiction quote both claims, `\"<claim on this page>\" vs "
+        "\"<claim on the other page>\"`. Report only what you can quote; no table, no "
+        "numbering. Then propose the fixes (including fixes for the structural findings "
+        "listed) as edit blocks."),
     "instruct": (
         "Carry out the person's instruction below as edit blocks. When you rename or merge a "
         "page, also EDIT every page that links to it so its links follow (the backlinks are "

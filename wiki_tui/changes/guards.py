@@ -11,6 +11,7 @@ import re
 import unicodedata
 from pathlib import Path
 
+from wiki_tui.changes.model import REJECTED
 from wiki_tui.vault.layout import RAW_DIR
 
 MAX_PAGE_BYTES = 1_000_000  # one page, UTF-8 encoded
@@ -329,10 +330,17 @@ def rewrite_warning(base: str, proposed: str) -> str | None:
 
 # -- files `--yes` alone must not apply --------------------------------------------------------
 
-def held(changeset) -> list:
+SCHEMA_HOLD = ("it edits AGENTS.md, the vault's schema (the model's instructions): review it, or "
+               "pass --allow-schema to apply it with --yes")
+
+
+def held(changeset, *, allow_schema: bool = False) -> list:
     """The files of a changeset that need a person's review: `FileChange.hold` is set (a
-    rewrite, an unrelated page replaced, the vault's schema...). `--yes` refuses them."""
-    return [f for f in changeset.files if getattr(f, "hold", None)]
+    rewrite, an unrelated page replaced, the vault's schema unless `allow_schema`) and the
+    file is not rejected. `--yes` refuses them."""
+    return [f for f in changeset.files
+            if f.hold and f.status != REJECTED
+            and not (allow_schema and f.hold == SCHEMA_HOLD)]
 
 
 def held_message(files: list) -> str:

@@ -23,6 +23,7 @@ from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION,
                                      git_installed, index_lock, no_repo_notice,
                                      parse_trailers)
 from wiki_tui.changes.index_md import HEADER, INDEX_PATH, page_rows, render_rows
+from wiki_tui.changes.guards import SCHEMA_HOLD
 from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
                                     REJECTED, RENAME, Changeset, FileChange, text_hash)
@@ -349,7 +350,8 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
     sync_with_disk(vault)  # under the lock: another process may have applied since we read
     conflicts = sorted(c.path for c in check_conflicts(vault, changeset, accepted_only=True))
     result = ApplyResult()
-    entry = logmd.LogEntry(changeset.operation, changeset.title, date)
+    entry = logmd.LogEntry(changeset.operation, changeset.title, date,
+                           left_out=list(changeset.left_out))
     collected = _collect(vault, root, changeset, result, entry)
     if conflicts and abort_on_conflict:
         return ApplyResult(conflicts=result.conflicts, rejected=result.rejected, notice=_join(
@@ -395,8 +397,6 @@ def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
 SCHEMA_PATH = "AGENTS.md"
 SCHEMA_WARNING = ("this edits AGENTS.md, the vault's schema: the conventions every later prompt "
                   "is built from. Read it closely; a source must not rewrite the model's rules.")
-SCHEMA_HOLD = ("it edits AGENTS.md, the vault's schema (the model's instructions): review it, or "
-               "pass --allow-schema to apply it with --yes")
 HAND_WARNING = ("{path} has uncommitted edits not written by wiki-tui (it differs from git's "
                 "last commit); applying commits them first, on their own, so this change and "
                 "its undo leave them as they are")
@@ -454,16 +454,6 @@ def mark_review_notes(vault: Any, files: list[FileChange]) -> None:
     for path in dirty:
         if path in sources:
             _note(sources[path], HAND_WARNING.format(path=path))
-
-
-def held_files(changeset: Changeset, *, allow_schema: bool = False) -> list[FileChange]:
-    """Files `--yes` alone must not apply (an AGENTS.md edit unless `allow_schema`)."""
-    return [f for f in changeset.files
-            if f.hold and f.status != REJECTED and not (allow_schema and f.hold == SCHEMA_HOLD)]
-
-
-def held_message(held: list[FileChange]) -> str:
-    return "not applied: " + "; ".join(f"{f.path}: {f.hold}" for f in held)
 
 
 # -- conflicts ---------------------------------------------------------------------------------

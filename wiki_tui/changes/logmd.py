@@ -6,6 +6,7 @@
     - deleted: old/page.md
     - renamed: [[old/Name]] → [[new/Name]]
     - rejected: concepts/Qux.md
+    - left out (the model's edits could not be used): concepts/Quux.md
 
 Only lines with content appear; entries are separated by one blank line. Earlier bytes are never
 rewritten: the new entry is appended (with just enough newlines before it), so the file's history
@@ -55,6 +56,7 @@ class LogEntry:
     renamed: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
     rejected: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # not written: changed on disk (conflict)
+    left_out: list[str] = field(default_factory=list)  # edits that could not be used
 
     def heading(self) -> str:
         date = self.date or _dt.date.today()
@@ -79,6 +81,9 @@ class LogEntry:
             lines.append("- rejected: " + ", ".join(self.rejected))
         if self.skipped:
             lines.append("- not written (changed on disk): " + ", ".join(self.skipped))
+        if self.left_out:
+            lines.append("- left out (the model's edits could not be used): "
+                         + ", ".join(self.left_out))
         return "\n".join(lines) + "\n"
 
 

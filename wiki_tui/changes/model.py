@@ -279,6 +279,9 @@ class Changeset:
     findings: list[Any] = field(default_factory=list)  # vault lint findings for the review
     errors: list[str] = field(default_factory=list)  # protocol/match errors not resolved
     repairs: list[str] = field(default_factory=list)  # reply-wide repairs (see FileChange)
+    # pages whose edits the model never got right (refused or cut off after the last retry
+    # round; their messages are in errors): an apply is then partial, and its log entry says so
+    left_out: list[str] = field(default_factory=list)
     id: int = field(default_factory=lambda: next(_ids))
 
     def file(self, path: str) -> FileChange | None:

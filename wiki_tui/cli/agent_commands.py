@@ -3,6 +3,13 @@
 Each streams the model's reply to the terminal, shows the changeset's diffs, and applies it after
 a y/N confirmation (stdin a terminal) or with --yes. `--json` prints one JSON event per line.
 Importing this module imports no litellm (the CLI's start-up stays fast).
+
+Exit codes: 0 done (applied, or nothing to apply); 1 the operation failed (a Failed event: the
+model could not be reached, its reply was cut off or unusable, ...) or was not applied because
+some of its edits could not be used; 3 shown but not applied (no terminal to confirm on, or
+the person said no). `--yes` never applies an operation in part: when edits were refused or cut
+off after the last retry round it applies nothing and names the pages left out (the same verdict
+as `wiki-tui apply --yes` on the same reply).
 """
 
 from __future__ import annotations
@@ -261,19 +268,21 @@ def _review_and_apply(args, vault, changeset) -> int:
     as_json = getattr(args, "json", False)
     if not as_json:
         _show_changeset(changeset)
-    from wiki_tui.changes.guards import held, held_message
-
-    if getattr(args, "yes", False) and (waiting := held(changeset)):
-        console_err.print(held_message(waiting), markup=False)
-        return 3
+    if changeset.errors and getattr(args, "yes", False):
+        return _refuse_partial(as_json, changeset)
     if getattr(args, "yes", False):
-        from wiki_tui.changes.journal import held_files, held_message
+        from wiki_tui.changes.guards import held, held_message
 
-        if held := held_files(changeset, allow_schema=getattr(args, "allow_schema", False)):
-            raise CliError(held_message(held) + "; the vault is untouched", 1)
+        if waiting := held(changeset, allow_schema=getattr(args, "allow_schema", False)):
+            console_err.print(held_message(waiting), markup=False)
+            return 3
         approved = True
     elif sys.stdin.isatty() and not as_json:
-        answer = console.input("Apply these changes? [y/N] ").strip().lower()
+        question = "Apply these changes? [y/N] "
+        if changeset.errors:
+            question = (f"Apply these changes without the {len(changeset.errors)} edit(s) "
+                        "marked 'not used'? [y/N] ")
+        answer = console.input(question).strip().lower()
         approved = answer in ("y", "yes")
     else:
         console_err.print("not applied: pass --yes to apply without a terminal to confirm on")
@@ -303,6 +312,23 @@ def _review_and_apply(args, vault, changeset) -> int:
         if result.notice:
             console_err.print(f"[yellow]note:[/] {result.notice}")
     return 1 if result.conflicts else 0
+
+
+def _refuse_partial(as_json: bool, changeset) -> int:
+    """--yes applies an operation whole or not at all (as `wiki-tui apply --yes` does)."""
+    left_out = changeset.left_out
+    pages = ", ".join(left_out) or "see the errors"
+    reason = (f"not applied: {len(changeset.errors)} edit(s) of the reply could not be used "
+              f"after the last retry round (left out: {pages}); applying the rest would apply "
+              "the operation only in part, so nothing was written. Run it again, or without "
+              "--yes on a terminal to review and apply the rest.")
+    if as_json:
+        sys.stdout.write(json.dumps({"event": "NotApplied", "reason": reason,
+                                     "left_out": list(left_out),
+                                     "errors": list(changeset.errors)}) + "\n")
+    else:
+        console_err.print(reason, markup=False, soft_wrap=True)
+    return 1
 
 
 def _show_changeset(changeset) -> None:

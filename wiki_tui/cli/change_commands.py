@@ -193,7 +193,7 @@ def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) ->
 
 def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
     from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.journal import ApplyError, apply_changeset, held_files, held_message
+    from wiki_tui.changes.journal import ApplyError, apply_changeset
 
     changeset, errors = build_changeset(vault, parsed, operation=args.operation,
                                         title=args.title or default_title, model=args.model)
@@ -208,7 +208,7 @@ def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> 
         return report.done(0, "dry run: nothing written")
     from wiki_tui.changes.guards import held, held_message
 
-    if args.yes and (waiting := held(changeset)):
+    if args.yes and (waiting := held(changeset, allow_schema=args.allow_schema)):
         return report.done(EXIT_NOT_APPLIED, held_message(waiting))
     if not args.yes:
         if args.json or args.reply == "-" or not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -216,8 +216,6 @@ def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> 
         answer = console.input(f"Apply {len(changeset.files)} file(s)? [y/N] ").strip().lower()
         if answer not in ("y", "yes"):
             return report.done(EXIT_NOT_APPLIED, "not applied")
-    elif held := held_files(changeset, allow_schema=args.allow_schema):
-        return report.done(1, held_message(held) + "; the vault is untouched")
     changeset.accept_all()
     try:
         result = apply_changeset(vault, changeset)

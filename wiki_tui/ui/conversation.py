@@ -12,7 +12,6 @@ more arrives; being back at the bottom (scrolling, a click on the hint, ctrl+l) 
 from __future__ import annotations
 
 import re
-import time
 from typing import Callable
 
 from rich.segment import Segment
