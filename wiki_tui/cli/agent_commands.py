@@ -142,22 +142,15 @@ def _open(args) -> tuple[Any, Any]:
         settings = resolve_settings(root, getattr(args, "model", None))
     except ConfigError as exc:
         raise CliError(str(exc), 2) from None
-    _preload_litellm()
+    # No litellm import in a thread beside the command: one still importing when the
+    # interpreter shut down hung headless runs after their work was done (litellm's HTTP
+    # handlers import in __del__ and waited forever on that thread's module lock). The
+    # operation imports it in the foreground when it first needs the model.
     try:
         vault = Vault.open(root)
     except VaultError as exc:
         raise CliError(str(exc), 2) from None
     return vault, settings
-
-
-def _preload_litellm() -> None:
-    """Import litellm in a thread while the vault opens and the prompt is built: every agent
-    command needs it (the offline engine runs through it too), and it takes seconds."""
-    import threading
-
-    from wiki_tui.agent.llm import warm_up
-
-    threading.Thread(target=warm_up, name="litellm-import", daemon=True).start()
 
 
 def _run(args, vault, events: AsyncIterator, answers: list | None = None) -> int:

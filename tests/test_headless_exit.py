@@ -1,0 +1,34 @@
+"""Headless commands exit when their work is done (issue 11): no import may race the
+interpreter's shutdown. benchmarks/bench_headless.py runs the same loop 20 times per command."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.bench_headless import COMMANDS, clean_env, fresh_vault, run_once
+from tests.conftest import git
+
+EXIT_WITHIN_S = 15.0
+
+
+# Each run imports litellm (~4 s of CPU): few runs here, 20 per command in the benchmark.
+@pytest.mark.parametrize("command, runs", [("query", 2), ("ingest", 1)])
+def test_headless_runs_exit_when_done(command, runs, tmp_path):
+    env = clean_env(tmp_path / "home")  # a new user's: no LITELLM_LOCAL_MODEL_COST_MAP either
+    for _ in range(runs):
+        vault = fresh_vault(tmp_path)
+        elapsed, code, stderr = run_once(COMMANDS[command], vault, env, EXIT_WITHIN_S)
+        assert code is not None, f"{command} still running after {elapsed:.1f} s"
+        assert code == 0 and "Traceback" not in stderr, stderr
+        if command == "ingest":  # the work was done, not only the exit
+            assert git(vault, "log", "--oneline").count("\n") == 2
+
+
+def test_a_command_that_fails_before_the_model_exits_at_once(tmp_path):
+    # Nothing imports litellm in the background: an early failure neither waits for it nor
+    # prints an import's traceback from interpreter shutdown.
+    vault = fresh_vault(tmp_path)
+    _, code, stderr = run_once(["ingest", "raw/nope.md", "--yes"], vault,
+                               clean_env(tmp_path / "home"), EXIT_WITHIN_S)
+    assert code == 1 and "no such file" in stderr
+    assert "Traceback" not in stderr
