@@ -24,6 +24,8 @@ def test_each_module_registers_exactly_its_listed_commands():
     (["--model", "m", "v"], ("wiki_tui.cli.app_commands",)),
     (["--vault", "v", "lint"], ("wiki_tui.cli.vault_commands",)),
     (["--vault=v", "dismiss", "x"], ("wiki_tui.cli.agent_commands",)),
+    (["--model", "m", "--api-base", "u", "query", "q"], ("wiki_tui.cli.agent_commands",)),
+    (["--vault", "v", "--json", "lint"], ("wiki_tui.cli.vault_commands",)),
     (["undo"], ("wiki_tui.cli.change_commands",)),
     (["-h"], tuple(_COMMAND_MODULES)),
 ])

@@ -34,6 +34,7 @@ def test_open_missing_folder_is_a_clear_error(tmp_path, capsys):
 
 
 def test_open_defaults_to_the_current_folder(tmp_path, monkeypatch, capsys):
+    (tmp_path / "AGENTS.md").write_text("# Schema\n")
     monkeypatch.chdir(tmp_path)
     assert main(["open", "--no-open"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path.resolve())

@@ -2,6 +2,8 @@
 
 Order (first wins): `--model`, `WIKI_TUI_MODEL`, `<vault>/.wiki-tui/config.toml`, the user's
 `$XDG_CONFIG_HOME/wiki-tui/config.toml`. Nothing configured -> the built-in offline engine.
+The server (api_base): `--api-base`, `WIKI_TUI_API_BASE`, else the config's `api_base` when the
+model is of the provider the config wrote it for (see `_with_api_base`).
 
 API keys are never read from config: litellm reads them from the environment itself
 (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...). `AgentSettings.api_key` exists only for programs and
@@ -42,6 +44,17 @@ class AgentSettings:
     retry_base_delay: float = 1.0  # backoff: base * 2**attempt (Retry-After wins when given)
     tools: bool | None = None  # None: offer tools, fall back when the provider refuses
     edit_rounds: int = 3  # protocol/match errors sent back to the model at most this often
+    api_base_source: str = ""  # where api_base came from (--api-base, WIKI_TUI_API_BASE, a file)
+    server_note: str = ""  # why a configured api_base was not used, for the person
+
+    @property
+    def server(self) -> str:
+        """Where requests go, for the person: the api_base, or the provider's own server."""
+        if self.offline:
+            return "this process (no network)"
+        if self.api_base:
+            return self.api_base
+        return f"{provider_of(self.model)}'s hosted API"
 
     @property
     def label(self) -> str:
@@ -102,7 +115,8 @@ _NUMBERS = {"temperature": float, "max_tokens": int, "context_tokens": int, "tim
             "reply_limit": float, "max_retries": int}
 
 
-def resolve_settings(vault_root: Path | str | None, cli_model: str | None = None) -> AgentSettings:
+def resolve_settings(vault_root: Path | str | None, cli_model: str | None = None,
+                     cli_api_base: str | None = None) -> AgentSettings:
     """The settings for this run; see the module doc for the order. Raises ConfigError."""
     user = _read_toml(user_config_path())
     vault = _read_toml(vault_config_path(vault_root)) if vault_root is not None else {}
@@ -110,16 +124,15 @@ def resolve_settings(vault_root: Path | str | None, cli_model: str | None = None
 
     env_model = os.environ.get("WIKI_TUI_MODEL", "").strip()
     if cli_model:
-        model, source, api_base = cli_model, "--model", os.environ.get("WIKI_TUI_API_BASE")
+        model, source = cli_model, "--model"
     elif env_model:
-        model, source, api_base = env_model, "WIKI_TUI_MODEL", os.environ.get("WIKI_TUI_API_BASE")
+        model, source = env_model, "WIKI_TUI_MODEL"
     elif vault.get("model"):
-        model, source, api_base = str(vault["model"]), str(vault_config_path(vault_root)), \
-            vault.get("api_base", user.get("api_base"))
+        model, source = str(vault["model"]), str(vault_config_path(vault_root))
     elif user.get("model"):
-        model, source, api_base = str(user["model"]), str(user_config_path()), user.get("api_base")
+        model, source = str(user["model"]), str(user_config_path())
     else:
-        model, source, api_base = OFFLINE_MODEL, "no model configured", None
+        model, source = OFFLINE_MODEL, "no model configured"
 
     values: dict[str, Any] = {}
     for key, kind in _NUMBERS.items():
@@ -131,5 +144,45 @@ def resolve_settings(vault_root: Path | str | None, cli_model: str | None = None
                                   f"{merged[key]!r}") from exc
     if "tools" in merged:
         values["tools"] = bool(merged["tools"])
-    settings = AgentSettings(source=source, api_base=api_base or None, **values)
-    return settings.with_model(model.strip())
+    settings = AgentSettings(source=source, **values).with_model(model.strip())
+    if settings.offline:
+        return settings
+    return _with_api_base(settings, cli_api_base, _config_api_base(vault_root, vault, user))
+
+
+def provider_of(model: str) -> str:
+    """litellm's provider prefix of a model string ("openai" when there is none)."""
+    return model.split("/", 1)[0] if "/" in model else "openai"
+
+
+def _config_api_base(vault_root, vault: dict, user: dict) -> tuple[str, str | None, str] | None:
+    """(api_base, the model it was written for or None, the file) from the most specific
+    config file that names an api_base."""
+    for config, path in ((vault, vault_root and vault_config_path(vault_root)),
+                         (user, user_config_path())):
+        if str(config.get("api_base") or "").strip():
+            written_for = config.get("model") or vault.get("model") or user.get("model")
+            return str(config["api_base"]).strip(), written_for and str(written_for), str(path)
+    return None
+
+
+def _with_api_base(settings: AgentSettings, cli_api_base: str | None,
+                   config: tuple[str, str | None, str] | None) -> AgentSettings:
+    """Where the model's requests go: --api-base, WIKI_TUI_API_BASE, else the config's
+    api_base when it was written for a model of the same provider (or for none), so that
+    `--model openai/qwen2.5` keeps the local server the config names. A config api_base for
+    another provider is not used, and `server_note` says so: the pages go to that provider."""
+    env_api_base = os.environ.get("WIKI_TUI_API_BASE", "").strip()
+    if cli_api_base and cli_api_base.strip():
+        return replace(settings, api_base=cli_api_base.strip(), api_base_source="--api-base")
+    if env_api_base:
+        return replace(settings, api_base=env_api_base, api_base_source="WIKI_TUI_API_BASE")
+    if config is None:
+        return settings
+    api_base, written_for, path = config
+    if written_for is None or provider_of(written_for) == provider_of(settings.model):
+        return replace(settings, api_base=api_base, api_base_source=path)
+    return replace(settings, server_note=(
+        f"{path} sets api_base {api_base} for {written_for}; {settings.model} is another "
+        f"provider's model, so it goes to {provider_of(settings.model)}'s own server "
+        "(pass --api-base to choose the server)"))

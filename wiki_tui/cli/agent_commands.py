@@ -62,6 +62,9 @@ def _common(parser: argparse.ArgumentParser, apply: bool) -> None:
     parser.add_argument("--model", default=None,
                         help="litellm model string, e.g. openai/gpt-4o-mini "
                              "(default: WIKI_TUI_MODEL, config, else the offline engine)")
+    parser.add_argument("--api-base", default=None,
+                        help="the model server's URL (default: WIKI_TUI_API_BASE, else the "
+                             "config's api_base for a model of its provider)")
     parser.add_argument("--json", action="store_true", help="print events as JSON lines")
     if apply:
         parser.add_argument("--yes", "-y", action="store_true",
@@ -155,10 +158,15 @@ def _open(args) -> tuple[Any, Any]:
 
     root = vault_root(args)
     try:
-        settings = resolve_settings(root, getattr(args, "model", None))
+        settings = resolve_settings(root, getattr(args, "model", None),
+                                    getattr(args, "api_base", None))
     except ConfigError as exc:
         raise CliError(str(exc), 2) from None
-    _preload_litellm()
+    _say_server(settings)
+    # No litellm import in a thread beside the command: one still importing when the
+    # interpreter shut down hung headless runs after their work was done (litellm's HTTP
+    # handlers import in __del__ and waited forever on that thread's module lock). The
+    # operation imports it in the foreground when it first needs the model.
     try:
         vault = Vault.open(root)
     except VaultError as exc:
@@ -167,14 +175,16 @@ def _open(args) -> tuple[Any, Any]:
     return vault, settings
 
 
-def _preload_litellm() -> None:
-    """Import litellm in a thread while the vault opens and the prompt is built: every agent
-    command needs it (the offline engine runs through it too), and it takes seconds."""
-    import threading
-
-    from wiki_tui.agent.llm import warm_up
-
-    threading.Thread(target=warm_up, name="litellm-import", daemon=True).start()
+def _say_server(settings) -> None:
+    """Name the server the pages are sent to (stderr: --json output stays clean)."""
+    if settings.offline:
+        return
+    where = f"{settings.model} at {settings.server}"
+    if settings.api_base_source:
+        where += f" (api_base from {settings.api_base_source})"
+    console_err.print(f"model: {where}", markup=False, highlight=False)
+    if settings.server_note:
+        console_err.print(f"note: {settings.server_note}", markup=False, highlight=False)
 
 
 def _run(args, vault, events: AsyncIterator, answers: list | None = None) -> int:
@@ -333,7 +343,8 @@ def _refuse_partial(as_json: bool, changeset) -> int:
 
 def _show_changeset(changeset) -> None:
     from rich.markup import escape
-    from rich.syntax import Syntax
+
+    from wiki_tui.cli.common import diff_text
 
     console.rule(f"{changeset.operation}: {changeset.title} — {len(changeset.files)} file(s)")
     for change in changeset.files:
@@ -343,7 +354,7 @@ def _show_changeset(changeset) -> None:
         for warning in change.warnings:
             console.print(f"[yellow]warning:[/] {escape(warning)}")
         if diff:
-            console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
+            console.print(diff_text(diff), end="")  # a Syntax crops long lines when piped
     for finding in changeset.findings:
         console.print(f"[yellow]lint:[/] {escape(str(finding))}")
     for error in changeset.errors:

@@ -13,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from wiki_tui.cli.common import CliError, console
+from wiki_tui.cli.common import CliError, console, require_vault
 
 
 def register(subparsers) -> None:
@@ -37,6 +37,8 @@ def register(subparsers) -> None:
 def _add_app_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None,
                         help="litellm model string (default: config, else the offline engine)")
+    parser.add_argument("--api-base", default=None,
+                        help="the model server's URL (default: WIKI_TUI_API_BASE, config)")
     parser.add_argument("--no-open", "--print", dest="no_open", action="store_true",
                         help="prepare and print the vault folder, but do not start the app")
 
@@ -48,7 +50,7 @@ def _vault_folder(path: Path | None, args) -> Path:
                        "(`wiki-tui init DIR` makes one, `wiki-tui demo` opens a sample)", 2)
     if not root.is_dir():
         raise CliError(f"no vault at {root}: not a folder", 2)
-    return root.resolve()
+    return require_vault(root.resolve())
 
 
 def run_open(args) -> int:
@@ -56,13 +58,21 @@ def run_open(args) -> int:
     if args.no_open:
         console.print(str(root))
         return 0
-    return _run_app(root, args.model)
+    return _run_app(root, args)
 
 
-def _run_app(root: Path, model: str | None, *, demo: bool = False) -> int:
+def _run_app(root: Path, args, *, demo: bool = False) -> int:
     from wiki_tui.ui.app import WikiApp
 
-    WikiApp(root, model=model, demo=demo).run()
+    settings = None
+    if args.api_base:  # else the app resolves them, showing a bad config as a notice
+        from wiki_tui.agent.config import ConfigError, resolve_settings
+
+        try:
+            settings = resolve_settings(root, args.model, args.api_base)
+        except ConfigError as exc:
+            raise CliError(str(exc), 2) from None
+    WikiApp(root, model=args.model, settings=settings, demo=demo).run()
     return 0
 
 
@@ -116,4 +126,4 @@ def run_demo(args) -> int:
     console.print(f"demo vault: {dest}")
     if args.no_open:
         return 0
-    return _run_app(dest, args.model, demo=True)
+    return _run_app(dest, args, demo=True)

@@ -26,8 +26,8 @@ from typing import Any
 
 from rich.markup import escape
 
-from wiki_tui.cli.common import (CliError, console, console_err, print_json, report_recovery,
-                                 vault_root)
+from wiki_tui.cli.common import (CliError, console, console_err, diff_text, print_json,
+                                 report_recovery, vault_root)
 
 APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
 EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
@@ -100,25 +100,6 @@ def _read_reply(name: str) -> tuple[str, str]:
                        f"{exc.start})", 2) from None
 
 
-def _diff_text(diff: str):
-    from rich.text import Text
-
-    out = Text()
-    for line in diff.splitlines():
-        if line.startswith(("+++", "---")):
-            style = "bold"
-        elif line.startswith("@@"):
-            style = "cyan"
-        elif line.startswith("+"):
-            style = "green"
-        elif line.startswith("-"):
-            style = "red"
-        else:
-            style = ""
-        out.append(line + "\n", style=style)
-    return out
-
-
 def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
     """Every file's diff (coloured), then lint findings and the blocks that were not used."""
     console.rule(f"{escape(changeset.operation)}: {escape(changeset.title)} — "
@@ -132,7 +113,7 @@ def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
             console.print(f"[cyan]repaired:[/] {escape(repair)}")
         diff = change.unified_diff()
         if diff:
-            console.print(_diff_text(diff), end="")
+            console.print(diff_text(diff), end="")
     for repair in changeset.repairs:
         console.print(f"[cyan]repaired:[/] {escape(repair)}")
     for finding in changeset.findings:

@@ -11,6 +11,10 @@ from rich.console import Console
 
 console = Console(highlight=False)
 console_err = Console(stderr=True, highlight=False)
+# Output to a pipe or a file is not wrapped at rich's 80-column default: whole lines for
+# scripts and pagers.
+for _console in (console, console_err):
+    _console.soft_wrap = not _console.is_terminal
 
 
 class CliError(Exception):
@@ -21,6 +25,11 @@ class CliError(Exception):
         self.code = code
 
 
+# Any of these makes a folder a vault; a folder without them is refused before anything
+# (.wiki-tui/ above all) is written there.
+VAULT_MARKERS = ("AGENTS.md", "index.md", ".obsidian")
+
+
 def vault_root(args: Any) -> Path:
     """The vault folder named by --vault (or the current folder)."""
     root = Path(getattr(args, "vault", None) or Path.cwd())
@@ -28,7 +37,18 @@ def vault_root(args: Any) -> Path:
         raise CliError(f"no vault at {root}: the folder does not exist", 2)
     if not root.is_dir():
         raise CliError(f"no vault at {root}: not a folder", 2)
-    return root.resolve()
+    return require_vault(root.resolve())
+
+
+def require_vault(root: Path) -> Path:
+    """`root`, when it is a vault; else a CliError that says how to make one."""
+    if not any((root / marker).exists() for marker in VAULT_MARKERS):
+        import shlex
+
+        raise CliError(f"{root} is not a wiki-tui vault (no AGENTS.md, index.md or .obsidian): "
+                       f"run `wiki-tui init {shlex.quote(str(root))}` to make one, or pass "
+                       "--vault DIR", 2)
+    return root
 
 
 def print_json(data: Any) -> None:
@@ -49,3 +69,24 @@ def report_recovery(vault: Any) -> None:
     message = recover(vault)
     if message:
         console_err.print(f"[yellow]recovered:[/] {escape(message)}")
+
+
+def diff_text(diff: str):
+    """A unified diff coloured line by line (a Text: never cropped, wrapped only on a
+    terminal)."""
+    from rich.text import Text
+
+    out = Text()
+    for line in diff.splitlines():
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("@@"):
+            style = "cyan"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        else:
+            style = ""
+        out.append(line + "\n", style=style)
+    return out

@@ -57,6 +57,7 @@ def register(subparsers) -> None:
     lint.add_argument("--fix", action="store_true", help="let the model propose fixes (a changeset)")
     lint.add_argument("--yes", "-y", action="store_true", help="with --fix: apply without asking")
     lint.add_argument("--model", default=None, help="with --fix: litellm model string")
+    lint.add_argument("--api-base", default=None, help="with --fix: the model server's URL")
     lint.set_defaults(func=run_lint)
 
 
@@ -212,9 +213,9 @@ def run_search(args) -> int:
 
 
 def run_lint(args) -> int:
-    if args.fix or args.yes or args.model:
+    if args.fix or args.yes or args.model or args.api_base:
         if not args.fix:
-            raise CliError("--yes and --model only make sense with --fix", 2)
+            raise CliError("--yes, --model and --api-base only make sense with --fix", 2)
         try:
             from wiki_tui.cli.agent_commands import run_lint_fix
         except ImportError as exc:
