@@ -120,6 +120,7 @@ class ReviewScreen(Screen[Any]):
         self.query_one("#review-title", Static).update(title)
         self.query_one("#review-notes-text", Static).update(notes_text(cs.findings, cs.errors, cs.repairs))
         self._fill_list()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._fill_list())  # row colours
         self._show_file(0)
         if self.grace > 0:
             self.message = f"keys active in {self.grace:g} s"
