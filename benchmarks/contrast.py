@@ -4,7 +4,7 @@
 
 Drives the real app (offline engine) on a fresh demo copy of sample_vault/: the review of a
 lint's fixes (unified, one hunk rejected, then side by side), the findings screen, and the
-browser on a page with its backlinks. In each state and each theme it collects the pairs
+browser on a page with its backlinks (then with the cursor in them). In each state and each theme it collects the pairs
 wiki_tui/ui/contrast.py reads off the screen and the widgets' component classes, and prints
 JSON: per theme the threshold (4.5:1; 7:1 for wiki-high-contrast), the lowest ratio in
 truecolor and after the 256-colour mapping, and the pairs below the threshold (`--all`: every
@@ -87,6 +87,10 @@ async def walk(app, themes: list[str]) -> dict[str, set]:
         browser = app.query_one("#browser")
         await until(pilot, lambda: browser.current_path == PAGE)
         await collect_state(pilot, themes, found, browser)  # not the conversation beside it
+        browser.page_view.focus()
+        await pilot.press("l", "j")  # the backlinks focused, the cursor on an entry
+        await until(pilot, lambda: True)
+        await collect_state(pilot, themes, found, browser)
     return found
 
 
