@@ -2,9 +2,11 @@
 
     uv run python benchmarks/contrast.py [--all]
 
-Drives the real app (offline engine) on a fresh demo copy of sample_vault/: the review of a
-lint's fixes (unified, one hunk rejected, then side by side), the findings screen, and the
-browser on a page with its backlinks (then with the cursor in them). In each state and each theme it collects the pairs
+Drives the real app on a fresh demo copy of sample_vault/: the review of a changeset built from
+a fixed reply (changed words, a link, code, a heading, a new page; unified with one file
+accepted and one hunk rejected, then side by side), the findings screen of the vault's
+structural lint, and the browser on a page with its backlinks (the cursor in them). No model
+runs (importing litellm alone takes seconds). In each state and each theme it collects the pairs
 wiki_tui/ui/contrast.py reads off the screen and the widgets' component classes, and prints
 JSON: per theme the threshold (4.5:1; 7:1 for wiki-high-contrast), the lowest ratio in
 truecolor and after the 256-colour mapping, and the pairs below the threshold (`--all`: every
@@ -26,6 +28,32 @@ sys.path.insert(0, str(ROOT))
 
 SIZE = (120, 40)
 PAGE = "entities/H4.md"  # linked from many pages: a full backlinks panel
+REPLY = f"""@@@ EDIT {PAGE}
+@@@ SEARCH
+## Trials
+@@@ REPLACE
+## Trials at sea
+@@@ SEARCH
+- Jamaica, aboard HMS *Deptford*, 1761-62: 5.1 seconds slow on arrival
+@@@ REPLACE
+- Jamaica, aboard HMS *Deptford*, 1761-62: only 5.1 seconds slow on arrival, timed with `GMT`
+@@@ SEARCH
+made K1 in 1769, which sailed with [[James Cook]] ([[Cook's Second Voyage and the Kendall Watch]]).
+@@@ REPLACE
+made K1 in 1769, which sailed twice with [[James Cook]] ([[Cook's Second Voyage and the Kendall Watch]]).
+@@@ END
+
+@@@ WRITE concepts/Sandglass.md
+---
+title: Sandglass
+type: concept
+summary: The half-minute glass used with the log line.
+---
+# Sandglass
+
+Timed the run of the log line for [[Dead reckoning]], **half a minute** at a time.
+@@@ END
+"""
 
 
 def threshold(theme: str) -> float:
@@ -60,6 +88,26 @@ async def collect_state(pilot, themes: list[str], found: dict[str, set], root=No
         found[name] |= screen_pairs(app, root) | component_pairs(app, root)
 
 
+def review_screen(vault):
+    from wiki_tui.changes.build import build_changeset
+    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.ui.review import ReviewScreen
+
+    changeset, errors = build_changeset(vault, parse_reply(REPLY), operation="instruct",
+                                        title="Contrast walk", model="fixed reply")
+    assert not errors, [str(e) for e in errors]
+    return ReviewScreen(vault, changeset, grace=0)
+
+
+def findings_screen(app):
+    from wiki_tui.agent.events import Findings
+    from wiki_tui.agent.operations import structural_item
+    from wiki_tui.ui.findings import FindingsScreen, LintReport
+
+    items = tuple(structural_item(f) for f in app.vault.lint())
+    return FindingsScreen(LintReport.from_findings(Findings(items)), app.vault_root, app.vault)
+
+
 async def walk(app, themes: list[str]) -> dict[str, set]:
     """Every pair the review, the findings and the browser draw, per theme."""
     from wiki_tui.ui.findings import FindingsScreen
@@ -68,29 +116,27 @@ async def walk(app, themes: list[str]) -> dict[str, set]:
     found: dict[str, set] = {name: set() for name in themes}
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.vault is not None)
-        app.submit("/lint")  # its fixes change words inside lines: the word-level emphasis
-        await until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.armed)
-        await pilot.press("a", "j", "space", "k")  # an accepted file, a rejected hunk
+        app.push_screen(review_screen(app.vault))
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        await pilot.press("a", "j", "r", "k", "n", "space", "n")  # accepted, rejected, a hunk out
         await pilot.pause()
         await collect_state(pilot, themes, found)
         await pilot.press("s")  # side by side
         await pilot.pause()
         await collect_state(pilot, themes, found)
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen))
-        await pilot.press("f4")
+        app.pop_screen()
+        app.push_screen(findings_screen(app))
         await until(pilot, lambda: isinstance(app.screen, FindingsScreen))
         await collect_state(pilot, themes, found)
-        await pilot.press("escape")
+        app.pop_screen()
         await until(pilot, lambda: not isinstance(app.screen, FindingsScreen))
         app.open_page(PAGE)
         browser = app.query_one("#browser")
         await until(pilot, lambda: browser.current_path == PAGE)
-        await collect_state(pilot, themes, found, browser)  # not the conversation beside it
         browser.page_view.focus()
         await pilot.press("l", "j")  # the backlinks focused, the cursor on an entry
         await until(pilot, lambda: True)
-        await collect_state(pilot, themes, found, browser)
+        await collect_state(pilot, themes, found, browser)  # not the conversation beside it
     return found
 
 

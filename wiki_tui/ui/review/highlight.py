@@ -44,7 +44,10 @@ def highlight_line(text: str, styles: Mapping[str, Style]) -> Text:
     if not text.strip():
         out.append(text)
         return out
-    for token_type, value in _lexer.get_tokens(text):
+    # lexed with its line ending: the lexer's heading and list rules match whole lines only
+    for token_type, value in _lexer.get_tokens(text + "\n"):
+        if value.endswith("\n"):
+            value = value[:-1]
         if value:
             family = token_family(token_type)
             out.append(value, styles.get(family) if family else None)
