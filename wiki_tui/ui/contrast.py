@@ -15,13 +15,12 @@ truecolor shows (Rich's own downgrade), since over SSH Textual falls back to 256
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 from rich.color import Color as RichColor
 from rich.color import ColorSystem
 from rich.style import Style
-from textual.color import Color
 
 RGB = tuple[int, int, int]
 DECORATION = range(0x2500, 0x25A0)  # box drawing and block elements: borders, bars, not text
@@ -36,7 +35,7 @@ class Pair:
     where: str  # "Screen Widget#id" plus the component class or "emphasis"
     fg: RGB
     bg: RGB
-    sample: str = ""
+    sample: str = field(default="", compare=False)  # some of the text: not part of identity
 
     @property
     def ratio(self) -> float:
@@ -154,6 +153,3 @@ def _dimmed(fg: RGB, bg: RGB) -> RGB:
 
     return _rgb(dim_color(RichColor.from_rgb(*bg), RichColor.from_rgb(*fg)))  # type: ignore[return-value]
 
-
-def rgb_of(colour: str) -> RGB:
-    return Color.parse(colour).rgb
