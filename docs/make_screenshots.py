@@ -5,6 +5,10 @@
 Each picture drives the real app (offline engine, no network) on a fresh demo copy of
 sample_vault/ in a temporary folder, so the repository's vault stays pristine. Run it again
 after a visible change to the app.
+
+Besides main, search and review (140x40, wiki-dark), the review of an ingest is pictured at
+80x24 and 120x40 in every shipped theme (review-THEME-80x24.svg, …), on a modified page so the
+changed words show.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "docs" / "screenshots"
 SIZE = (140, 40)
+REVIEW_SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 
 
 async def settled(pilot, condition=lambda: True, timeout: float = 60) -> None:
@@ -70,6 +75,33 @@ async def shoot(vault: Path) -> None:
         save(app, "review")
 
 
+async def shoot_reviews(vault: Path) -> None:
+    """The review of one ingest at each size, on its first modified page, in every theme."""
+    from wiki_tui.changes.model import MODIFY
+    from wiki_tui.ui.app import WikiApp
+    from wiki_tui.ui.review import ReviewScreen
+    from wiki_tui.ui.themes import BUILTIN_THEMES_DIR, load_theme_dir
+
+    themes = [t.name for t in load_theme_dir(BUILTIN_THEMES_DIR)[0]]
+    for label, size in REVIEW_SIZES.items():
+        app = WikiApp(vault)
+        async with app.run_test(size=size) as pilot:
+            await settled(pilot, lambda: app.vault is not None)
+            app.submit("/ingest raw/french-chronometers.md")
+            await settled(pilot, lambda: isinstance(app.screen, ReviewScreen), 120)
+            await pilot.pause(0.7)  # past the review's key guard
+            screen = app.screen
+            kinds = [change.kind for change in screen.changeset.files]
+            for _ in range(kinds.index(MODIFY) if MODIFY in kinds else 0):
+                await pilot.press("j")
+            for theme in themes:
+                app.theme = theme
+                await settled(pilot)
+                save(app, f"review-{theme}-{label}")
+            await pilot.press("escape")
+            await settled(pilot)
+
+
 def main() -> None:
     from wiki_tui.cli.app_commands import make_demo_vault
 
@@ -81,6 +113,7 @@ def main() -> None:
         os.environ.pop("WIKI_TUI_MODEL", None)
         vault = make_demo_vault(Path(scratch) / "vault")
         asyncio.run(shoot(vault))
+        asyncio.run(shoot_reviews(vault))
 
 
 if __name__ == "__main__":

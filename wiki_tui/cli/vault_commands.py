@@ -134,7 +134,7 @@ def run_links(args) -> int:
             for link, target, via_alias in rows
         ]})
         return 0
-    console.print(f"[bold]{escape(page.title)}[/] ({escape(page.path)}): {len(rows)} links")
+    console.print(f"[bold]{escape(page.title)}[/] ({escape(page.path)}): {len(rows)} link{'' if len(rows) == 1 else 's'}")
     for link, target, via_alias in rows:
         if target is None:
             where = "[red]unresolved[/]"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap
 from textual.containers import VerticalScroll
@@ -50,13 +51,14 @@ class HelpScreen(ModalScreen[None]):
         self.rows = rows
 
     def compose(self) -> ComposeResult:
-        table = Table(title="Keys — remap any id in config.toml under [keys]", expand=True,
+        # Text, not str: Rich reads a str as markup, and "[keys]" vanished as a tag
+        table = Table(title=Text("Keys — remap any id in config.toml under [keys]"), expand=True,
                       box=None, header_style="bold", title_justify="left")
         table.add_column("Key", no_wrap=True, style="bold")
         table.add_column("Action")
         table.add_column("Id", style="dim", no_wrap=True)
         for binding_id, keys, description, _where in self.rows:
-            table.add_row(keys, description, binding_id)
+            table.add_row(Text(keys), Text(description), Text(binding_id))
         with VerticalScroll(id="help-body"):
             yield Static(table)
 

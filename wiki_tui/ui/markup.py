@@ -80,3 +80,13 @@ def _only_in(spans: Spans, hidden: tuple[int, int], shown: tuple[int, int]) -> b
     def touches(part: tuple[int, int]) -> bool:
         return any(a < part[1] and b > part[0] for a, b in spans)
     return touches(hidden) and not touches(shown)
+
+
+def counted(n: int, singular: str, plural: str | None = None) -> str:
+    """'1 match', '2 matches', '0 entries': a count with its noun in the right number
+    (`plural` defaults to `singular` + "s", "es" after s, x, z, ch and sh)."""
+    if n == 1:
+        return f"{n} {singular}"
+    if plural is None:
+        plural = singular + ("es" if singular.endswith(("s", "x", "z", "ch", "sh")) else "s")
+    return f"{n} {plural}"

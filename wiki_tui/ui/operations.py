@@ -15,6 +15,7 @@ from textual import events, work
 
 from wiki_tui.ui.commands import CommandError, help_text, parse_command
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.markup import counted
 from wiki_tui.ui.status import git_branch
 
 HISTORY_TURNS = 3  # earlier question/answer pairs sent with a query
@@ -340,7 +341,7 @@ class OperationsMixin:
         if deleted:
             parts.append(f"{len(deleted)} deleted")
         if conflicts:
-            parts.append(f"{len(conflicts)} conflicts")
+            parts.append(counted(len(conflicts), "conflict"))
         parts.append(f"commit {commit[:8]}" if commit else "no commit")
         self.conversation.add_note("applied: " + ", ".join(parts),
                                    "warning" if conflicts else "success")

@@ -4,7 +4,9 @@ Linked: links in other pages (frontmatter included) that resolve to the page, ea
 line and that line as context; then links that resolve only through one of the page's titles
 or aliases (`via_alias`: Obsidian shows those unresolved).
 Unlinked: whole-word, case-insensitive occurrences of the page's title, file name or aliases in
-other pages' prose (not in links, code, comments or frontmatter). Full-text search narrows the
+other pages' prose (not in links, code, comments or frontmatter), one per line, and none on a
+line that links the page already (that line is a linked mention). The generated catalog and
+the log (LISTING_PAGES) name every page: they are not searched. Full-text search narrows the
 pages to read; only those are read and scanned.
 """
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cache import L_END, L_KIND, L_LINE, L_START, L_TARGET, R_ALIASES, R_BODY_START, R_NAME, R_TITLE, record_links
-from .layout import VaultError
+from .layout import LISTING_PAGES, VaultError
 from .links import Link, prose_spans
 from .resolve import link_key
 
@@ -103,33 +105,42 @@ def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500) -> list[Mentio
         re.IGNORECASE,
     )
     out: list[Mention] = []
-    for source in sorted(candidates - {rel}):
+    for source in sorted(candidates - {rel} - set(LISTING_PAGES)):
         with vault._lock:
             rec = vault.pages.record(source)
+            targets = vault._index.targets.get(source, [])
         if rec is None:
             continue
+        linked_lines = {row[L_LINE] for row, target in zip(record_links(rec), targets) if target == rel}
         try:
             text = vault.read_text(source)
         except VaultError:
             continue
-        if _scan_mentions(source, text, rec, pattern, out, limit):
+        if _scan_mentions(source, text, rec, pattern, linked_lines, out, limit):
             break
     return out
 
 
-def _scan_mentions(source: str, text: str, rec: tuple, pattern: re.Pattern, out: list, limit: int) -> bool:
-    """Append the mentions in one page; True once `limit` is reached."""
+def _scan_mentions(source: str, text: str, rec: tuple, pattern: re.Pattern, skip_lines: set[int],
+                   out: list, limit: int) -> bool:
+    """Append the mentions in one page, one per line and none on `skip_lines`; True once
+    `limit` is reached."""
     links = sorted((row[L_START], row[L_END]) for row in record_links(rec))
     starts = [start for start, _ in links]
+    seen = set(skip_lines)
     for a, b in prose_spans(text, start=rec[R_BODY_START]):
         for m in pattern.finditer(text, a, b):
             i = bisect_right(starts, m.start()) - 1
             if i >= 0 and m.start() < links[i][1]:
                 continue  # inside a link
+            line = text.count("\n", 0, m.start()) + 1
+            if line in seen:
+                continue
+            seen.add(line)
             line_start = text.rfind("\n", 0, m.start()) + 1
             line_end = text.find("\n", m.start())
             context = text[line_start : line_end if line_end >= 0 else len(text)].strip()
-            out.append(Mention(source, text.count("\n", 0, m.start()) + 1, context, m.group()))
+            out.append(Mention(source, line, context, m.group()))
             if len(out) >= limit:
                 return True
     return False

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Container, Vertical
 from textual.message import Message
 from textual.widgets import Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
 
 from wiki_tui.ui.browser.document import LinkRef, PageDocument, find_subpath_line, load_document
 from wiki_tui.ui.editor import EditorError, run_editor
@@ -111,7 +112,8 @@ class WikiBrowser(Container):
         self.current_path: str | None = None
         self.document: PageDocument | None = None
         self._panel_choice: bool | None = None  # None: open when wide, closed when narrow
-        self._backlinks_shown_for: str | None = None
+        self._backlinks_shown_for: str | None = None  # backlinks shown in full (panel seen)
+        self._backlinks_counted_for: str | None = None  # linked ones loaded (the tab's count)
         self._finder_warm = False
         self.last_render: PageView.Rendered | None = None
         # Loads run in threads and may finish out of order: only the newest one is shown.
@@ -396,17 +398,21 @@ class WikiBrowser(Container):
 
     # -- backlinks ------------------------------------------------------------
     def _refresh_backlinks(self, *, force: bool = False) -> None:
-        """Load backlinks and mentions (a scan of every page) only when the reader can see them."""
+        """Load backlinks and mentions (a scan of every page) only when the reader can see them;
+        hidden, only the linked ones (an index lookup), so the tab's count is never stale."""
         path = self.current_path
         if path is None or not self.is_mounted:
             return
         if force:
-            self._backlinks_shown_for = None
+            self._backlinks_shown_for = self._backlinks_counted_for = None
         visible = self.panel_visible and self.query_one(TabbedContent).active == "links"
         if visible and self._backlinks_shown_for != path:
-            self._backlinks_shown_for = path
+            self._backlinks_shown_for = self._backlinks_counted_for = path
             self.query_one(BacklinksPanel).show_loading()
             self._load_backlinks(path)
+        elif not visible and self._backlinks_counted_for != path:
+            self._backlinks_counted_for = path
+            self._load_backlinks(path, mentions=False)
 
     @on(BacklinksPanel.MentionsRequested)
     def _mentions_requested(self, event: BacklinksPanel.MentionsRequested) -> None:
@@ -415,7 +421,7 @@ class WikiBrowser(Container):
             self.query_one(BacklinksPanel).show_loading()
             self._load_backlinks(self.current_path, mentions=True)
 
-    @work(thread=True, group="backlinks", exit_on_error=False)
+    @work(thread=True, group="backlinks", exclusive=True, exit_on_error=False)
     def _load_backlinks(self, path: str, mentions: bool | None = None) -> None:
         """Linked mentions are an index lookup; unlinked ones scan page text, so in a big vault
         they wait until the reader asks (as Obsidian keeps them collapsed)."""
@@ -430,7 +436,8 @@ class WikiBrowser(Container):
             return
         sources = {entry.source for entry in [*linked, *(unlinked or ())]}
         titles = {s: vault.pages[s].title for s in sources if s in vault.pages}
-        self.app.call_from_thread(self._show_backlinks, path, titles, linked, unlinked)
+        if not get_current_worker().is_cancelled:  # a newer load replaced this one
+            self.app.call_from_thread(self._show_backlinks, path, titles, linked, unlinked)
 
     def _show_backlinks(self, path: str, titles, linked, unlinked) -> None:
         if path == self.current_path:

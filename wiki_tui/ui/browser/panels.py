@@ -70,12 +70,13 @@ class BacklinksPanel(OptionList):
         for heading, entries in sections:
             options.append(Option(Text(f"{heading} ({len(entries)})", style="bold"), disabled=True))
             if not entries:
-                options.append(Option(Text("  none", style="italic dim"), disabled=True))
+                options.append(Option(Text("  none", style="italic"), disabled=True))
             for n, entry in enumerate(entries):
                 option_id = f"{heading[0]}{n}"
                 self._locations[option_id] = Location(entry.source, entry.line)
                 title = titles.get(entry.source) or entry.source
-                prompt = Text.assemble((title, "bold"), (f"  :{entry.line}", "dim"), "\n  ",
+                # plain, not dim: dim fades below 4.5:1 on the cursor row
+                prompt = Text.assemble((title, "bold"), f"  :{entry.line}", "\n  ",
                                        _context_text(entry))
                 options.append(Option(prompt, id=option_id))
         if unlinked is None:
@@ -112,7 +113,7 @@ class OutlinePanel(OptionList):
             for h in headings
         ]
         if not options:
-            options = [Option(Text("No headings", style="italic dim"), disabled=True)]
+            options = [Option(Text("No headings", style="italic"), disabled=True)]
         self.add_options(options)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

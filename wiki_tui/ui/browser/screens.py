@@ -19,7 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser, warm_finder
-from wiki_tui.ui.markup import readable
+from wiki_tui.ui.markup import counted, readable
 
 JUMP_LIMIT = 30
 SEARCH_LIMIT = 30
@@ -140,7 +140,7 @@ class PageJumpScreen(_PickerScreen):
             if hit.field == "alias":
                 prompt.append(f"  alias: {hit.matched}", "italic")
             options.append((prompt, hit.path))
-        self.show_options(options, f"{len(hits)} matches" if hits else "No page matches")
+        self.show_options(options, counted(len(hits), "match") if hits else "No page matches")
 
     def on_mount(self) -> None:
         warm_finder(self, self.vault)  # usually built already; then a no-op
@@ -195,7 +195,7 @@ class SearchScreen(_PickerScreen):
                 prompt.append("\n  ")
                 prompt.append(_snippet_text(snippet, getattr(hit, "highlights", ())))
             options.append((prompt, PageLocation(hit.path, line or None)))
-        self.show_options(options, f"{len(hits)} results" if hits else "Nothing found")
+        self.show_options(options, counted(len(hits), "result") if hits else "Nothing found")
         self.shown_query = query
 
 
@@ -218,7 +218,7 @@ class TagsScreen(_PickerScreen):
             (Text.assemble((f"#{tag}", "bold"), (f"  {len(pages)}", "dim")), "#" + tag)
             for tag, pages in tags if wanted in tag.casefold()
         ]
-        self.show_options(options, f"{len(options)} tags")
+        self.show_options(options, counted(len(options), "tag"))
 
     def _choose(self, option_id: str | None) -> None:
         value = self._results.get(option_id or "")
@@ -233,7 +233,7 @@ class TagsScreen(_PickerScreen):
         self._tag = tag
         pages = sorted(self._tags.get(tag, []), key=lambda p: _title(self.vault, p).casefold())
         self.show_options([(_page_prompt(self.vault, p), p) for p in pages],
-                          f"#{tag}: {len(pages)} pages — Esc goes back to the tags")
+                          f"#{tag}: {counted(len(pages), 'page')} — Esc goes back to the tags")
 
     def action_close(self) -> None:
         if self._tag is not None:

@@ -3,7 +3,9 @@
 Only the rows on screen are highlighted and rendered, so a diff of thousands of lines opens at
 once. Long lines wrap (pages are prose: a paragraph is one line), so a row may take several
 screen lines; `_offsets` maps rows to screen lines. Colours come from component classes styled
-with theme variables (review.tcss); changed words inside a changed line are emphasised.
+with theme variables (review.tcss), the markdown syntax colours too; changed words inside a
+changed line are emphasised. A created file has no old side: it is shown unified, full width,
+even in the side-by-side mode.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from wiki_tui.changes.model import ACCEPTED, REJECTED, FileChange
-from wiki_tui.ui.review.highlight import highlight_line, printable
+from wiki_tui.changes.model import ACCEPTED, CREATE, REJECTED, FileChange
+from wiki_tui.ui.review.highlight import FAMILIES, highlight_line, printable
 from wiki_tui.ui.review.rows import Cell, Row, build_rows, hunk_starts
 
 HUNK_STATUS = {ACCEPTED: "✓ accepted", REJECTED: "✗ rejected"}
 MARK = "▌"
 MIN_TEXT_WIDTH = 10
 WORD_DIFF_LIMIT = 2000  # characters: longer line pairs are not compared word by word
+SYNTAX_FAMILIES = tuple(sorted(set(FAMILIES.values())))  # each has a component class
 
 
 class DiffView(ScrollView, can_focus=False):
@@ -37,6 +40,7 @@ class DiffView(ScrollView, can_focus=False):
         "diff-view--removed-word", "diff-view--number", "diff-view--header",
         "diff-view--header-focused", "diff-view--mark", "diff-view--gap", "diff-view--accepted",
         "diff-view--rejected", "diff-view--pending", "diff-view--dim",
+        *(f"diff-view--syntax-{family}" for family in SYNTAX_FAMILIES),
     }
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -52,13 +56,14 @@ class DiffView(ScrollView, can_focus=False):
         self._cache: dict[tuple[int, str], Strip] = {}  # (row, side) -> the whole line, unwrapped
         self._breaks: dict[tuple[int, str], list[int]] = {}  # (row, "a"|"b") -> wrapped line starts
         self._text_width = MIN_TEXT_WIDTH
+        self._syntax: dict[str, Style] | None = None  # token family -> style, per theme
 
     # -- content ---------------------------------------------------------------------------
     def show(self, change: FileChange | None, *, split: bool, focus_hunk: int = 0,
              keep_scroll: bool = False) -> None:
         """Show `change` (rebuilding its rows) with hunk `focus_hunk` highlighted."""
         self.change, self.split = change, split
-        self.rows = build_rows(change, split=split) if change is not None else []
+        self.rows = build_rows(change, split=self.side_by_side) if change is not None else []
         self._starts = hunk_starts(self.rows)
         self._cache.clear()
         top = max((max(c.old_no or 0, c.new_no or 0) for r in self.rows
@@ -81,11 +86,16 @@ class DiffView(ScrollView, can_focus=False):
             if not (self.scroll_y <= max(0, target) and end <= self.scroll_y + height):
                 self.scroll_to(y=max(0, target), animate=False, immediate=True)
 
+    @property
+    def side_by_side(self) -> bool:
+        """Split as asked, except a created file: nothing on its old side would waste half."""
+        return self.split and (self.change is None or self.change.kind != CREATE)
+
     # -- geometry --------------------------------------------------------------------------
     def _widths(self, width: int) -> tuple[int, int, int]:
         """(left part width, right part width, text width per part); right is 0 when unified."""
         n = self._num_width
-        if not self.split:
+        if not self.side_by_side:
             return width, 0, max(MIN_TEXT_WIDTH, width - (2 * n + 5))
         half = (width - 1) // 2
         return half, width - half - 1, max(MIN_TEXT_WIDTH, min(half - (n + 4), width - half - 1 - (n + 3)))
@@ -121,6 +131,7 @@ class DiffView(ScrollView, can_focus=False):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()
+        self._syntax = None
 
     # -- drawing ---------------------------------------------------------------------------
     def _style(self, name: str) -> Style:
@@ -145,7 +156,7 @@ class DiffView(ScrollView, can_focus=False):
         else:
             left_w, right_w, text_w = self._widths(width)
             focused = row.hunk == self.focus_hunk
-            if self.split:
+            if self.side_by_side:
                 strips = [self._side(index, row, row.left, "old", part, left_w, text_w, focused),
                           Strip([Segment("│", self._style("number"))], 1),
                           self._side(index, row, row.right, "new", part, right_w, text_w, False)]
@@ -189,22 +200,25 @@ class DiffView(ScrollView, can_focus=False):
             gutter.append(MARK if focused else " ", self._style("mark") if focused else Style())
         if cell is None:
             return Strip(list(gutter.render(self.app.console))).extend_cell_length(width)
+        kind = {"+": "added", "-": "removed"}.get(cell.tag)
+        # on a changed line the numbers take the line's own colour: muted, they would fade
+        # into the tinted background
+        number_style = self._style("number") if kind is None else Style()
+        breaks = self._breaks.get((index, "b" if side == "new" else "a"), [0])
         if part == 0:
             numbers = (f"{_no(cell.old_no, n)} {_no(cell.new_no, n)}" if side == "both"
                        else _no(cell.old_no if side == "old" else cell.new_no, n))
-            gutter.append(numbers, self._style("number"))
+            gutter.append(numbers, number_style)
             gutter.append(f" {cell.tag} ")
-        else:
-            gutter.append(" " * (2 * n + 1 if side == "both" else n) + " ↪ ", self._style("number"))
-        breaks = self._breaks.get((index, "b" if side == "new" else "a"), [0])
-        if part >= len(breaks):
+        elif part < len(breaks):  # a wrapped line goes on
+            gutter.append(" " * (2 * n + 1 if side == "both" else n) + " ↪ ", number_style)
+        if part >= len(breaks):  # the other side of the row wraps longer: nothing here
             body = Strip([])
         else:
             end = breaks[part + 1] if part + 1 < len(breaks) else None
             body = self._line(index, side, cell).crop(breaks[part], end)
         strip = Strip.join([Strip(list(gutter.render(self.app.console))), body])
         strip = strip.adjust_cell_length(width)
-        kind = {"+": "added", "-": "removed"}.get(cell.tag)
         if kind is None:
             return strip
         if self.change is not None and self.change.hunks[row.hunk].status == REJECTED:
@@ -216,7 +230,9 @@ class DiffView(ScrollView, can_focus=False):
         key = (index, side)
         strip = self._cache.get(key)
         if strip is None:
-            text = highlight_line(cell.text, dark=self.app.current_theme.dark)
+            if self._syntax is None:
+                self._syntax = {f: self._style(f"syntax-{f}") for f in SYNTAX_FAMILIES}
+            text = highlight_line(cell.text, self._syntax)
             if cell.pair is not None and cell.tag in "+-":
                 style = self._style("added-word" if cell.tag == "+" else "removed-word")
                 for start, end in changed_spans(text.plain, printable(cell.pair)):

@@ -77,9 +77,10 @@ def summary(changeset: Changeset) -> str:
 
 
 def notes_text(findings: Iterable[Any], errors: Iterable[str],
-               repairs: Iterable[str] = ()) -> Text:
+               repairs: Iterable[str] = (), *, operation: str = "") -> Text:
     """Lint findings (one readable line each), unresolved protocol errors, and the repairs the
-    program made to read the reply."""
+    program made to read the reply. The findings are those the changes would bring: for a lint's
+    fixes, "no lint findings" read as if the lint had found nothing."""
     findings, errors, repairs = list(findings), list(errors), list(repairs)
     text = Text()
     if repairs:
@@ -95,7 +96,8 @@ def notes_text(findings: Iterable[Any], errors: Iterable[str],
         for error in errors:
             text.append(f"• {_one_line(error)}\n")
     if not findings and not errors:
-        text.append("No lint findings.", "italic")
+        text.append("The fixes add no new findings." if operation == "lint" else "No lint findings.",
+                    "italic")
     text.rstrip()
     return text
 

@@ -1,45 +1,56 @@
 """Markdown syntax colours for one diff line at a time (pygments tokens -> Rich Text).
 
 Lines are highlighted one by one, only when drawn, so a huge diff costs only what is on screen.
-The ANSI syntax themes keep the colours readable in 256-colour terminals (SSH).
+Token kinds map to a few families (heading, markup, code) whose styles the caller passes in:
+the DiffView takes them from its component classes, so the colours are the theme's and are
+checked for contrast against the line backgrounds (wiki_tui/ui/contrast.py).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Mapping
 
+from pygments import token as T
 from pygments.lexers.markup import MarkdownLexer
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 
 TAB = "    "
+FAMILIES = {  # the most specific token type first
+    T.Generic.Heading: "heading", T.Generic.Subheading: "heading",
+    T.Generic.Strong: "strong", T.Generic.Emph: "emph",
+    T.Keyword: "markup", T.Name.Tag: "markup", T.Name.Attribute: "markup",
+    T.Name.Label: "markup", T.String: "code",
+}
 
 _lexer = MarkdownLexer(stripnl=False, ensurenl=False)
 
 
-@lru_cache(maxsize=2)
-def _theme(dark: bool):
-    return Syntax.get_theme("ansi_dark" if dark else "ansi_light")
-
-
 @lru_cache(maxsize=4096)
-def _token_style(token_type, dark: bool) -> Style:
-    style = _theme(dark).get_style_for_token(token_type)
-    return Style(color=style.color, bold=style.bold, italic=style.italic,
-                 underline=style.underline)  # the row supplies the background
+def token_family(token_type) -> str | None:
+    while token_type is not None:
+        if token_type in FAMILIES:
+            return FAMILIES[token_type]
+        token_type = token_type.parent
+    return None
 
 
-def highlight_line(text: str, *, dark: bool = True) -> Text:
-    """`text` (one line, no ending) coloured as markdown; tabs expanded, controls made visible."""
+def highlight_line(text: str, styles: Mapping[str, Style]) -> Text:
+    """`text` (one line, no ending) styled as markdown with `styles` per token family; tabs
+    expanded, controls made visible."""
     text = printable(text)
     out = Text(no_wrap=True, end="")
     if not text.strip():
         out.append(text)
         return out
-    for token_type, value in _lexer.get_tokens(text):
+    # lexed with its line ending: the lexer's heading and list rules match whole lines only
+    for token_type, value in _lexer.get_tokens(text + "\n"):
+        if value.endswith("\n"):
+            value = value[:-1]
         if value:
-            out.append(value, _token_style(token_type, dark))
+            family = token_family(token_type)
+            out.append(value, styles.get(family) if family else None)
     return out
 
 

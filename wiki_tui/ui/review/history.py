@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from wiki_tui.changes import journal
 from wiki_tui.ui.keybar import KeyBar
-from wiki_tui.ui.markup import readable
+from wiki_tui.ui.markup import counted, readable
 from wiki_tui.ui.review.confirm import ConfirmScreen
 from wiki_tui.ui.review.history_data import Commit, Entry, History, load_history
 
@@ -109,7 +109,7 @@ class HistoryScreen(Screen[str | None]):
         target = history.undo_target()
         parts = [self._flash] if self._flash else []
         self._flash = ""
-        parts.append(f"{len(history.entries)} log entries")
+        parts.append(counted(len(history.entries), "log entry", "log entries"))
         parts.append(f"u undoes “{target.title}” ({target.sha[:7]})" if target
                      else "nothing wiki-tui made is left to undo at the top of git history")
         if history.notice:

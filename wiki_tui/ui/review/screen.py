@@ -130,8 +130,10 @@ class ReviewScreen(Screen[Any]):
         title.append(f" {cs.operation} | {cs.title}", "bold")
         title.append(f"  · {cs.model}")
         self.query_one("#review-title", Static).update(title)
-        self.query_one("#review-notes-text", Static).update(notes_text(cs.findings, cs.errors, cs.repairs))
+        self.query_one("#review-notes-text", Static).update(
+            notes_text(cs.findings, cs.errors, cs.repairs, operation=cs.operation))
         self._fill_list()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._fill_list())  # row colours
         self._show_file(0)
         if self.grace > 0:
             self.message = f"keys active in {self.grace:g} s"

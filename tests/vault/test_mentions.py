@@ -1,0 +1,42 @@
+"""Unlinked mentions: one per line, none on a line that links the page, none in the generated
+catalog (index.md) or the log (log.md), which name every page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wiki_tui.vault import Vault
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+FILES = {
+    "Sandglass.md": "---\ntitle: Sandglass\naliases: [half-minute glass]\n---\nA glass.\n",
+    "Log line.md": "The sandglass timed it; a sandglass, the half-minute glass.\n"
+                   "See [[Sandglass]]; the sandglass again.\n"
+                   "Later the sandglass was replaced.\n",
+    "index.md": "# Index\n\n- [[Sandglass]] — the sandglass used with the log line.\n"
+                "- [[Log line]] — how a sandglass timed it.\n",
+    "log.md": "# Log\n\n## [2026-11-20] ingest | Sandglass\n- created: sandglass page\n",
+}
+
+
+def test_one_mention_per_line_none_where_the_line_links_it(tmp_path):
+    vault = Vault.open(write(tmp_path, FILES), use_cache=False)
+    mentions = vault.unlinked_mentions("Sandglass.md")
+    assert [(m.source, m.line) for m in mentions] == [("Log line.md", 1), ("Log line.md", 3)]
+    assert mentions[0].text == "sandglass"  # the first on its line
+    assert [(b.source, b.line) for b in vault.backlinks("Sandglass.md")
+            if b.source == "Log line.md"] == [("Log line.md", 2)]
+
+
+def test_catalog_and_log_are_not_mentions(tmp_path):
+    vault = Vault.open(write(tmp_path, FILES), use_cache=False)
+    sources = {m.source for m in vault.unlinked_mentions("Sandglass.md")}
+    assert sources.isdisjoint({"index.md", "log.md"})
+    assert {m.source for m in vault.unlinked_mentions("Log line.md")} == set()
