@@ -13,13 +13,20 @@ import time
 import pytest
 
 from tests.agent.conftest import run_op
-from tests.agent.test_operations_model import BAD_EDIT, NEW_PAGE_BLOCK, PAGE, SOURCE, good_edit
+from tests.agent.test_operations_model import (
+    BAD_EDIT,
+    NEW_PAGE_BLOCK,
+    PAGE,
+    SOURCE,
+    good_edit,
+)
 from tests.conftest import git
 from tests.support.llm_server import Reply
 from wiki_tui.agent import operations
 from wiki_tui.agent.events import Answer, ChangesetReady, Done, Failed, Retry
 from wiki_tui.agent.llm import LLMError, stream_chat
 from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.changes.protocol import parse_reply
 from wiki_tui.cli import main
 from wiki_tui.vault import Vault
 
@@ -129,21 +136,32 @@ async def test_ingest_cut_off_in_every_round_fails_naming_the_block(llm_server, 
     assert not any(isinstance(e, ChangesetReady) for e in events)
 
 
-@pytest.mark.parametrize("other,name", [
-    ("--- a/sources/X.md\n+++ b/sources/X.md\n@@ -1,2 +1,2 @@\n-old\n+new\n", "a unified diff"),
+@pytest.mark.parametrize("other,said", [
+    ("--- a/sources/X.md\n+++ b/sources/X.md\n@@ -1,2 +1,2 @@\n-old\n+new\n",
+     "reply line 2: this looks like a unified diff for sources/X.md"),
     ("sources/X.md\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n",
-     "SEARCH/REPLACE conflict-marker blocks"),
-    ('```json\n{"path": "sources/X.md", "content": "new"}\n```\n', "JSON"),
+     "sources/X.md: cannot EDIT a page that does not exist"),
+    ('```json\n{"path": "sources/X.md", "content": "new"}\n```\n',
+     "reply line 2: this looks like a JSON tool call for sources/X.md"),
 ])
 async def test_a_reply_in_another_edit_format_is_sent_back(llm_server, sample_vault, other,
-                                                          name):
+                                                          said):
     vault = Vault.open(sample_vault)
     llm_server.queue(Reply(other), Reply(NEW_PAGE_BLOCK))
     events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
+    feedback = " ".join(llm_server.requests[1].messages[-1]["content"].split())
+    assert said in feedback and "@@@" in feedback  # names the file and line, says what to send
+    assert any(isinstance(e, Retry) for e in events)
+    assert [f.path for f in next(e.changeset for e in events
+                                 if isinstance(e, ChangesetReady)).files] == [PAGE]
+
+
+async def test_a_prose_reply_to_an_ingest_is_sent_back(llm_server, sample_vault):
+    vault = Vault.open(sample_vault)
+    llm_server.queue(Reply("I have read the source. It is about clocks."), Reply(NEW_PAGE_BLOCK))
+    events = await run_op(operations.ingest(vault, SOURCE, llm_server.settings()))
     feedback = llm_server.requests[1].messages[-1]["content"]
-    assert f"Your reply had no @@@ blocks, so none of it could be used: it looks like {name}" \
-        in feedback
-    assert "@@@ WRITE path/to/Page.md" in feedback and "@@@ SEARCH" in feedback
+    assert "Your reply had no @@@ blocks, so nothing was written" in feedback
     assert any(isinstance(e, Retry) and "no usable edit blocks" in e.reason for e in events)
     assert [f.path for f in next(e.changeset for e in events
                                  if isinstance(e, ChangesetReady)).files] == [PAGE]
@@ -155,11 +173,11 @@ async def test_a_reply_in_another_edit_format_is_sent_back(llm_server, sample_va
     ("@@ -3,2 +3,2 @@\n-old\n+new\n", "a unified diff"),
     ("<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE", "SEARCH/REPLACE"),
     ('I think {braces} and "path": in prose are fine.', None),
-    ("@@@ WRITE a.md\n--- a/x\n+++ b/x\n@@@ END", None),  # blocks: the parser's business
+    ("@@@ WRITE a.md\n--- a/x\n+++ b/x\n@@@ END", None),  # a page that quotes a diff
 ])
 def test_other_edit_formats_are_recognised(text, name):
-    message = operations.unusable_format(text, strict=True)
-    assert (name in message) if name else message == ""
+    errors = " ".join(str(e) for e in parse_reply(text).errors)
+    assert (name in errors and "@@@" in errors) if name else errors == ""
 
 
 async def test_save_without_blocks_is_asked_again_then_fails(llm_server, git_vault):

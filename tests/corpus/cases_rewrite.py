@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.corpus.case import APPLIED, REFUSED, Case
+from tests.corpus.case import APPLIED, REFUSED, REPAIRED, Case
 
 _VAULT = Path(__file__).resolve().parents[2] / "sample_vault"
 H4 = "entities/H4.md"
@@ -44,5 +44,6 @@ CASES = [
     Case("write-rewrite-marker-in-other-case", "rewrite", _write(H4, SHORT, " (Rewrite)"),
          APPLIED, {H4: SHORT}),
     Case("write-rewrite-marker-after-a-path-without-md", "rewrite",
-         _write("entities/H4", SHORT, " (full rewrite)"), APPLIED, {H4: SHORT}),
+         _write("entities/H4", SHORT, " (full rewrite)"), REPAIRED, {H4: SHORT},
+         repair="read the path 'entities/H4.md' from 'entities/H4'"),
 ]

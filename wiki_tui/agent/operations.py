@@ -30,8 +30,21 @@ from wiki_tui.agent.backlinks import SPECIAL_FILES, rewrite_blocks
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.dismissed import finding_id, load_dismissed, remember_findings
 from wiki_tui.agent.events import (
-    Answer, ChangesetReady, Done, Event, Failed, FileProgress, FileProposed, FileReady, Findings,
-    LintItem, Retry, Started, Token, ToolActivity, Usage,
+    Answer,
+    ChangesetReady,
+    Done,
+    Event,
+    Failed,
+    FileProgress,
+    FileProposed,
+    FileReady,
+    Findings,
+    LintItem,
+    Retry,
+    Started,
+    Token,
+    ToolActivity,
+    Usage,
 )
 from wiki_tui.agent.instructions import merge_request
 from wiki_tui.agent.lint_findings import model_findings
@@ -431,13 +444,13 @@ class _Run:
         return ""
 
     def unusable_reply(self, parsed: Any, text: str) -> str:
-        """The message to send back for a reply without a single block where edits were asked
-        for: always when it is in another edit format; when it is prose, only where the
-        operation must write a page (a save; an ingest that has written nothing yet)."""
+        """The message to send back for a prose reply without a single block, where the
+        operation must write a page (a save; an ingest that has written nothing yet). A reply
+        in another edit format has parser errors instead, sent back like any refusal."""
         if parsed.blocks or parsed.incomplete or parsed.errors or self.operation not in _EDITING:
             return ""
         must_write = self.operation == "save" or (self.operation == "ingest" and not self.blocks)
-        return unusable_format(text, strict=not must_write)
+        return no_blocks_message() if must_write and "@@@" not in text else ""
 
     async def edit_conversation(self, messages: list[dict], *, apply_blocks: bool = True,
                                 follow_renames: bool = False,
@@ -581,14 +594,6 @@ def feedback(cut: str, incomplete: list, errors: list, hint: str) -> str:
     return "\n\n".join(parts)
 
 
-_FORMATS = (  # (what a reply in another edit format looks like, its name)
-    (re.compile(r"(?m)^<{5,7} ?SEARCH\b|^>{5,7} ?REPLACE\b"),
-     "SEARCH/REPLACE conflict-marker blocks"),
-    (re.compile(r"(?m)^--- (a/)?\S.*\n\+\+\+ (b/)?\S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@"),
-     "a unified diff"),
-    (re.compile(r'(?m)^\s*(```json\s*$|[\[{][\s\[{]*(?="|$))'
-                r'(?s:.*?)"(path|file|file_?name|file_path)"\s*:'), "JSON"),
-)
 _BLOCK_HELP = ("Write every change in the edit protocol: a whole page as\n"
                "@@@ WRITE path/to/Page.md\n<the whole page>\n@@@ END\n"
                "or a change to part of a page as\n"
@@ -596,17 +601,9 @@ _BLOCK_HELP = ("Write every change in the edit protocol: a whole page as\n"
                "@@@ REPLACE\n<the new lines>\n@@@ END")
 
 
-def unusable_format(text: str, *, strict: bool = False) -> str:
-    """The message for a reply with no @@@ blocks ("" when it is not one to send back).
-    `strict`: only when the text plainly is another edit format."""
-    if "@@@" in text:
-        return ""
-    for pattern, name in _FORMATS:
-        if pattern.search(text):
-            return (f"Your reply had no @@@ blocks, so none of it could be used: it looks like "
-                    f"{name}, which is not read here. {_BLOCK_HELP}")
-    if strict:
-        return ""
+def no_blocks_message() -> str:
+    """What to send back for a prose reply where the operation must write a page. (A reply in
+    another edit format never gets here: the parser refuses it naming the file and line.)"""
     return ("Your reply had no @@@ blocks, so nothing was written; this operation must write "
             f"at least one page. {_BLOCK_HELP}")
 

@@ -14,7 +14,6 @@ by `--yes` alone) unless the reply marked it as a rewrite.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -201,19 +200,6 @@ def _replay(overlay: _Overlay, blocks: list[Block], errors: list[EditError],
     return True
 
 
-# `@@@ WRITE path (rewrite)`: the reply says the WRITE replaces the page on purpose. Read from
-# the path the parser hands over (it keeps the word, then adds .md) or a `rewrite` flag.
-_REWRITE = re.compile(r"^(?P<path>.+?)(?:\.md)?\s*\(\s*(?:full\s+)?rewrite\s*\)(?:\.md)?$", re.I)
-
-
-def _rewrite_marked(b: Block) -> tuple[Block, bool]:
-    m = _REWRITE.match(b.path) if b.kind == B_WRITE else None
-    if m is None:
-        return b, bool(getattr(b, "rewrite", False))
-    return Block(b.kind, m.group("path") + ".md", content=b.content, line=b.line,
-                 end_line=b.end_line, repairs=list(b.repairs)), True
-
-
 def _placeholder_in_replace(b: Block) -> None:
     """Refuse an EDIT whose REPLACE stands in for text with a placeholder line its SEARCH did
     not have: applied, the lines it stands for would be deleted."""
@@ -231,7 +217,7 @@ def _placeholder_in_replace(b: Block) -> None:
 def _read_as_meant(vault: Any, root: Path, b: Block, made: set[str],
                    rewrites: set[str]) -> Block:
     """The block with its paths as meant and guarded (raises GuardError)."""
-    b, rewrite = _rewrite_marked(b)
+    rewrite = b.kind == B_WRITE and b.rewrite  # `@@@ WRITE path (rewrite)`, read by the parser
     guards.clean_relative(b.path)  # a hostile shape is refused before anything looks at disk
     b, note = meant_path(vault, root, b, made)
     b = _guard_block(root, b)

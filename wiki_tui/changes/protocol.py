@@ -25,6 +25,7 @@ from wiki_tui.changes.protocol_repairs import (
     open_fence,
     path_line,
     read_path,
+    split_rewrite,
     trailing_note,
     unwrap_fenced,  # noqa: F401  (re-exported)
     unwrap_page,
@@ -58,6 +59,7 @@ class Block:
     # What the parser changed to read this block as meant (e.g. "unwrapped a ```markdown fence
     # around the page"): shown in the review and in --json, never applied silently.
     repairs: list[str] = field(default_factory=list)
+    rewrite: bool = False  # a WRITE marked `(rewrite)`: it replaces the page on purpose
 
 
 @dataclass(frozen=True)
@@ -449,13 +451,14 @@ class StreamParser:
                           repairs=notes)
             self._oneliner(block, events)
             return
+        rest, rewrite = split_rewrite(rest) if kind == WRITE else (rest, False)
         path, note = read_path(rest)
         if not path:
             self._error(f"'@@@ {keyword}' needs a page path, e.g. "
                         f"'@@@ {keyword} concepts/Page Name.md'", events)
             return
         block = Block(EDIT if kind == _UPDATE else kind, path, line=line,
-                      repairs=notes + ([note] if note else []))
+                      repairs=notes + ([note] if note else []), rewrite=rewrite)
         if kind == DELETE:
             block.end_line = line
             self._oneliner(block, events)

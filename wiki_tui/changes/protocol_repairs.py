@@ -175,6 +175,16 @@ def clean_path(raw: str, *, add_md: bool = True) -> str:
     return unicodedata.normalize("NFC", s)  # as the vault keys paths (and the guards check)
 
 
+_REWRITE_MARK = re.compile(r"\s*\(\s*(?:full\s+)?rewrite\s*\)\s*(?:@@@+\s*)?$", re.IGNORECASE)
+
+
+def split_rewrite(raw: str) -> tuple[str, bool]:
+    """`concepts/A.md (rewrite)` -> ("concepts/A.md", True): the reply declares that a WRITE
+    replaces the page on purpose (docs/edit-protocol.md, "Whole-page rewrites")."""
+    m = _REWRITE_MARK.search(raw)
+    return (raw[: m.start()], True) if m else (raw, False)
+
+
 def read_path(raw: str) -> tuple[str, str | None]:
     """The page path a marker line names, and a repair note when it had to be cleaned.
 
