@@ -313,15 +313,17 @@ class Conversation(Vertical):
         elif self.live is None:
             self.messages.anchor()  # also after Textual released it (a message got the focus)
 
-    def _scrolled(self, _y: float) -> None:
-        """The view moved: away from the bottom stops following; back at it resumes."""
+    def _scrolled(self, old: float, new: float) -> None:
+        """The view moved: up, away from the bottom, stops following; back at it resumes. (A
+        layout pass can move it down from Textual's negative anchored offset while the bottom
+        moves further: that is not the person leaving.)"""
         at_bottom = self._at_bottom()
         if at_bottom and not self.following:
             self.following = True
             self.query_one("#new-below").display = False
             if self.live is None:
                 self.messages.anchor()
-        elif not at_bottom and self.following:
+        elif not at_bottom and self.following and new < old:
             self.following = False
 
     def _at_bottom(self) -> bool:
@@ -342,7 +344,7 @@ class Conversation(Vertical):
         """Back to the bottom; following resumes."""
         messages = self.messages
         messages.scroll_to(y=self._bottom_y(), animate=False, immediate=True)
-        self._scrolled(messages.scroll_y)
+        self._scrolled(messages.scroll_y, messages.scroll_y)
 
     def on_click(self, event) -> None:
         if getattr(event.widget, "id", None) == "new-below":
