@@ -57,6 +57,13 @@ def new_page(title: str, body: str = "", kind: str = "concept") -> str:
             f"# {title}\n\n{body or f'See [[H4]] for {title.lower()}.'}\n")
 
 
+# Pages most cases use: a new concept page, and the sample vault's H4.
+ESC_PATH = "concepts/Escapement.md"
+ESC = new_page("Escapement")
+NEW = {ESC_PATH: ESC}
+H4 = "entities/H4.md"
+
+
 def adversarial_twins_are_well_formed(cases: list[Case]) -> list[Case]:
     """In a misbehaviour family, the cases meant to apply as written are its adversarial twins
     (well-formed replies whose pages only look like the slip): mark them as the baseline, so the

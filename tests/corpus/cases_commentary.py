@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from tests.corpus.case import (
     APPLIED,
+    ESC,
+    ESC_PATH,
+    H4,
+    NEW,
     REFUSED,
     REPAIRED,
     Case,
@@ -15,11 +19,7 @@ from tests.corpus.case import (
     new_page,
 )
 
-ESC = new_page("Escapement")
-ESC_PATH = "concepts/Escapement.md"
-NEW = {ESC_PATH: ESC}
 WRITE_ESC = f"@@@ WRITE {ESC_PATH}\n{ESC}@@@ END\n"
-H4 = "entities/H4.md"
 OLD, NEW_LINE = "# H4\n", "# H4 (the Sea Watch)\n"
 TRIAL_OLD = "- Barbados, 1764: confirmed the first result"
 TRIAL_NEW = "- Barbados, 1764: confirmed the first result, 39 seconds off"

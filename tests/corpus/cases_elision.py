@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.corpus.case import APPLIED, REFUSED, Case
+from tests.corpus.case import (
+    APPLIED,
+    H4,
+    REFUSED,
+    Case,
+)
 
 _VAULT = Path(__file__).resolve().parents[2] / "sample_vault"
-H4 = "entities/H4.md"
 _H4 = (_VAULT / H4).read_text(encoding="utf-8")
 _HEAD, _REST = _H4.split("## Trials\n", 1)
 _FULL_UPDATE = _H4.replace("## Copies\n", "## Copies\n\nK1 was tested on Cook's second voyage.\n")

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from tests.corpus.case import (
     APPLIED,
+    ESC,
+    ESC_PATH,
+    H4,
+    NEW,
     REFUSED,
     REPAIRED,
     Case,
@@ -16,11 +20,7 @@ from tests.corpus.case import (
     vault_page,
 )
 
-ESC = new_page("Escapement")
-ESC_PATH = "concepts/Escapement.md"
-NEW = {ESC_PATH: ESC}
 WRITE_ESC = f"@@@ WRITE {ESC_PATH}\n{ESC}@@@ END\n"
-H4 = "entities/H4.md"
 OLD, NEW_LINE = "# H4\n", "# H4 (the Sea Watch)\n"
 H4_RESULT = {H4: edited(H4, OLD, NEW_LINE)}
 H4_EDIT = f"@@@ EDIT {H4}\n@@@ SEARCH\n{OLD}@@@ REPLACE\n{NEW_LINE}@@@ END\n"

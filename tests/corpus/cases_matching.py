@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.corpus.case import REFUSED, REPAIRED, Case
+from tests.corpus.case import (
+    H4,
+    REFUSED,
+    REPAIRED,
+    Case,
+)
 
 _VAULT = Path(__file__).resolve().parents[2] / "sample_vault"
-H4 = "entities/H4.md"
 _H4 = (_VAULT / H4).read_text(encoding="utf-8")
 
 # A page typed with a word processor's characters: curly quotes, dashes, no-break spaces, '…'.

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from tests.corpus.case import (
     APPLIED,
+    ESC,
+    H4,
+    NEW,
     REFUSED,
     REPAIRED,
     Case,
@@ -15,9 +18,6 @@ from tests.corpus.case import (
     vault_page,
 )
 
-ESC = new_page("Escapement")
-NEW = {"concepts/Escapement.md": ESC}
-H4 = "entities/H4.md"
 H4_EDIT = "@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4 (the Sea Watch)\n@@@ END\n"
 H4_RESULT = {H4: edited(H4, "# H4\n", "# H4 (the Sea Watch)\n")}
 WELL_FORMED_WRITE = f"@@@ WRITE concepts/Escapement.md\n{ESC}@@@ END\n"

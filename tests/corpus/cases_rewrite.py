@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.corpus.case import APPLIED, REFUSED, REPAIRED, Case
+from tests.corpus.case import (
+    APPLIED,
+    H4,
+    REFUSED,
+    REPAIRED,
+    Case,
+)
 
 _VAULT = Path(__file__).resolve().parents[2] / "sample_vault"
-H4 = "entities/H4.md"
 _H4 = (_VAULT / H4).read_text(encoding="utf-8")
 _FM = _H4.split("---\n# H4\n", 1)[0] + "---\n"
 SHORT = _FM + "# H4\n\nHarrison's fourth timekeeper, finished in 1759 ([[John Harrison]]).\n"

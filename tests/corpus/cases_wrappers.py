@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from tests.corpus.case import (
     APPLIED,
+    ESC,
+    ESC_PATH,
+    H4,
+    NEW,
     REFUSED,
     REPAIRED,
     Case,
@@ -14,10 +18,6 @@ from tests.corpus.case import (
     new_page,
 )
 
-ESC = new_page("Escapement")
-ESC_PATH = "concepts/Escapement.md"
-NEW = {ESC_PATH: ESC}
-H4 = "entities/H4.md"
 H4_PAIR = "@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4 (the Sea Watch)\n"
 H4_EDIT = f"@@@ EDIT {H4}\n{H4_PAIR}@@@ END\n"
 H4_RESULT = {H4: edited(H4, "# H4\n", "# H4 (the Sea Watch)\n")}
