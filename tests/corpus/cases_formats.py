@@ -5,20 +5,8 @@ otherwise refused with what to send; plus pages that merely contain such text.""
 
 from __future__ import annotations
 
-from tests.corpus.case import (
-    APPLIED,
-    ESC,
-    ESC_PATH,
-    H4,
-    NEW,
-    REFUSED,
-    REPAIRED,
-    Case,
-    adversarial_twins_are_well_formed,
-    edited,
-    new_page,
-    vault_page,
-)
+from tests.corpus.case import (APPLIED, ESC, ESC_PATH, H4, NEW, REFUSED, REPAIRED, Case,
+                               adversarial_twins_are_well_formed, edited, new_page, vault_page)
 
 WRITE_ESC = f"@@@ WRITE {ESC_PATH}\n{ESC}@@@ END\n"
 OLD, NEW_LINE = "# H4\n", "# H4 (the Sea Watch)\n"

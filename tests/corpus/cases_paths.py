@@ -4,19 +4,8 @@ wrong folder or letter case, is tested in cases_paths_vault.py.)"""
 
 from __future__ import annotations
 
-from tests.corpus.case import (
-    APPLIED,
-    ESC,
-    H4,
-    NEW,
-    REFUSED,
-    REPAIRED,
-    Case,
-    adversarial_twins_are_well_formed,
-    edited,
-    new_page,
-    vault_page,
-)
+from tests.corpus.case import (APPLIED, ESC, H4, NEW, REFUSED, REPAIRED, Case,
+                               adversarial_twins_are_well_formed, edited, new_page, vault_page)
 
 H4_EDIT = "@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4 (the Sea Watch)\n@@@ END\n"
 H4_RESULT = {H4: edited(H4, "# H4\n", "# H4 (the Sea Watch)\n")}

@@ -6,13 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.corpus.case import (
-    APPLIED,
-    H4,
-    REFUSED,
-    REPAIRED,
-    Case,
-)
+from tests.corpus.case import (APPLIED, H4, REFUSED, REPAIRED, Case)
 
 _VAULT = Path(__file__).resolve().parents[2] / "sample_vault"
 _H4 = (_VAULT / H4).read_text(encoding="utf-8")

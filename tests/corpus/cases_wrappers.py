@@ -4,19 +4,8 @@ that only looks wrapped."""
 
 from __future__ import annotations
 
-from tests.corpus.case import (
-    APPLIED,
-    ESC,
-    ESC_PATH,
-    H4,
-    NEW,
-    REFUSED,
-    REPAIRED,
-    Case,
-    adversarial_twins_are_well_formed,
-    edited,
-    new_page,
-)
+from tests.corpus.case import (APPLIED, ESC, ESC_PATH, H4, NEW, REFUSED, REPAIRED, Case,
+                               adversarial_twins_are_well_formed, edited, new_page)
 
 H4_PAIR = "@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4 (the Sea Watch)\n"
 H4_EDIT = f"@@@ EDIT {H4}\n{H4_PAIR}@@@ END\n"
