@@ -10,9 +10,12 @@ Codes (each Finding names a file and a 1-based line):
   missing-field     a required frontmatter field (AGENTS.md `required_fields`) is absent/empty
   unknown-type      a `type` AGENTS.md does not define (info)
   wrong-folder      a page whose type AGENTS.md files under another folder (info)
+                    (these three only where AGENTS.md declares fields and types: an Obsidian
+                    vault without one gets no schema findings)
   index-missing     a page index.md does not list
   index-stale       an index.md entry whose page does not exist
-  duplicate-name    two pages share a title or alias (case-insensitive)
+  duplicate-name    two pages compete for one link target: same file name, and Obsidian's
+                    rules do not pick one for a bare [[Name]] (see _duplicates)
   page-warning      a file the scanner had to warn about (bad UTF-8, binary, broken YAML)
   schema-warning    AGENTS.md frontmatter problems
 `lint_changes` checks proposed file texts against the vault and reports only what the change
@@ -209,7 +212,7 @@ def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Findin
 def _type_finding(vault: "Vault", path: str, page_type, line: Callable[[], int]) -> Finding | None:
     """unknown-type or wrong-folder for a page's `type` (AGENTS.md `types`), else None."""
     types = vault.schema.types
-    if not (vault.schema.found and isinstance(page_type, str) and page_type.strip() and types):
+    if not (vault.schema.types_declared and isinstance(page_type, str) and page_type.strip() and types):
         return None
     folder = types.get(page_type.strip())
     if folder is None:
@@ -283,28 +286,41 @@ def _index_findings(vault: "Vault") -> list[Finding]:
 
 
 def _duplicates(vault: "Vault") -> list[Finding]:
-    owners: dict[str, list[tuple[str, str, str]]] = {}  # key -> [(path, field, text)]
-    for path, record in vault.pages.records().items():
-        if path in SPECIAL_PAGES:
-            continue
-        seen = set()
-        for field_name, text in [("title", record[R_TITLE]), *(("alias", a) for a in record[R_ALIASES])]:
-            key = link_key(text.strip())
-            if key and key not in seen:
-                seen.add(key)
-                owners.setdefault(key, []).append((path, field_name, text))
+    """Pages that compete for one link target: a bare `[[Name]]` Obsidian's rules do not settle.
+
+    A page at the vault root answers a bare link from everywhere (rule 1), else the shortest
+    path does (rule 3); only a tie there (equal lengths, or names that differ only in case)
+    leaves the choice to a tie-break Obsidian does not document. Shared titles and aliases are
+    not reported: they are no link targets in Obsidian.
+    """
+    by_name: dict[str, list[str]] = {}
+    for path in vault.pages.records():
+        by_name.setdefault(name_key(path), []).append(path)
     out = []
-    for key, found in sorted(owners.items()):
-        paths = sorted({p for p, _, _ in found})
-        if len(paths) < 2:
-            continue
-        for path, field_name, text in found:
-            others = ", ".join(p for p in paths if p != path)
+    for paths in by_name.values():
+        tied = _tied_for_bare_link(paths) if len(paths) > 1 else []
+        for path in tied:
+            others = ", ".join(p for p in tied if p != path)
+            stem = path[:-3]
             out.append(Finding(
-                "duplicate-name", path, _frontmatter_line(vault, path, "aliases" if field_name == "alias" else "title"),
-                f"{field_name} {text!r} is also a title or alias of {others}",
+                "duplicate-name", path, 1,
+                f"{others} has the same file name: a bare [[{stem.rsplit('/', 1)[-1]}]] outside their "
+                "folders opens one of them by a tie-break Obsidian does not document; link by path "
+                "or rename one",
+                f"[[{stem}]]",
             ))
     return out
+
+
+def _tied_for_bare_link(paths: list[str]) -> list[str]:
+    """The pages among same-named `paths` that a bare link cannot tell apart (may be none)."""
+    at_root = [p for p in paths if "/" not in p]
+    if at_root:
+        contenders = at_root  # only case variants at the root can tie
+    else:
+        shortest = min(len(p) for p in paths)
+        contenders = [p for p in paths if len(p) == shortest]
+    return sorted(contenders) if len(contenders) > 1 else []
 
 
 def _frontmatter_line(vault: "Vault", path: str, key: str) -> int:
