@@ -37,6 +37,15 @@ def test_no_agents_md_means_no_schema_findings(tmp_path):
     assert "duplicate-name" not in {f.code for f in findings}
 
 
+def test_an_index_md_of_the_persons_own_is_no_catalog_without_agents_md(tmp_path):
+    files = {**OBSIDIAN, "index.md": "# My start page\n[[Home]] [[Gone]]\n"}
+    vault = Vault.open(write(tmp_path / "v", files), use_cache=False)
+    found = {(f.code, f.path) for f in vault.lint()}
+    vault.close()
+    assert not {code for code, _ in found} & {"index-missing", "index-stale"}
+    assert ("broken-link", "index.md") in found  # its links are checked like any page's
+
+
 def test_agents_md_that_declares_no_fields_adds_no_schema_findings(tmp_path):
     prose = {**OBSIDIAN, "AGENTS.md": "# Notes for agents\n\nBe kind to the notes.\n"}
     vault = Vault.open(write(tmp_path / "prose", prose), use_cache=False)

@@ -14,6 +14,7 @@ Codes (each Finding names a file and a 1-based line):
                     vault without one gets no schema findings)
   index-missing     a page index.md does not list
   index-stale       an index.md entry whose page does not exist
+                    (both only with AGENTS.md: without it index.md is an ordinary page)
   duplicate-name    two pages compete for one link target: same file name, and Obsidian's
                     rules do not pick one for a bare [[Name]] (see _duplicates)
   page-warning      a file the scanner had to warn about (bad UTF-8, binary, broken YAML)
@@ -83,7 +84,7 @@ def lint_vault(vault: "Vault") -> list[Finding]:
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
             if target is None:
-                if source == INDEX_FILE:
+                if source == INDEX_FILE and vault.schema.found:
                     continue  # reported as index-stale
                 finding = _unresolved(vault, source, row, suggest)
                 if source == "log.md" and finding.code == "broken-link":  # history of deleted pages
@@ -268,8 +269,8 @@ def _alias_linked(vault: "Vault") -> set[str]:
 
 def _index_findings(vault: "Vault") -> list[Finding]:
     record = vault.pages.record(INDEX_FILE)
-    if record is None:
-        return []
+    if record is None or not vault.schema.found:
+        return []  # without AGENTS.md, an index.md is the person's own page, not the catalog
     listed = set()
     out = []
     for row, target in zip(record_links(record), vault._index.targets.get(INDEX_FILE, ())):
