@@ -221,7 +221,7 @@ def _type_finding(vault: "Vault", path: str, page_type, line: Callable[[], int])
             "unknown-type", path, line(),
             f"type {page_type!r} is not one of AGENTS.md's types ({', '.join(types)})", severity="info",
         )
-    if not path.startswith(folder.rstrip("/") + "/"):
+    if folder and not path.startswith(folder.rstrip("/") + "/"):
         return Finding(
             "wrong-folder", path, line(), f"type {page_type!r} pages belong in {folder}/ (AGENTS.md)",
             severity="info",

@@ -60,7 +60,8 @@ def parse_schema(text: str) -> Schema:
         schema.warnings.append("AGENTS.md: required_fields should be a list")
     types = data.get("types")
     if isinstance(types, dict):
-        schema.types = {str(k): str(v).strip("/") for k, v in types.items() if k is not None and v is not None}
+        # a type with no folder (`note:`) is known and may sit in any folder
+        schema.types = {str(k): "" if v is None else str(v).strip("/") for k, v in types.items() if k is not None}
         schema.types_declared = True
     elif isinstance(types, list):  # tolerate a bare list: folder = type name + "s"
         schema.types = {str(t): f"{t}s" for t in types if t is not None}
