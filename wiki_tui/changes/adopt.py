@@ -60,9 +60,9 @@ def adopt_folder(root: Path, *, date: _dt.date | str | None = None) -> Adoption:
             _write_new(root, INDEX_PATH, render_index(vault.pages, parse_schema(draft).types), result)
         else:
             result.kept.append(INDEX_PATH)
+        titles = {SCHEMA_FILE: "Vault schema (draft)", INDEX_PATH: "Index"}
         entry = logmd.LogEntry("init", f"adopted {conventions.pages} existing pages", date,
-                               created=[(SCHEMA_FILE, "Vault schema (draft)"), (INDEX_PATH, "Index")])
-        entry.created = [c for c in entry.created if c[0] in result.added]
+                               created=[(p, titles[p]) for p in result.added if p in titles])
         if not (root / logmd.LOG_PATH).exists():
             _write_new(root, logmd.LOG_PATH, logmd.append_bytes(None, entry.render()).decode("utf-8"), result)
         else:
