@@ -209,8 +209,9 @@ def looks_like_vault(root: Path) -> bool:
 def init_vault(root: Path):
     """Create a vault at `root`: raw/, AGENTS.md, index.md, log.md, .gitignore, a git repository
     and a commit of exactly those files. `root` may be new, empty, or a folder of notes that is
-    not yet a vault (an Obsidian vault, say): nothing already there is changed or committed,
-    an existing git repository is reused, an existing .gitignore only gains `.wiki-tui/`."""
+    not yet a vault: nothing already there is changed or committed, an existing git repository
+    is reused, an existing .gitignore only gains `.wiki-tui/`. (`wiki-tui init` adopts a folder
+    of notes with changes/adopt.py instead: a schema drafted from the notes, index.md listing them.)"""
     from .model import Vault
 
     root = Path(root)
