@@ -116,3 +116,19 @@ def test_cli_init_adopts_and_reports(tmp_path, capsys):
     assert main(["init", str(other), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["adopted"] and data["pages"] == 1 and data["lint"] == {"broken-link": 1, "orphan": 1}
+
+
+def test_the_draft_states_odd_type_and_folder_names_as_they_are(tmp_path):
+    from wiki_tui.vault.adopt import draft_agents_md, infer_conventions
+    from wiki_tui.vault.schema import parse_schema
+
+    odd = {"Über Notes/A.md": "---\ntype: 'yes'\n---\n", "x#y: z/B.md": "---\ntype: 'a: b #c'\n---\n",
+           "C.md": "---\ntype: '2024'\n---\n", "D/E.md": "---\ntype: '2024'\n---\n"}
+    vault = Vault.open(make_notes(tmp_path / "v", odd), use_cache=False)
+    try:
+        schema = parse_schema(draft_agents_md(infer_conventions(vault)))
+    finally:
+        vault.close()
+    assert not schema.warnings
+    assert {k: schema.types[k] for k in ("yes", "a: b #c", "2024")} == {
+        "yes": "Über Notes", "a: b #c": "x#y: z", "2024": ""}

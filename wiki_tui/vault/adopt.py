@@ -66,14 +66,14 @@ def draft_agents_md(conv: Conventions) -> str:
              "required_fields: []  # fields every page must have (lint reports pages without them)"]
     if conv.fields:
         common = ", ".join(f"{k} ({n}/{conv.pages})" for k, n in conv.fields.most_common(FIELDS_SHOWN))
-        lines.append(f"# fields found (pages carrying each): {common}")
+        lines.append(f"# fields found (pages carrying each): {_one_line(common)}")
     lines.append("types:  # page type -> folder (lint checks a page of a listed type is filed there)")
     for page_type, folder in conv.types.items():
         if folder:
             lines.append(f"  {_yaml_key(page_type)}: {_yaml_key(folder)}")
         else:
             where = ", ".join(f"{f} ({n})" for f, n in conv.where[page_type].most_common(5))
-            lines.append(f"  {_yaml_key(page_type)}:  # any folder; found in {where}")
+            lines.append(f"  {_yaml_key(page_type)}:  # any folder; found in {_one_line(where)}")
     if conv.types:
         lines.append("  # wiki-tui's own types: where it files the pages it writes")
     lines += [f"  {t}: {f}" for t, f in types.items() if t not in conv.types]
@@ -104,6 +104,11 @@ def _prose(conv: Conventions) -> list[str]:
             "- Before creating a page, check whether one already exists under another name.",
             "- Cite the raw source a claim comes from."]
     return out
+
+
+def _one_line(text: str) -> str:
+    """Text for a YAML comment: a name holding a line break must not end the comment."""
+    return " ".join(text.split())
 
 
 def _yaml_key(text: str) -> str:
