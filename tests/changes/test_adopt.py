@@ -105,7 +105,9 @@ def test_refuses_a_folder_that_is_already_a_vault(tmp_path):
 
 def test_cli_init_adopts_and_reports(tmp_path, capsys):
     root = make_notes(tmp_path / "vault")
-    assert main(["init", str(root)]) == 0
+    assert main(["lint", "--vault", str(root)]) == 1  # .obsidian/ makes it a vault; a broken link
+    assert "missing-field" not in capsys.readouterr().out and (root / ".wiki-tui").is_dir()
+    assert main(["init", str(root)]) == 0  # the cache lint left is no reason to refuse
     out = capsys.readouterr().out
     assert "Adopted" in out and "8 notes, none changed" in out and "draft" in out
     assert "Added: AGENTS.md, index.md, log.md, raw/.gitkeep, .gitignore." in out
