@@ -38,7 +38,7 @@ from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_T
 from .index import name_key
 from .layout import SPECIAL_PAGES, is_page_path
 from .page import parse_page
-from .resolve import Resolver, link_key
+from .resolve import Resolver
 
 if TYPE_CHECKING:
     from .model import Vault
