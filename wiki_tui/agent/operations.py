@@ -51,6 +51,7 @@ from wiki_tui.agent.lint_findings import model_findings
 from wiki_tui.agent.llm import CUT_OFF_KINDS, ChatResult, LLMError, stream_chat
 from wiki_tui.agent.offline.provider import Task, register_task, release_task
 from wiki_tui.agent.pageinfo import page_infos
+from wiki_tui.changes.usage import Spend
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
 _TOOL_ROUNDS = 8  # tool calls the model may make in one turn before it must answer
@@ -421,6 +422,11 @@ class _Run:
             elif isinstance(pe, BlockComplete) and pe.block.content is not None:
                 yield FileProgress(pe.block.path, pe.block.content)
 
+    def spend(self) -> Spend:
+        """The operation's tokens and cost so far, as log.md and the commit record them."""
+        usage = self.usage
+        return Spend(self.model_name, usage.prompt_tokens, usage.completion_tokens, usage.cost_usd)
+
     def _add_usage(self, usage: Usage) -> None:
         cost = None
         if usage.cost_usd is not None or self.usage.cost_usd is not None:
@@ -547,6 +553,7 @@ class _Run:
         for change in changeset.files:
             yield FileReady(change)
         if changeset.files:
+            changeset.spend = self.spend()  # every model call of the operation is behind us
             yield ChangesetReady(changeset)
             if leftover:
                 self.notice = _join(self.notice, (

@@ -147,7 +147,7 @@ def _render_rows(rows: Iterable[tuple[str, str, Any, Any]], types: Mapping[str, 
             bucket = other
         bucket.append(_entry(path, title, summary))
     parts = [HEADER]
-    named = [(section_title(str(types[t])), sections[t]) for t in types]
+    named = [(section_title(str(types[t]) or str(t)), sections[t]) for t in types]  # no folder: the type
     for heading, entries in [*named, (OTHER, other)]:
         if not entries:
             continue

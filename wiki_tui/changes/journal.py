@@ -351,7 +351,7 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
     conflicts = sorted(c.path for c in check_conflicts(vault, changeset, accepted_only=True))
     result = ApplyResult()
     entry = logmd.LogEntry(changeset.operation, changeset.title, date,
-                           left_out=list(changeset.left_out))
+                           left_out=list(changeset.left_out), spend=changeset.spend)
     collected = _collect(vault, root, changeset, result, entry)
     if conflicts and abort_on_conflict:
         return ApplyResult(conflicts=result.conflicts, rejected=result.rejected, notice=_join(
@@ -367,7 +367,8 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
         result.notice = _join(recovered, f"Nothing applied ({why}): no file written, no log entry, no commit.")
         return result
     plan = _plan(vault, root, changeset.operation, changeset.title, changeset.model,
-                 collected.contents, collected.backups, collected.texts, entry)
+                 collected.contents, collected.backups, collected.texts, entry,
+                 changeset.spend.trailers() if changeset.spend is not None else None)
     result.log_entry = entry.render()
     result.commit, notice = _run(vault, root, plan, on_step)
     if conflicts:

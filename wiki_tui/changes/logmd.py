@@ -7,6 +7,7 @@
     - renamed: [[old/Name]] → [[new/Name]]
     - rejected: concepts/Qux.md
     - left out (the model's edits could not be used): concepts/Quux.md
+    - usage: openai/gpt-4o-mini, 12408 tokens in, 913 tokens out, cost $0.002413
 
 Only lines with content appear; entries are separated by one blank line. Earlier bytes are never
 rewritten: the new entry is appended (with just enough newlines before it), so the file's history
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wiki_tui.changes.atomic import fsync_dir
+from wiki_tui.changes.usage import Spend
 
 LOG_PATH = "log.md"
 LOG_HEADER = "# Log\n"
@@ -57,6 +59,7 @@ class LogEntry:
     rejected: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # not written: changed on disk (conflict)
     left_out: list[str] = field(default_factory=list)  # edits that could not be used
+    spend: Spend | None = None  # the model's tokens and cost (changes/usage.py)
 
     def heading(self) -> str:
         date = self.date or _dt.date.today()
@@ -84,6 +87,8 @@ class LogEntry:
         if self.left_out:
             lines.append("- left out (the model's edits could not be used): "
                          + ", ".join(self.left_out))
+        if self.spend is not None:
+            lines.append(self.spend.log_line())
         return "\n".join(lines) + "\n"
 
 

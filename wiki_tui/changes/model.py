@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wiki_tui.changes.lines import diff_opcodes, line_body, split_lines
+from wiki_tui.changes.usage import Spend
 
 PENDING, ACCEPTED, REJECTED, CONFLICT = "pending", "accepted", "rejected", "conflict"
 CREATE, MODIFY, DELETE, RENAME = "create", "modify", "delete", "rename"
@@ -282,6 +283,7 @@ class Changeset:
     # pages whose edits the model never got right (refused or cut off after the last retry
     # round; their messages are in errors): an apply is then partial, and its log entry says so
     left_out: list[str] = field(default_factory=list)
+    spend: Spend | None = None  # the model's tokens and cost (log.md and the commit record them)
     id: int = field(default_factory=lambda: next(_ids))
 
     def file(self, path: str) -> FileChange | None:

@@ -30,6 +30,7 @@ from typing import Any
 
 from wiki_tui.changes import atomic
 from wiki_tui.changes.model import Changeset, FileChange
+from wiki_tui.changes.usage import Spend
 from wiki_tui.vault.cache import ensure_state_dir
 
 FORMAT = 1
@@ -65,6 +66,9 @@ def to_dict(pending: Pending) -> dict[str, Any]:
         "findings": [f.to_dict() if hasattr(f, "to_dict") else {"message": str(f)}
                      for f in cs.findings],
         "files": [_file_dict(change) for change in cs.files],
+        "spend": None if cs.spend is None else {
+            "tokens_in": cs.spend.tokens_in, "tokens_out": cs.spend.tokens_out,
+            "cost_usd": cs.spend.cost_usd},
     }
 
 
@@ -86,6 +90,10 @@ def from_dict(name: str, data: dict[str, Any]) -> Pending:
                    errors=list(data.get("errors", [])), repairs=list(data.get("repairs", [])),
                    findings=[_finding(f) for f in data.get("findings", [])])
     cs.files = [_file_change(f) for f in data["files"]]
+    spend = data.get("spend")
+    if isinstance(spend, dict):
+        cs.spend = Spend(cs.model, int(spend.get("tokens_in") or 0), int(spend.get("tokens_out") or 0),
+                         spend.get("cost_usd"))
     return Pending(name, data.get("created", ""), cs)
 
 

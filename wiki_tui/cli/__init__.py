@@ -17,7 +17,7 @@ from wiki_tui.cli.common import CliError, console_err
 # app, starts ~3 ms sooner). tests/test_cli_commands.py keeps these names true.
 _COMMAND_MODULES = {
     "wiki_tui.cli.vault_commands": ("init", "links", "backlinks", "find", "search", "lint"),
-    "wiki_tui.cli.change_commands": ("apply", "undo"),
+    "wiki_tui.cli.change_commands": ("apply", "undo", "usage"),
     "wiki_tui.cli.agent_commands": ("ingest", "query", "ask", "dismiss"),
     "wiki_tui.cli.app_commands": ("open", "demo"),
 }

@@ -1,4 +1,5 @@
-"""`wiki-tui apply REPLY_FILE` and `wiki-tui undo`: changesets from the command line.
+"""`wiki-tui apply REPLY_FILE`, `wiki-tui undo` and `wiki-tui usage`: changesets from the
+command line, and what their model calls cost (totalled from log.md).
 
 `apply` takes a model reply written in the edit protocol (docs/edit-protocol.md) from a file or
 stdin (`-`), shows each file's diff with the lint findings and anything that could not be used,
@@ -62,6 +63,13 @@ def register(subparsers) -> None:
                     "log.md entry. Refused if its files changed since or the last commit is "
                     "not wiki-tui's.")
     undo.set_defaults(func=run_undo)
+
+    usage = subparsers.add_parser(
+        "usage", help="tokens and cost of the model's accepted operations, from log.md",
+        description="Total the tokens and cost that log.md records for each accepted operation, "
+                    "per model, per operation and per month. Reads log.md only.")
+    usage.add_argument("--json", action="store_true", help="print JSON for scripts")
+    usage.set_defaults(func=run_usage)
 
 
 # -- shared ------------------------------------------------------------------------------------
@@ -268,3 +276,36 @@ def run_undo(args: Any) -> int:
     if result.notice:
         console_err.print(f"[yellow]note:[/] {escape(result.notice)}")
     return 0
+
+
+def run_usage(args: Any) -> int:
+    from wiki_tui.changes.logmd import LOG_PATH
+    from wiki_tui.changes.usage import totals
+
+    log = vault_root(args) / LOG_PATH
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")  # counting only: never written back
+    except FileNotFoundError:
+        text = ""
+    found = totals(text)
+    if args.json:
+        print_json(found.to_dict())
+        return 0
+    if not found.total.operations:
+        console.print(f"{escape(str(log))} records no model usage yet.")
+        return 0
+    console.print(f"{'':<28}{'ops':>6}{'tokens in':>13}{'tokens out':>13}{'cost':>12}")
+    _usage_row("total", found.total)
+    for heading, groups in (("by model", found.by_model), ("by operation", found.by_operation),
+                            ("by month", found.by_month)):
+        console.print(f"[bold]{heading}[/]")
+        for name, total in sorted(groups.items()):
+            _usage_row("  " + name, total)
+    return 0
+
+
+def _usage_row(name: str, total: Any) -> None:
+    cost = f"${total.cost_usd:.4f}"
+    unknown = f"  (+{total.cost_unknown} of unknown price)" if total.cost_unknown else ""
+    console.print(f"{escape(name[:27]):<28}{total.operations:>6}{total.tokens_in:>13,}"
+                  f"{total.tokens_out:>13,}{cost:>12}{unknown}")

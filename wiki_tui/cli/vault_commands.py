@@ -17,8 +17,10 @@ from wiki_tui.cli.common import CliError, console, print_json, report_recovery, 
 
 def register(subparsers) -> None:
     init = subparsers.add_parser(
-        "init", help="create a new vault (raw/, AGENTS.md, index.md, log.md, git repository)",
-        description="Create a new vault in DIR (a new or empty folder).")
+        "init", help="create a vault, or adopt a folder of notes (an Obsidian vault) as one",
+        description="Create a new vault in DIR, or adopt the notes already in DIR: add a draft "
+                    "AGENTS.md inferred from them, index.md, log.md and a git repository (or "
+                    "reuse its own), and commit only those. No note is changed.")
     init.add_argument("dir", metavar="DIR", type=Path)
     init.add_argument("--json", action="store_true", help="print the result as JSON")
     init.set_defaults(func=run_init)
@@ -106,6 +108,10 @@ def run_init(args) -> int:
     from wiki_tui.vault import VaultError, init_vault
 
     try:
+        from wiki_tui.changes.adopt import adopt_folder, holds_notes
+
+        if holds_notes(args.dir):
+            return _report_adoption(adopt_folder(args.dir), args.json)
         vault = init_vault(args.dir)
     except VaultError as exc:
         raise CliError(str(exc), 2) from None
@@ -116,6 +122,32 @@ def run_init(args) -> int:
     else:
         console.print(f"Created a vault in [bold]{escape(str(root))}[/]: raw/, AGENTS.md, index.md, log.md, git repository.")
         console.print(f"Put sources in raw/, then run [bold]wiki-tui --vault {escape(str(root))}[/].")
+    return 0
+
+
+def _report_adoption(result, as_json: bool) -> int:
+    if as_json:
+        print_json({"vault": str(result.root), "adopted": True, "pages": result.pages,
+                    "added": result.added, "kept": result.kept, "repository": result.repository,
+                    "notice": result.notice, "lint": dict(sorted(result.findings.items()))})
+        return 0
+    root = escape(str(result.root))
+    console.print(f"Adopted [bold]{root}[/] ({result.pages} notes, none changed).")
+    console.print(f"Added: {escape(', '.join(result.added))}.")
+    console.print("AGENTS.md is a draft inferred from your folders and `type` values: read and edit it.")
+    for name in result.kept:
+        console.print(f"Kept your own {name} as it was" + (
+            " (wiki-tui regenerates index.md when it applies a change; the review shows what it replaces)."
+            if name == "index.md" else " (wiki-tui appends its entries to it)."))
+    repo = {"created": "a new git repository", "reused": "the existing git repository"}.get(result.repository)
+    if repo:
+        console.print(f"Committed only the added files in {repo}; your notes are not committed by init.")
+    if result.notice:
+        console.print(f"[yellow]{escape(result.notice)}[/]")
+    total = sum(result.findings.values())
+    by_code = ", ".join(f"{code} {n}" for code, n in sorted(result.findings.items(), key=lambda kv: (-kv[1], kv[0])))
+    console.print(f"Lint: {total} finding{'s' if total != 1 else ''}" + (f" ({by_code})" if by_code else "")
+                  + f"; see them with [bold]wiki-tui lint --vault {root}[/].")
     return 0
 
 

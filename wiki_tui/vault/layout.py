@@ -209,8 +209,9 @@ def looks_like_vault(root: Path) -> bool:
 def init_vault(root: Path):
     """Create a vault at `root`: raw/, AGENTS.md, index.md, log.md, .gitignore, a git repository
     and a commit of exactly those files. `root` may be new, empty, or a folder of notes that is
-    not yet a vault (an Obsidian vault, say): nothing already there is changed or committed,
-    an existing git repository is reused, an existing .gitignore only gains `.wiki-tui/`."""
+    not yet a vault: nothing already there is changed or committed, an existing git repository
+    is reused, an existing .gitignore only gains `.wiki-tui/`. (`wiki-tui init` adopts a folder
+    of notes with changes/adopt.py instead: a schema drafted from the notes, index.md listing them.)"""
     from .model import Vault
 
     root = Path(root)
@@ -228,30 +229,45 @@ def init_vault(root: Path):
     (root / "AGENTS.md").write_text(AGENTS_TEMPLATE, encoding="utf-8")
     (root / "index.md").write_text(INDEX_TEMPLATE, encoding="utf-8")
     (root / "log.md").write_text(LOG_TEMPLATE, encoding="utf-8")
-    ignore = root / ".gitignore"
-    lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.exists() else []
-    if GITIGNORE_LINE not in lines and STATE_DIR not in lines:
-        with open(ignore, "a", encoding="utf-8") as fh:
-            fh.write(("\n" if lines and not ignore.read_text(encoding="utf-8").endswith("\n") else "") + GITIGNORE_LINE + "\n")
-    _git_commit_new_vault(root, created)
+    ensure_gitignore(root)
+    git_commit_files(root, created, "New wiki-tui vault")
     return Vault.open(root)
 
 
-def _git_commit_new_vault(root: Path, paths: list[str]) -> None:
-    def git(*args: str) -> None:
+def ensure_gitignore(root: Path) -> bool:
+    """Make .gitignore keep `.wiki-tui/` (the cache) out of git; True if it had to be changed."""
+    ignore = root / ".gitignore"
+    text = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
+    lines = text.splitlines()
+    if GITIGNORE_LINE in lines or STATE_DIR in lines:
+        return False
+    with open(ignore, "a", encoding="utf-8") as fh:
+        fh.write(("\n" if text and not text.endswith("\n") else "") + GITIGNORE_LINE + "\n")
+    return True
+
+
+def git_commit_files(root: Path, paths: list[str], message: str) -> bool:
+    """Commit exactly `paths` (vault-relative) in the repository holding `root`, made here when
+    there is none; True when the repository was made. Other files are left as they are."""
+
+    def git(*args: str) -> str:
         result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
         if result.returncode != 0:
             what = " ".join(a for a in args if not a.startswith("-"))[:40]
             raise VaultError(f"git {what} failed in {root}: {result.stderr.strip() or result.stdout.strip()}")
+        return result.stdout
 
     try:
-        if not (root / ".git").exists():
-            git("init", "-q", "-b", "main")
+        inside = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=root,
+                                capture_output=True, text=True).stdout.strip() == "true"
     except FileNotFoundError:
         raise VaultError("git is not installed; the vault files were created without a repository") from None
+    if not inside:
+        git("init", "-q", "-b", "main")
     git("add", "--", *paths)
     identity = ["-c", "commit.gpgsign=false"]
     check = subprocess.run(["git", "config", "user.email"], cwd=root, capture_output=True, text=True)
     if not check.stdout.strip():  # no identity configured: commit as wiki-tui rather than fail
         identity += ["-c", "user.name=wiki-tui", "-c", "user.email=wiki-tui@localhost"]
-    git(*identity, "commit", "-q", "-m", "New wiki-tui vault", "--", *paths)
+    git(*identity, "commit", "-q", "-m", message, "--", *paths)
+    return not inside

@@ -10,9 +10,13 @@ Codes (each Finding names a file and a 1-based line):
   missing-field     a required frontmatter field (AGENTS.md `required_fields`) is absent/empty
   unknown-type      a `type` AGENTS.md does not define (info)
   wrong-folder      a page whose type AGENTS.md files under another folder (info)
+                    (these three only where AGENTS.md declares fields and types: an Obsidian
+                    vault without one gets no schema findings)
   index-missing     a page index.md does not list
   index-stale       an index.md entry whose page does not exist
-  duplicate-name    two pages share a title or alias (case-insensitive)
+                    (both only with AGENTS.md: without it index.md is an ordinary page)
+  duplicate-name    two pages compete for one link target: same file name, and Obsidian's
+                    rules do not pick one for a bare [[Name]] (see _duplicates)
   page-warning      a file the scanner had to warn about (bad UTF-8, binary, broken YAML)
   schema-warning    AGENTS.md frontmatter problems
 `lint_changes` checks proposed file texts against the vault and reports only what the change
@@ -34,7 +38,7 @@ from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_T
 from .index import name_key
 from .layout import SPECIAL_PAGES, is_page_path
 from .page import parse_page
-from .resolve import Resolver, link_key
+from .resolve import Resolver
 
 if TYPE_CHECKING:
     from .model import Vault
@@ -80,7 +84,7 @@ def lint_vault(vault: "Vault") -> list[Finding]:
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
             if target is None:
-                if source == INDEX_FILE:
+                if source == INDEX_FILE and vault.schema.found:
                     continue  # reported as index-stale
                 finding = _unresolved(vault, source, row, suggest)
                 if source == "log.md" and finding.code == "broken-link":  # history of deleted pages
@@ -209,7 +213,7 @@ def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Findin
 def _type_finding(vault: "Vault", path: str, page_type, line: Callable[[], int]) -> Finding | None:
     """unknown-type or wrong-folder for a page's `type` (AGENTS.md `types`), else None."""
     types = vault.schema.types
-    if not (vault.schema.found and isinstance(page_type, str) and page_type.strip() and types):
+    if not (vault.schema.types_declared and isinstance(page_type, str) and page_type.strip() and types):
         return None
     folder = types.get(page_type.strip())
     if folder is None:
@@ -217,7 +221,7 @@ def _type_finding(vault: "Vault", path: str, page_type, line: Callable[[], int])
             "unknown-type", path, line(),
             f"type {page_type!r} is not one of AGENTS.md's types ({', '.join(types)})", severity="info",
         )
-    if not path.startswith(folder.rstrip("/") + "/"):
+    if folder and not path.startswith(folder.rstrip("/") + "/"):
         return Finding(
             "wrong-folder", path, line(), f"type {page_type!r} pages belong in {folder}/ (AGENTS.md)",
             severity="info",
@@ -265,8 +269,8 @@ def _alias_linked(vault: "Vault") -> set[str]:
 
 def _index_findings(vault: "Vault") -> list[Finding]:
     record = vault.pages.record(INDEX_FILE)
-    if record is None:
-        return []
+    if record is None or not vault.schema.found:
+        return []  # without AGENTS.md, an index.md is the person's own page, not the catalog
     listed = set()
     out = []
     for row, target in zip(record_links(record), vault._index.targets.get(INDEX_FILE, ())):
@@ -283,28 +287,41 @@ def _index_findings(vault: "Vault") -> list[Finding]:
 
 
 def _duplicates(vault: "Vault") -> list[Finding]:
-    owners: dict[str, list[tuple[str, str, str]]] = {}  # key -> [(path, field, text)]
-    for path, record in vault.pages.records().items():
-        if path in SPECIAL_PAGES:
-            continue
-        seen = set()
-        for field_name, text in [("title", record[R_TITLE]), *(("alias", a) for a in record[R_ALIASES])]:
-            key = link_key(text.strip())
-            if key and key not in seen:
-                seen.add(key)
-                owners.setdefault(key, []).append((path, field_name, text))
+    """Pages that compete for one link target: a bare `[[Name]]` Obsidian's rules do not settle.
+
+    A page at the vault root answers a bare link from everywhere (rule 1), else the shortest
+    path does (rule 3); only a tie there (equal lengths, or names that differ only in case)
+    leaves the choice to a tie-break Obsidian does not document. Shared titles and aliases are
+    not reported: they are no link targets in Obsidian.
+    """
+    by_name: dict[str, list[str]] = {}
+    for path in vault.pages.records():
+        by_name.setdefault(name_key(path), []).append(path)
     out = []
-    for key, found in sorted(owners.items()):
-        paths = sorted({p for p, _, _ in found})
-        if len(paths) < 2:
-            continue
-        for path, field_name, text in found:
-            others = ", ".join(p for p in paths if p != path)
+    for paths in by_name.values():
+        tied = _tied_for_bare_link(paths) if len(paths) > 1 else []
+        for path in tied:
+            others = ", ".join(p for p in tied if p != path)
+            stem = path[:-3]
             out.append(Finding(
-                "duplicate-name", path, _frontmatter_line(vault, path, "aliases" if field_name == "alias" else "title"),
-                f"{field_name} {text!r} is also a title or alias of {others}",
+                "duplicate-name", path, 1,
+                f"{others} has the same file name: a bare [[{stem.rsplit('/', 1)[-1]}]] outside their "
+                "folders opens one of them by a tie-break Obsidian does not document; link by path "
+                "or rename one",
+                f"[[{stem}]]",
             ))
     return out
+
+
+def _tied_for_bare_link(paths: list[str]) -> list[str]:
+    """The pages among same-named `paths` that a bare link cannot tell apart (may be none)."""
+    at_root = [p for p in paths if "/" not in p]
+    if at_root:
+        contenders = at_root  # only case variants at the root can tie
+    else:
+        shortest = min(len(p) for p in paths)
+        contenders = [p for p in paths if len(p) == shortest]
+    return sorted(contenders) if len(contenders) > 1 else []
 
 
 def _frontmatter_line(vault: "Vault", path: str, key: str) -> int:

@@ -10,7 +10,6 @@ from .frontmatter import split_frontmatter, yaml_load
 
 SCHEMA_FILE = "AGENTS.md"
 
-DEFAULT_REQUIRED = ["title", "type", "summary"]
 DEFAULT_TYPES = {
     "source": "sources",
     "entity": "entities",
@@ -22,22 +21,27 @@ DEFAULT_TYPES = {
 
 @dataclass
 class Schema:
-    required_fields: list[str] = field(default_factory=lambda: list(DEFAULT_REQUIRED))
+    """What AGENTS.md declares. Nothing declared, nothing checked: a vault without AGENTS.md
+    (an Obsidian vault opened as it is) requires no field and checks no type; `types` still
+    gives the folders where the model files new pages."""
+
+    required_fields: list[str] = field(default_factory=list)
     types: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_TYPES))  # type -> folder
     text: str = ""  # the whole AGENTS.md
     warnings: list[str] = field(default_factory=list)
     found: bool = False  # False when the vault has no AGENTS.md (defaults apply)
+    types_declared: bool = False  # AGENTS.md names the types: pages are checked against them
 
     def folder_for(self, page_type: str | None) -> str | None:
         return self.types.get(page_type) if page_type else None
 
 
 def parse_schema(text: str) -> Schema:
-    """Read the schema from AGENTS.md; anything malformed falls back to defaults with a warning."""
+    """Read the schema from AGENTS.md; anything malformed falls back to defaults with a warning.
+    An AGENTS.md of prose only (one written for other agents, say) declares nothing."""
     schema = Schema(text=text, found=True)
     yaml_text = split_frontmatter(text)[0]
     if yaml_text is None:
-        schema.warnings.append("AGENTS.md has no frontmatter; using the default schema")
         return schema
     try:
         data = yaml_load(yaml_text) or {}
@@ -56,9 +60,12 @@ def parse_schema(text: str) -> Schema:
         schema.warnings.append("AGENTS.md: required_fields should be a list")
     types = data.get("types")
     if isinstance(types, dict):
-        schema.types = {str(k): str(v).strip("/") for k, v in types.items() if k is not None and v is not None}
+        # a type with no folder (`note:`) is known and may sit in any folder
+        schema.types = {str(k): "" if v is None else str(v).strip("/") for k, v in types.items() if k is not None}
+        schema.types_declared = True
     elif isinstance(types, list):  # tolerate a bare list: folder = type name + "s"
         schema.types = {str(t): f"{t}s" for t in types if t is not None}
+        schema.types_declared = True
     elif types is not None:
         schema.warnings.append("AGENTS.md: types should map a page type to its folder")
     return schema

@@ -1,0 +1,136 @@
+"""`wiki-tui init DIR` on an existing folder of notes: adopts it without changing a note, on
+real folders and real git repositories."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+
+import pytest
+
+from wiki_tui.changes.adopt import adopt_folder
+from wiki_tui.cli import main
+from wiki_tui.vault import Vault, VaultError
+
+NOTES = {
+    ".obsidian/app.json": "{}",
+    "Home.md": "# Home\nSee [[Projects/Alpha]], [[Beta]], [[Idea one]] and [[Nowhere]].\n",
+    "Projects/Alpha.md": "---\ntype: project\ntags: [work]\n---\n[[Home]]\n",
+    "Projects/Beta.md": "---\ntype: project\n---\n[[Home]]\n",
+    "Ideas/Idea one.md": "---\ntype: note\n---\n[[Home]]\n",
+    "Journal/2024-01-01.md": "---\ntype: note\ncreated: 2024-01-01\n---\n[[Home]]\n",
+    "Bad YAML.md": "---\ntitle: [unclosed\n---\n[[Home]]\n",
+    "a/Same.md": "[[Home]]\n",
+    "b/Same.md": "[[Home]]\n",
+    "picture.png": b"\x89PNG",
+}
+
+
+def git(cwd, *args):
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
+
+
+def make_notes(root, files=NOTES):
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def fingerprint(root):
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in root.rglob("*") if p.is_file() and ".git" not in p.parts}
+
+
+def test_adopts_without_changing_a_note(tmp_path):
+    root = make_notes(tmp_path / "vault")
+    before = fingerprint(root)
+    result = adopt_folder(root, date="2026-11-25")
+    after = fingerprint(root)
+    assert {p: h for p, h in after.items() if p in before} == before  # every note byte for byte
+    assert sorted(result.added) == [".gitignore", "AGENTS.md", "index.md", "log.md", "raw/.gitkeep"]
+    assert result.pages == 8 and result.kept == [] and result.repository == "created"
+    agents = (root / "AGENTS.md").read_text()
+    assert "DRAFT" in agents and "required_fields: []" in agents
+    vault = Vault.open(root, use_cache=False)
+    try:
+        # project pages all sit in Projects/: declared there; note pages are in two folders: any folder
+        assert vault.schema.types["project"] == "Projects" and vault.schema.types["note"] == ""
+        assert vault.schema.required_fields == []
+        index = (root / "index.md").read_text()
+        assert "[[Projects/Alpha|Alpha]]" in index and "## Projects" in index and "## Note" in index
+        assert (root / "log.md").read_text().startswith("# Log\n\n## [2026-11-25] init | adopted 8 existing pages\n")
+        codes = {f.code for f in vault.lint()}
+    finally:
+        vault.close()
+    # what an Obsidian user acts on, and the four notes nothing links to
+    assert result.findings == {"broken-link": 1, "page-warning": 1, "duplicate-name": 2, "orphan": 4}
+    assert codes == set(result.findings)  # no schema findings, nothing index.md lacks
+    committed = git(root, "show", "--name-only", "--format=", "HEAD").split()
+    assert sorted(committed) == sorted(result.added)
+    assert "?? Home.md" in git(root, "status", "--porcelain")  # the notes are not committed
+
+
+def test_reuses_a_repository_and_commits_only_its_files(tmp_path):
+    root = make_notes(tmp_path / "vault")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "t@example.invalid")
+    git(root, "config", "user.name", "t")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "my notes")
+    (root / "Home.md").write_text("an edit of mine, not committed\n")
+    (root / "index.md").write_text("# My own start page\n[[Home]]\n")
+    result = adopt_folder(root)
+    assert result.repository == "reused" and result.kept == ["index.md"]
+    assert (root / "index.md").read_text() == "# My own start page\n[[Home]]\n"
+    assert git(root, "log", "--format=%s").splitlines() == [
+        "Adopt the notes here as a wiki-tui vault", "my notes"]
+    status = git(root, "status", "--porcelain")
+    assert " M Home.md" in status and "?? index.md" in status  # the person's work stays theirs
+    assert "- created: [[AGENTS|Vault schema (draft)]]\n" in (root / "log.md").read_text()
+
+
+def test_refuses_a_folder_that_is_already_a_vault(tmp_path):
+    root = make_notes(tmp_path / "vault", {"AGENTS.md": "rules\n", "Note.md": "x\n"})
+    before = fingerprint(root)
+    with pytest.raises(VaultError, match="already holds a vault"):
+        adopt_folder(root)
+    assert fingerprint(root) == before
+
+
+def test_cli_init_adopts_and_reports(tmp_path, capsys):
+    root = make_notes(tmp_path / "vault")
+    assert main(["lint", "--vault", str(root)]) == 1  # .obsidian/ makes it a vault; a broken link
+    assert "missing-field" not in capsys.readouterr().out and (root / ".wiki-tui").is_dir()
+    assert main(["init", str(root)]) == 0  # the cache lint left is no reason to refuse
+    out = capsys.readouterr().out
+    assert "Adopted" in out and "8 notes, none changed" in out and "draft" in out
+    assert "Added: AGENTS.md, index.md, log.md, raw/.gitkeep, .gitignore." in out
+    assert "Lint: 8 findings (orphan 4, duplicate-name 2, broken-link 1, page-warning 1)" in out
+    assert main(["init", str(root)]) == 2
+    assert "already holds a vault" in capsys.readouterr().err
+    other = make_notes(tmp_path / "other", {"Only.md": "[[Gone]]\n"})
+    assert main(["init", str(other), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["adopted"] and data["pages"] == 1 and data["lint"] == {"broken-link": 1, "orphan": 1}
+
+
+def test_the_draft_states_odd_type_and_folder_names_as_they_are(tmp_path):
+    from wiki_tui.vault.adopt import draft_agents_md, infer_conventions
+    from wiki_tui.vault.schema import parse_schema
+
+    odd = {"Über Notes/A.md": "---\ntype: 'yes'\n---\n", "x#y: z/B.md": "---\ntype: 'a: b #c'\n---\n",
+           "C.md": "---\ntype: '2024'\n---\n", "D/E.md": "---\ntype: '2024'\n---\n"}
+    vault = Vault.open(make_notes(tmp_path / "v", odd), use_cache=False)
+    try:
+        schema = parse_schema(draft_agents_md(infer_conventions(vault)))
+    finally:
+        vault.close()
+    assert not schema.warnings
+    assert {k: schema.types[k] for k in ("yes", "a: b #c", "2024")} == {
+        "yes": "Über Notes", "a: b #c": "x#y: z", "2024": ""}
