@@ -13,6 +13,12 @@ and applies it only when asked:
 result): the way for another agent, e.g. a coding assistant in another terminal, to propose
 changes through the same review and record.
 
+`--pending ID` applies a changeset kept for review instead of a reply: one another agent
+proposed over MCP (`wiki-tui mcp`, propose_changes), or one the app kept. ID is its name under
+.wiki-tui/pending/ or a unique part of it. Every base is re-checked first, as the app does when
+it restores a pending review, and the whole changeset is refused when a page changed since it
+was proposed. Files rejected in a review stay rejected; once applied, it is no longer pending.
+
 A reply with protocol or matching errors is never applied in part: the vault stays untouched and
 the exit code is 1. Exit 3: the person answered no. Any apply first finishes or rolls back an
 apply interrupted by a crash.
@@ -270,7 +276,8 @@ def _apply_pending(args: Any, vault: Any, record: Any) -> int:
     if stale:
         reasons = "; ".join(change.conflict or change.path for change in stale)
         return report.done(1, f"not applied: {len(stale)} file(s) changed on disk since "
-                              f"{record.name} was proposed ({reasons}); the vault is untouched")
+                              f"{record.name} was proposed ({reasons}); the vault is untouched: propose "
+                              "it again against the pages as they are now")
     code = _confirm_and_apply(args, vault, changeset, report, abort_on_conflict=True)
     if report.result is not None and report.result.applied:
         pending.discard(vault.root, record.name)  # done: the app no longer lists it

@@ -10,6 +10,7 @@ in the app or with `wiki-tui apply --pending ID --yes`. Nothing here imports lit
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,9 @@ def serve(root: Path) -> None:
     """Open the vault (watching it for outside edits) and serve MCP on stdin/stdout until the
     client closes the pipe."""
     vault = Vault.open(root, watch=True)
+    # The finder and the search database, built while the client initialises: the first
+    # search then waits only for what is left (a cold 10k-page index takes seconds).
+    threading.Thread(target=vault.prepare, name="wiki-tui-prepare", daemon=True).start()
     try:
         build_server(vault).run("stdio")
     finally:
