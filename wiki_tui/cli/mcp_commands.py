@@ -24,7 +24,8 @@ def run_mcp(args) -> int:
     if args.path is not None:
         args.vault = args.path
     root = vault_root(args)  # refuses a folder that is not a vault, before serving anything
+    from wiki_tui.cli.common import report_recovery  # messages go to stderr
     from wiki_tui.mcp_server.server import serve
 
-    serve(root)
+    serve(root, on_open=report_recovery)
     return 0

@@ -152,10 +152,13 @@ def _add_resources(server: MCPServer, vault: Vault) -> None:
         return EDIT_PROTOCOL
 
 
-def serve(root: Path) -> None:
-    """Open the vault (watching it for outside edits) and serve MCP on stdin/stdout until the
-    client closes the pipe."""
+def serve(root: Path, on_open: Callable[[Vault], None] | None = None) -> None:
+    """Open the vault (watching it for outside edits), run `on_open(vault)` (the CLI finishes
+    an apply a crash interrupted there), and serve MCP on stdin/stdout until the client closes
+    the pipe."""
     vault = Vault.open(root, watch=True)
+    if on_open is not None:
+        on_open(vault)
     # The finder and the search database, built while the client initialises: the first
     # search then waits only for what is left (a cold 10k-page index takes seconds).
     threading.Thread(target=vault.prepare, name="wiki-tui-prepare", daemon=True).start()
