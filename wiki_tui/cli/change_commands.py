@@ -160,7 +160,7 @@ def run_apply(args: Any) -> int:
     from wiki_tui.changes.protocol import parse_reply
 
     if (args.reply is None) == (args.pending is None):
-        raise CliError("give a REPLY_FILE (or - for stdin) or --pending ID, not both", 2)
+        raise CliError("give either a REPLY_FILE (or - for stdin) or --pending ID", 2)
     if args.pending is not None:
         return run_apply_pending(args)
     text, default_title = _read_reply(args.reply)
@@ -176,9 +176,6 @@ def run_apply(args: Any) -> int:
 
 
 def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
-    from wiki_tui.changes.journal import sync_with_disk
-    from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
-
     build = partial(_build_and_apply, args, vault, parsed, default_title)
     return _under_lock_if_applying(args, vault, build)
 
