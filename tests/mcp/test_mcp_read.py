@@ -11,13 +11,17 @@ from mcp import MCPError
 
 from tests.mcp.support import call, call_error, mcp_session
 
-READ_TOOLS = {"search", "read_page", "backlinks", "list_pages", "lint", "recent_log",
+TOOLS = {"search", "read_page", "backlinks", "list_pages", "lint", "recent_log",
               "propose_changes"}
 
 
 async def test_read_tools_answer_from_the_vault(git_vault: Path):
     async with mcp_session(git_vault) as session:
-        assert {t.name for t in (await session.list_tools()).tools} == READ_TOOLS
+        listed = {t.name: t for t in (await session.list_tools()).tools}
+        assert set(listed) == TOOLS
+        assert all(t.annotations.read_only_hint for n, t in listed.items() if n != "propose_changes")
+        propose = listed["propose_changes"]
+        assert propose.annotations.read_only_hint is False and "@@@ WRITE" in propose.description
 
         hits = (await call(session, "search", query="chronometer", limit=3))["hits"]
         assert 1 <= len(hits) <= 3

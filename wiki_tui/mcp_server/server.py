@@ -17,6 +17,7 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.types import ToolAnnotations
 
 from wiki_tui.agent.prompts import EDIT_PROTOCOL
 from wiki_tui.mcp_server import tools
@@ -24,6 +25,9 @@ from wiki_tui.vault import Vault, VaultError
 
 SERVER_NAME = "wiki-tui"
 UNNAMED_AGENT = "an MCP client"  # a client that sent no clientInfo name
+# Hints for the client: the lookups change nothing; a proposal adds a pending review only.
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+PROPOSES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 INSTRUCTIONS = """\
 A markdown wiki kept with wiki-tui: pages with YAML frontmatter and [[wikilinks]], a generated
@@ -83,38 +87,38 @@ def _add_read_tools(server: MCPServer, vault: Vault) -> None:
     lint = _answers(vault, tools.lint)
     recent_log = _answers(vault, tools.recent_log)
 
-    @server.tool(name="search")
+    @server.tool(name="search", annotations=READ_ONLY)
     def search_tool(query: str, limit: int = 20) -> dict[str, Any]:
         """Full-text search of the wiki (BM25; "quoted phrase", OR, -word). Hits best first,
         each with path, title, 1-based line and a one-line snippet."""
         return search(query, limit)
 
-    @server.tool(name="read_page")
+    @server.tool(name="read_page", annotations=READ_ONLY)
     def read_page_tool(page: str) -> dict[str, Any]:
         """One page's full text (frontmatter included). `page` is a path, a file name, a title
         or an alias, resolved as a [[link]] from the vault root resolves."""
         return read_page(page)
 
-    @server.tool(name="backlinks")
+    @server.tool(name="backlinks", annotations=READ_ONLY)
     def backlinks_tool(page: str) -> dict[str, Any]:
         """Pages that link to `page` (source, line, the line's text), then unlinked mentions of
         its name in other pages."""
         return backlinks(page)
 
-    @server.tool(name="list_pages")
+    @server.tool(name="list_pages", annotations=READ_ONLY)
     def list_pages_tool(type: str | None = None, folder: str | None = None,
                         limit: int | None = None) -> dict[str, Any]:
         """Pages (path, title, type, summary), sorted by path; optionally only one frontmatter
         `type` (e.g. concept, entity, source) and/or one folder."""
         return list_pages(type, folder, limit)
 
-    @server.tool(name="lint")
+    @server.tool(name="lint", annotations=READ_ONLY)
     def lint_tool() -> dict[str, Any]:
         """Structural findings for the whole wiki: broken links, orphans, frontmatter the
         vault's schema asks for, pages missing from index.md, duplicates."""
         return lint()
 
-    @server.tool(name="recent_log")
+    @server.tool(name="recent_log", annotations=READ_ONLY)
     def recent_log_tool(limit: int = 10) -> dict[str, Any]:
         """The newest entries of log.md first (date, operation, title, pages touched)."""
         return recent_log(limit)
@@ -123,7 +127,8 @@ def _add_read_tools(server: MCPServer, vault: Vault) -> None:
 def _add_propose_tool(server: MCPServer, vault: Vault) -> None:
     propose = _answers(vault, tools.propose_changes)
 
-    @server.tool(name="propose_changes", description=PROPOSE_DESCRIPTION)
+    @server.tool(name="propose_changes", description=PROPOSE_DESCRIPTION,
+                 annotations=PROPOSES)
     def propose_tool(reply: str, ctx: Context, title: str | None = None) -> dict[str, Any]:
         return propose(reply, title, agent_name(ctx))
 
