@@ -66,3 +66,17 @@ def test_damaged_file_is_reported_and_discard_removes(git_vault):
     pending.discard(git_vault, kept.name)  # already gone: no error
     assert pending.load_all(git_vault)[0] == []
     vault.close()
+
+
+def test_the_proposing_agent_round_trips_and_older_files_read_as_none(git_vault):
+    vault = Vault.open(git_vault, use_cache=False)
+    by_agent = pending.save(git_vault, pending.new_pending(make_changeset(vault), "claude-code 2.1"))
+    older = pending.save(git_vault, pending.new_pending(make_changeset(vault)))
+    data = json.loads(older.read_text(encoding="utf-8"))
+    del data["agent"]  # written before agents were recorded
+    older.write_text(json.dumps(data), encoding="utf-8")
+    records, problems = pending.load_all(git_vault)
+    assert problems == []
+    assert {r.name: r.agent for r in records} == {by_agent.stem: "claude-code 2.1", older.stem: None}
+    assert pending.load_one(git_vault, by_agent.stem[-6:]).agent == "claude-code 2.1"
+    vault.close()

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from wiki_tui.changes.atomic import fsync_dir
 from wiki_tui.changes.usage import Spend
@@ -140,3 +142,43 @@ def truncate_to(path: Path, size: int) -> None:
 def entries(text: str) -> list[str]:
     """The headings of all entries (what `grep "^## \\[" log.md` lists)."""
     return [line for line in text.splitlines() if line.startswith("## [")]
+
+
+# -- reading ----------------------------------------------------------------------------------
+HEADING = re.compile(r"^## \[(?P<date>[^\]]*)\]\s*(?P<op>[^|]*?)\s*\|\s*(?P<title>.*?)\s*$")
+WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
+
+
+@dataclass
+class Entry:
+    date: str
+    operation: str
+    title: str
+    lines: list[str] = field(default_factory=list)  # its "- created: ..." lines
+    commit: Any = None  # the git commit it was recorded with, when the caller looked it up
+
+    @property
+    def targets(self) -> list[str]:
+        """Link targets of the pages it created, updated or renamed to (not deleted ones)."""
+        found: list[str] = []
+        for line in self.lines:
+            kind = line.lstrip("- ").split(":", 1)[0]
+            if kind in ("deleted", "rejected") or kind.startswith("not written"):
+                continue
+            links = WIKILINK.findall(line)
+            if kind == "renamed":
+                links = links[1::2]  # [[old]] → [[new]]: only the new name exists
+            found.extend(t.strip() for t in links if t.strip() not in found)
+        return found
+
+
+def parse_log(text: str) -> list[Entry]:
+    """Entries of log.md in file order (oldest first); lines before the first entry are skipped."""
+    entries: list[Entry] = []
+    for line in text.splitlines():
+        match = HEADING.match(line)
+        if match:
+            entries.append(Entry(match["date"].strip(), match["op"].strip(), match["title"]))
+        elif entries and line.strip():
+            entries[-1].lines.append(line.rstrip())
+    return entries

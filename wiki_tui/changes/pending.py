@@ -4,13 +4,16 @@ One file per changeset: `<vault>/.wiki-tui/pending/NAME.json` (NAME: `YYYYMMDD-H
 XXXXXX`, sortable by time). The format is plain JSON, version 1:
 
     {"format": 1, "created": "2026-11-25T09:15:02+00:00",
-     "operation": "ingest", "title": "...", "model": "...",
+     "operation": "ingest", "title": "...", "model": "...", "agent": null | "claude-code",
      "errors": ["..."], "repairs": ["..."], "findings": [{code, path, line, message, ...}],
      "files": [{"path": "concepts/X.md", "kind": "create|modify|delete|rename",
                 "old_path": null, "base_text": null | "...", "base_hash": null | "sha256 hex",
                 "proposed_text": null | "...", "status": "pending|accepted|rejected|conflict",
                 "hunks": ["accepted", "rejected", ...], "conflict": null | "...",
                 "edited_by_hand": false, "repairs": [], "warnings": [], "hold": null}]}
+
+`agent` names another program that proposed the changeset (an MCP client, by the name it gave
+when it connected); null for the app's own operations. Older files without it read as null.
 
 `base_text` is what the file held when the change was proposed and `base_hash` its SHA-256
 (`model.text_hash`); hunks are recomputed from base and proposed text, so only their decisions
@@ -45,23 +48,24 @@ class Pending:
     name: str
     created: str  # ISO 8601, UTC
     changeset: Changeset
+    agent: str | None = None  # the outside agent that proposed it (MCP), None for the app's own
 
 
 def pending_dir(root: Path) -> Path:
     return Path(root) / STATE_DIR / PENDING_DIR
 
 
-def new_pending(changeset: Changeset) -> Pending:
+def new_pending(changeset: Changeset, agent: str | None = None) -> Pending:
     now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
     name = f"{now:%Y%m%d-%H%M%S}-{changeset.operation}-{secrets.token_hex(3)}"
-    return Pending(name, now.isoformat(), changeset)
+    return Pending(name, now.isoformat(), changeset, agent)
 
 
 def to_dict(pending: Pending) -> dict[str, Any]:
     cs = pending.changeset
     return {
         "format": FORMAT, "created": pending.created,
-        "operation": cs.operation, "title": cs.title, "model": cs.model,
+        "operation": cs.operation, "title": cs.title, "model": cs.model, "agent": pending.agent,
         "errors": list(cs.errors), "repairs": list(cs.repairs),
         "findings": [f.to_dict() if hasattr(f, "to_dict") else {"message": str(f)}
                      for f in cs.findings],
@@ -92,9 +96,9 @@ def from_dict(name: str, data: dict[str, Any]) -> Pending:
     cs.files = [_file_change(f) for f in data["files"]]
     spend = data.get("spend")
     if isinstance(spend, dict):
-        cs.spend = Spend(cs.model, int(spend.get("tokens_in") or 0), int(spend.get("tokens_out") or 0),
-                         spend.get("cost_usd"))
-    return Pending(name, data.get("created", ""), cs)
+        cs.spend = Spend(cs.model, int(spend.get("tokens_in") or 0),
+                         int(spend.get("tokens_out") or 0), spend.get("cost_usd"))
+    return Pending(name, data.get("created", ""), cs, data.get("agent"))
 
 
 def _file_change(data: dict[str, Any]) -> FileChange:
@@ -150,3 +154,22 @@ def discard(root: Path, name: str) -> None:
         (pending_dir(root) / f"{name}.json").unlink()
     except FileNotFoundError:
         pass
+
+
+def load_one(root: Path, ident: str) -> Pending:
+    """The pending changeset named `ident`: its whole name, or any part of it that only one
+    name contains (the random suffix, say). LookupError says which exist when none or several
+    match; ValueError when the file does not parse."""
+    folder = pending_dir(root)
+    names = sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+    ident = ident.strip().removesuffix(".json")
+    matches = [ident] if ident in names else [n for n in names if ident and ident in n]
+    if len(matches) != 1:
+        listing = ", ".join(names) if names else "none"
+        why = "no pending changeset" if not matches else "several pending changesets match"
+        raise LookupError(f"{why} {ident!r} (pending: {listing})")
+    path = folder / f"{matches[0]}.json"
+    try:
+        return from_dict(matches[0], json.loads(path.read_text(encoding="utf-8")))
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"{path.name}: {exc}") from None

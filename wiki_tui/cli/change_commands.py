@@ -14,6 +14,12 @@ and applies it only when asked:
 result): the way for another agent, e.g. a coding assistant in another terminal, to propose
 changes through the same review and record.
 
+`--pending ID` applies a changeset kept for review instead of a reply: one another agent
+proposed over MCP (`wiki-tui mcp`, propose_changes), or one the app kept. ID is its name under
+.wiki-tui/pending/ or a unique part of it. Every base is re-checked first, as the app does when
+it restores a pending review, and the whole changeset is refused when a page changed since it
+was proposed. Files rejected in a review stay rejected; once applied, it is no longer pending.
+
 A reply with protocol or matching errors is never applied in part: the vault stays untouched and
 the exit code is 1. Exit 3: the person answered no. Any apply first finishes or rolls back an
 apply interrupted by a crash.
@@ -22,6 +28,8 @@ apply interrupted by a crash.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +48,12 @@ def register(subparsers) -> None:
         description="Show the changes a reply written in wiki-tui's edit protocol would make, "
                     "and apply them with --yes: files written atomically, one log.md entry, "
                     "index.md regenerated, one git commit.")
-    apply.add_argument("reply", metavar="REPLY_FILE", help="the reply text, or - for stdin")
+    apply.add_argument("reply", metavar="REPLY_FILE", nargs="?", default=None,
+                       help="the reply text, or - for stdin")
+    apply.add_argument("--pending", metavar="ID", default=None,
+                       help="instead of a reply: a pending changeset (one another agent "
+                            "proposed over MCP, or one the app kept), by its name or a unique "
+                            "part of it; refused when its pages changed since")
     mode = apply.add_mutually_exclusive_group()
     mode.add_argument("--yes", "-y", action="store_true", help="apply without asking")
     mode.add_argument("--dry-run", action="store_true", help="show the diffs, write nothing")
@@ -154,6 +167,10 @@ def _print_result(result: Any) -> None:
 def run_apply(args: Any) -> int:
     from wiki_tui.changes.protocol import parse_reply
 
+    if (args.reply is None) == (args.pending is None):
+        raise CliError("give either a REPLY_FILE (or - for stdin) or --pending ID", 2)
+    if args.pending is not None:
+        return run_apply_pending(args)
     text, default_title = _read_reply(args.reply)
     parsed = parse_reply(text)
     if not (parsed.blocks or parsed.incomplete or parsed.errors):
@@ -167,22 +184,28 @@ def run_apply(args: Any) -> int:
 
 
 def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
+    build = partial(_build_and_apply, args, vault, parsed, default_title)
+    return _under_lock_if_applying(args, vault, build)
+
+
+def _under_lock_if_applying(args: Any, vault: Any, work: Callable[[], int]) -> int:
+    """Run `work`; with --yes, under the vault lock, so the bases, lint and index.md are read
+    after any other apply and nothing changes between the checks and the write."""
     from wiki_tui.changes.journal import sync_with_disk
     from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
 
     if not args.yes:
-        return _build_and_apply(args, vault, parsed, default_title)
-    try:  # bases, lint and index.md are read with the lock held, after any other apply
+        return work()
+    try:
         with vault_lock(vault.root):
             sync_with_disk(vault)
-            return _build_and_apply(args, vault, parsed, default_title)
+            return work()
     except VaultBusy as exc:
         raise CliError(f"not applied: {exc}", 1) from None
 
 
 def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
     from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.journal import ApplyError, apply_changeset
 
     changeset, errors = build_changeset(vault, parsed, operation=args.operation,
                                         title=args.title or default_title, model=args.model)
@@ -193,10 +216,17 @@ def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> 
                               "above); the vault is untouched")
     if not changeset.files:
         return report.done(0, "nothing to change: the reply's edits are already in the vault")
+    return _confirm_and_apply(args, vault, changeset, report)
+
+
+def _confirm_and_apply(args: Any, vault: Any, changeset: Any, report: "_Report", *,
+                       abort_on_conflict: bool = False) -> int:
+    """The shown changeset: stop at --dry-run, a hold or a "no"; else accept and apply it."""
+    from wiki_tui.changes.guards import held, held_message
+    from wiki_tui.changes.journal import ApplyError, apply_changeset
+
     if args.dry_run:
         return report.done(0, "dry run: nothing written")
-    from wiki_tui.changes.guards import held, held_message
-
     if args.yes and (waiting := held(changeset, allow_schema=args.allow_schema)):
         return report.done(EXIT_NOT_APPLIED, held_message(waiting))
     if not args.yes:
@@ -205,12 +235,58 @@ def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> 
         answer = console.input(f"Apply {len(changeset.files)} file(s)? [y/N] ").strip().lower()
         if answer not in ("y", "yes"):
             return report.done(EXIT_NOT_APPLIED, "not applied")
-    changeset.accept_all()
+    _accept_undecided(changeset)
     try:
-        result = apply_changeset(vault, changeset)
+        result = apply_changeset(vault, changeset, abort_on_conflict=abort_on_conflict)
     except ApplyError as exc:
         return report.done(1, f"not applied: {exc}")
     return report.applied(result)
+
+
+def _accept_undecided(changeset: Any) -> None:
+    """Accept every file not yet decided; a file the person rejected (or part-accepted) in a
+    review kept as pending stays as they left it. A fresh reply has only undecided files."""
+    from wiki_tui.changes.model import PENDING
+
+    for change in changeset.files:
+        if change.status == PENDING:
+            change.accept()
+
+
+# -- apply --pending ---------------------------------------------------------------------------
+def run_apply_pending(args: Any) -> int:
+    from wiki_tui.changes import pending
+
+    vault = _open_vault(args)
+    try:
+        try:
+            record = pending.load_one(vault.root, args.pending)
+        except (LookupError, ValueError, OSError) as exc:
+            raise CliError(f"cannot apply --pending: {exc.args[0] if exc.args else exc}", 2) from None
+        code = _under_lock_if_applying(args, vault, partial(_apply_pending, args, vault, record))
+    finally:
+        vault.close()
+    return code
+
+
+def _apply_pending(args: Any, vault: Any, record: Any) -> int:
+    """Re-check every base as the app does when it restores a pending review; refuse the whole
+    changeset when a page changed since it was proposed (the agent should propose again)."""
+    from wiki_tui.changes import pending
+    from wiki_tui.changes.journal import check_conflicts
+
+    changeset = record.changeset
+    stale = check_conflicts(vault, changeset)
+    report = _Report(args.json, changeset, [])
+    if stale:
+        reasons = "; ".join(change.conflict or change.path for change in stale)
+        return report.done(1, f"not applied: {len(stale)} file(s) changed on disk since "
+                              f"{record.name} was proposed ({reasons}); the vault is untouched: propose "
+                              "it again against the pages as they are now")
+    code = _confirm_and_apply(args, vault, changeset, report, abort_on_conflict=True)
+    if report.result is not None and report.result.applied:
+        pending.discard(vault.root, record.name)  # done: the app no longer lists it
+    return code
 
 
 class _Report:
@@ -218,22 +294,17 @@ class _Report:
 
     def __init__(self, as_json: bool, changeset: Any, errors: list[Any]) -> None:
         self.as_json, self.changeset, self.errors = as_json, changeset, errors
+        self.result: Any = None  # the ApplyResult, once applied
         if not as_json:
             show_changeset(changeset, errors)
 
     def done(self, code: int, message: str, result: Any = None) -> int:
         if self.as_json:
-            cs = self.changeset
+            from wiki_tui.changes.propose import changeset_dict
+
             print_json({
                 "applied": bool(result is not None and result.applied), "message": message,
-                "operation": cs.operation, "title": cs.title,
-                "files": [{"path": f.path, "kind": f.kind, "old_path": f.old_path,
-                           "diff": f.unified_diff(), "repairs": list(f.repairs),
-                           "warnings": list(f.warnings), "hold": f.hold} for f in cs.files],
-                "repairs": list(cs.repairs),
-                "findings": [str(f) for f in cs.findings],
-                "errors": [str(e) for e in self.errors if getattr(e, "retry", True)],
-                "notes": [str(e) for e in self.errors if not getattr(e, "retry", True)],
+                **changeset_dict(self.changeset, self.errors),
                 "result": None if result is None else {
                     "created": result.created, "updated": result.updated,
                     "deleted": result.deleted, "renamed": result.renamed,
@@ -247,6 +318,7 @@ class _Report:
         return code
 
     def applied(self, result: Any) -> int:
+        self.result = result
         code = 1 if result.conflicts else 0
         if not self.as_json:
             _print_result(result)

@@ -257,6 +257,7 @@ class WikiApp(OperationsMixin, App[None]):
 
     def _vault_loaded(self, vault: Any, message: str | None) -> None:
         self.vault = vault
+        self.watch_pending_folder()
         if message:
             self.conversation.add_note(message, "warning")
         self._mount_browser()

@@ -22,6 +22,7 @@ HISTORY_TURNS = 3  # earlier question/answer pairs sent with a query
 # A key pressed this recently means the person is at the keyboard: a review that becomes ready
 # then does not open over what they are doing; it is announced and waits for ctrl+r.
 TYPING_SECONDS = 1.5
+PENDING_POLL_SECONDS = 1.0  # how soon a proposal from `wiki-tui mcp` shows up (one stat)
 
 
 class OperationsMixin:
@@ -240,6 +241,7 @@ class OperationsMixin:
 
     def pending_restored(self, records: list[Any], problems: list[str]) -> None:
         """Reviews kept from an earlier session (their bases re-checked against disk)."""
+        records = self._not_yet_kept(records)
         for record in records:
             self._keep_pending(record.changeset, record)
         if records:
@@ -252,6 +254,60 @@ class OperationsMixin:
         for problem in problems:
             self.conversation.add_note(f"a pending review could not be read: {problem}",
                                        "warning")
+
+    # -- proposals from outside (`wiki-tui mcp`): the pending folder, looked at every second --
+    def watch_pending_folder(self) -> None:
+        self._pending_stamp = self._pending_folder_stamp()
+        self.set_interval(PENDING_POLL_SECONDS, self._poll_pending_folder)
+
+    def _pending_folder_stamp(self) -> int | None:
+        from wiki_tui.changes.pending import pending_dir
+
+        try:
+            return pending_dir(self.vault_root).stat().st_mtime_ns  # a file added or removed
+        except OSError:
+            return None
+
+    def _poll_pending_folder(self) -> None:
+        stamp = self._pending_folder_stamp()
+        if stamp != self._pending_stamp and self.vault is not None:
+            self._pending_stamp = stamp
+            known = {record.name: cs_id for cs_id, record in self.pending_records.items()}
+            self._load_outside_pending(self.vault, known)
+
+    @work(thread=True, group="pending", exit_on_error=False)
+    def _load_outside_pending(self, vault: Any, known: dict[str, int]) -> None:
+        from wiki_tui.changes import pending
+        from wiki_tui.changes.journal import check_conflicts
+
+        records, _problems = pending.load_all(self.vault_root)  # read at start-up already
+        new = [record for record in records if record.name not in known]
+        for record in new:
+            check_conflicts(vault, record.changeset)
+        gone = set(known) - {record.name for record in records}
+        self.call_from_thread(self._outside_pending_changed, new, gone)
+
+    def _outside_pending_changed(self, new: list[Any], gone: set[str]) -> None:
+        """Proposals another agent made meanwhile are kept and announced; an outside proposal
+        whose file went away (applied with `wiki-tui apply --pending`) is no longer listed."""
+        for changeset in list(self.pending_changesets):
+            record = self.pending_records.get(changeset.id)
+            if record is not None and record.agent and record.name in gone:
+                self.pending_changesets.remove(changeset)
+                del self.pending_records[changeset.id]
+        new = self._not_yet_kept(new)
+        for record in new:
+            self._keep_pending(record.changeset, record)
+            self._announce_review(record.changeset, f", proposed by {record.agent}"
+                                  if record.agent else "")
+        self.status_bar.pending_reviews = len(self.pending_changesets)
+        if new:
+            self.bell()
+
+    def _not_yet_kept(self, records: list[Any]) -> list[Any]:
+        """The start-up restore and the folder poll may both read a file that just arrived."""
+        kept = {record.name for record in self.pending_records.values()}
+        return [record for record in records if record.name not in kept]
 
     def _announce_review(self, changeset: Any, why: str = "") -> None:
         count = len(changeset.files)
@@ -287,8 +343,9 @@ class OperationsMixin:
         else:
             from wiki_tui.ui.review.pending import PendingScreen
 
-            items = [(cs, getattr(self.pending_records.get(cs.id), "created", ""))
-                     for cs in reviews]
+            records = [self.pending_records.get(cs.id) for cs in reviews]
+            items = [(cs, getattr(r, "created", ""), getattr(r, "agent", None))
+                     for cs, r in zip(reviews, records)]
             self.push_screen(PendingScreen(items), callback=self._pending_chosen)
 
     def _pending_chosen(self, choice: Any) -> None:

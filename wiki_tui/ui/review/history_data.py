@@ -1,22 +1,20 @@
 """What the history view lists: log.md entries, newest first, joined with wiki-tui's git commits.
 
 Pure reading: log.md is parsed from its text, commits come from `git log` (first parent, with
-the Wiki-Tui-Changeset trailer that the journal writes). No Textual here.
+the Wiki-Tui-Changeset trailer that the journal writes). No Textual here. Reading log.md itself
+lives in changes/logmd.py (the MCP server reads it too).
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wiki_tui.changes.gitops import (TRAILER_OPERATION, TRAILER_REVERTS, GitError, GitRepo,
                                      parse_trailers)
-from wiki_tui.changes.logmd import LOG_PATH
+from wiki_tui.changes.logmd import LOG_PATH, Entry, parse_log  # noqa: F401 - parse_log for callers
 
-HEADING = re.compile(r"^## \[(?P<date>[^\]]*)\]\s*(?P<op>[^|]*?)\s*\|\s*(?P<title>.*?)\s*$")
-WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
 COMMIT_LIMIT = 300
 
 
@@ -32,41 +30,6 @@ class Commit:
     @property
     def title(self) -> str:
         return self.subject.partition(": ")[2] or self.subject
-
-
-@dataclass
-class Entry:
-    date: str
-    operation: str
-    title: str
-    lines: list[str] = field(default_factory=list)  # its "- created: ..." lines
-    commit: Commit | None = None
-
-    @property
-    def targets(self) -> list[str]:
-        """Link targets of the pages it created, updated or renamed to (not deleted ones)."""
-        found: list[str] = []
-        for line in self.lines:
-            kind = line.lstrip("- ").split(":", 1)[0]
-            if kind in ("deleted", "rejected") or kind.startswith("not written"):
-                continue
-            links = WIKILINK.findall(line)
-            if kind == "renamed":
-                links = links[1::2]  # [[old]] → [[new]]: only the new name exists
-            found.extend(t.strip() for t in links if t.strip() not in found)
-        return found
-
-
-def parse_log(text: str) -> list[Entry]:
-    """Entries of log.md in file order (oldest first); lines before the first entry are skipped."""
-    entries: list[Entry] = []
-    for line in text.splitlines():
-        match = HEADING.match(line)
-        if match:
-            entries.append(Entry(match["date"].strip(), match["op"].strip(), match["title"]))
-        elif entries and line.strip():
-            entries[-1].lines.append(line.rstrip())
-    return entries
 
 
 def read_commits(root: Path, limit: int = COMMIT_LIMIT) -> list[Commit]:

@@ -22,12 +22,16 @@ from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.review.file_list import summary
 
 
-def pending_row(changeset: Any, created: str) -> Text:
-    """`ingest | Title` then the files' decisions, when proposed, and files changed on disk."""
+def pending_row(changeset: Any, created: str, agent: str | None = None) -> Text:
+    """`ingest | Title` then the files' decisions, who proposed it (another agent, over MCP)
+    and when, and files changed on disk."""
     row = Text(f"{changeset.operation} | {changeset.title}", style="bold")
     row.append(f"\n  {summary(changeset)}", style="")
+    if agent:
+        row.append(" · proposed by ", style="dim")
+        row.append(agent, style="bold")
     if created:
-        row.append(f" · proposed {_local(created)}", style="dim")
+        row.append(f" · {'' if agent else 'proposed '}{_local(created)}", style="dim")
     stale = [f.path for f in changeset.files if f.status == CONFLICT]
     if stale:
         row.append(f" · changed on disk: {', '.join(stale)}", style="bold")
@@ -51,13 +55,12 @@ class PendingScreen(ModalScreen[tuple[str, Any] | None]):
         Binding("escape", "close", "Close", id="pending.close"),
     ]
 
-    def __init__(self, items: list[tuple[Any, str]]) -> None:
+    def __init__(self, items: list[tuple[Any, str, str | None]]) -> None:
         super().__init__()
-        self.items = items  # (changeset, created), oldest first
+        self.items = items  # (changeset, created, proposing agent or None), oldest first
 
     def compose(self) -> ComposeResult:
-        options = [Option(pending_row(cs, created), id=str(i))
-                   for i, (cs, created) in enumerate(self.items)]
+        options = [Option(pending_row(*item), id=str(i)) for i, item in enumerate(self.items)]
         with Vertical(id="pending-box"):
             yield Label(f"Pending reviews ({len(self.items)}): enter opens, d drops. "
                         "Nothing is written until applied in its review.", id="pending-title")
