@@ -1,6 +1,7 @@
 """log.md: the vault's append-only timeline, one entry per accepted operation.
 
     ## [2026-11-20] ingest | Title of the source
+    - source: raw/foo.md
     - created: [[sources/Foo|Foo]], [[concepts/Bar|Bar]]
     - updated: [[entities/Baz|Baz]]
     - deleted: old/page.md
@@ -57,6 +58,7 @@ class LogEntry:
     rejected: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # not written: changed on disk (conflict)
     left_out: list[str] = field(default_factory=list)  # edits that could not be used
+    source: str = ""  # the raw/ file an ingest read
 
     def heading(self) -> str:
         date = self.date or _dt.date.today()
@@ -68,6 +70,8 @@ class LogEntry:
     def render(self) -> str:
         """The entry's text, ending with one newline."""
         lines = [self.heading()]
+        if self.source:
+            lines.append(f"- source: {self.source}")
         if self.created:
             lines.append("- created: " + ", ".join(wikilink(p, t) for p, t in self.created))
         if self.updated:
@@ -135,3 +139,15 @@ def truncate_to(path: Path, size: int) -> None:
 def entries(text: str) -> list[str]:
     """The headings of all entries (what `grep "^## \\[" log.md` lists)."""
     return [line for line in text.splitlines() if line.startswith("## [")]
+
+
+def ingested_sources(text: str) -> set[str]:
+    """The raw/ paths named by the `- source:` line of the log's ingest entries."""
+    found: set[str] = set()
+    in_ingest = False
+    for line in text.splitlines():
+        if line.startswith("## ["):
+            in_ingest = "] ingest | " in line
+        elif in_ingest and line.startswith("- source: "):
+            found.add(line.removeprefix("- source: ").strip())
+    return found

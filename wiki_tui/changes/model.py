@@ -282,6 +282,7 @@ class Changeset:
     # pages whose edits the model never got right (refused or cut off after the last retry
     # round; their messages are in errors): an apply is then partial, and its log entry says so
     left_out: list[str] = field(default_factory=list)
+    source: str = ""  # an ingest's raw/ path: its log entry names it (what counts as ingested)
     id: int = field(default_factory=lambda: next(_ids))
 
     def file(self, path: str) -> FileChange | None:
