@@ -9,7 +9,8 @@ model could not be reached, its reply was cut off or unusable, ...) or was not a
 some of its edits could not be used; 3 shown but not applied (no terminal to confirm on, or
 the person said no). `--yes` never applies an operation in part: when edits were refused or cut
 off after the last retry round it applies nothing and names the pages left out (the same verdict
-as `wiki-tui apply --yes` on the same reply).
+as `wiki-tui apply --yes` on the same reply). `ingest` takes several sources (paths, folders,
+globs, --new), one operation each: cli/batch.py.
 """
 
 from __future__ import annotations
