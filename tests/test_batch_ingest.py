@@ -129,3 +129,24 @@ def test_through_the_model_the_second_source_updates_the_page_the_first_created(
     assert WIDGET in llm_server.requests[1].text()  # the second prompt lists the new page
     log = (batch_vault / "log.md").read_text(encoding="utf-8")
     assert "- source: raw/batch/beta.md\n- updated: [[entities/Widget|Widget]]" in log
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_progress_is_a_bar_on_a_terminal_and_plain_lines_otherwise(terminal, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from wiki_tui.cli import batch
+
+    out = io.StringIO()
+    monkeypatch.setattr(batch, "console_err", Console(file=out, force_terminal=terminal,
+                                                      width=100, color_system=None))
+    progress = batch.Progress(3)
+    progress.start(1, "raw/a.md")
+    progress.finish(1, batch.SourceResult("raw/a.md", 0, "applied", 1234, 0.25))
+    progress.start(2, "raw/b.md")
+    lines = out.getvalue().splitlines()
+    assert lines[1].endswith("[1/3] raw/a.md: applied in 0.2 s · 1,234 tokens so far")
+    assert lines[2].endswith("[2/3] raw/b.md · 1,234 tokens so far")
+    assert ("━" in out.getvalue()) is terminal
