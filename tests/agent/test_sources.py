@@ -62,3 +62,15 @@ def test_only_an_ingest_entry_source_line_counts():
     text = ("# Log\n\n## [2026-11-25] ingest | A\n- source: raw/a.md\n- created: [[x]]\n\n"
             "## [2026-11-25] instruct | mention\n- source: raw/b.md\n")
     assert ingested_sources(text) == {"raw/a.md"}
+
+
+def test_a_pending_ingest_keeps_its_source_so_its_log_entry_names_it():
+    from wiki_tui.changes import pending
+    from wiki_tui.changes.model import Changeset
+
+    record = pending.new_pending(Changeset("ingest", "B", source="raw/notes/b.md"))
+    back = pending.from_dict(record.name, pending.to_dict(record))
+    assert back.changeset.source == "raw/notes/b.md"
+    assert LogEntry("ingest", "B", "2026-11-25", source="raw/b.md").render() == (
+        "## [2026-11-25] ingest | B\n- source: raw/b.md\n")
+

@@ -11,6 +11,7 @@ from tests.ui.conftest import wait_for
 from tests.ui.test_app import settle
 from wiki_tui.ui.app import WikiApp
 from wiki_tui.ui.conversation import NoteLine
+from wiki_tui.ui.ingest_queue import ingest_words
 from wiki_tui.ui.review import ReviewScreen
 
 
@@ -111,3 +112,11 @@ async def test_esc_while_a_source_runs_stops_the_queue_after_it(queue_vault, llm
                    and "not run: raw/batch/beta.md" in n for n in notes(app))
         assert len(llm_server.requests) == 1  # the second source never reached the model
     assert subjects(queue_vault)[0] == "ingest: Alpha Widget"
+
+
+def test_the_tuis_argument_is_one_path_when_it_names_a_file_else_split(sample_vault):
+    (sample_vault / "raw" / "My notes.md").write_text("# N\n", encoding="utf-8")
+    assert ingest_words(sample_vault, "raw/My notes.md") == (["raw/My notes.md"], False)
+    assert ingest_words(sample_vault, "My notes.md") == (["My notes.md"], False)
+    assert ingest_words(sample_vault, "--new 'raw/My notes.md' raw/x.md") == (
+        ["raw/My notes.md", "raw/x.md"], True)
