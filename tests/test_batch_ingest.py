@@ -150,3 +150,22 @@ def test_progress_is_a_bar_on_a_terminal_and_plain_lines_otherwise(terminal, mon
     assert lines[1].endswith("[1/3] raw/a.md: applied in 0.2 s · 1,234 tokens so far")
     assert lines[2].endswith("[2/3] raw/b.md · 1,234 tokens so far")
     assert ("━" in out.getvalue()) is terminal
+
+
+def test_a_source_with_unusable_edits_applies_nothing_of_it_and_stops(batch_vault, llm_server,
+                                                                       monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    bad = ("@@@ EDIT entities/John Harrison.md\n@@@ SEARCH\nHarrison was born on the Moon.\n"
+           "@@@ REPLACE\nHarrison was born in Yorkshire.\n@@@ END\n")
+    good = (f"@@@ WRITE {WIDGET}\n---\ntitle: Widget\ntype: entity\nsummary: A part.\n---\n"
+            "# Widget\n\nIt ticks.\n@@@ END\n")
+    llm_server.queue(Reply(good + bad), Reply(bad), Reply(bad))  # three rounds, still refused
+    head = git(batch_vault, "rev-parse", "HEAD")
+    code = cli_main(["--vault", str(batch_vault), "--model", "openai/test-model", "--api-base",
+                     llm_server.api_base, "ingest", "raw/batch/", "--yes"])
+    assert code == 1
+    assert not (batch_vault / WIDGET).exists()  # the usable part of it is not applied either
+    assert git(batch_vault, "rev-parse", "HEAD") == head
+    assert len(llm_server.requests) == 3  # the second source never ran
+    err = capsys.readouterr().err
+    assert "failed: raw/batch/alpha.md; not run: raw/batch/beta.md" in err
