@@ -114,6 +114,20 @@ async def test_esc_while_a_source_runs_stops_the_queue_after_it(queue_vault, llm
     assert subjects(queue_vault)[0] == "ingest: Alpha Widget"
 
 
+
+async def test_a_failed_source_is_named_and_the_queue_goes_on(queue_vault):
+    app = WikiApp(queue_vault)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        app.submit("/ingest raw/batch/scan.pdf raw/batch/gamma.md")  # named: tried, and fails
+        await review_open(pilot, "Gamma Gear")
+        assert any("raw/batch/scan.pdf: only markdown and plain-text" in n for n in notes(app))
+        await pilot.press("R", "enter")  # reject every file: closed, nothing written
+        await wait_for(pilot, lambda: app.ingest_queue is None)
+        assert any(n.startswith("ingest queue done: 1 failed, 1 rejected (failed: "
+                                "raw/batch/scan.pdf)") for n in notes(app))
+    assert subjects(queue_vault)[0] == "sources"
+
 def test_the_tuis_argument_is_one_path_when_it_names_a_file_else_split(sample_vault):
     (sample_vault / "raw" / "My notes.md").write_text("# N\n", encoding="utf-8")
     assert ingest_words(sample_vault, "raw/My notes.md") == (["raw/My notes.md"], False)
