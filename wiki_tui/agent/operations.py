@@ -51,6 +51,7 @@ from wiki_tui.agent.lint_findings import model_findings
 from wiki_tui.agent.llm import CUT_OFF_KINDS, ChatResult, LLMError, stream_chat
 from wiki_tui.agent.offline.provider import Task, register_task, release_task
 from wiki_tui.agent.pageinfo import page_infos
+from wiki_tui.agent.sources import INGESTIBLE
 from wiki_tui.changes.usage import Spend
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
@@ -239,7 +240,7 @@ def _read_source(vault: Any, path: str) -> str:
         raise ValueError(f"{path!r}: sources are ingested from raw/ (e.g. raw/article.md)")
     if not (vault.root / path).is_file():
         raise ValueError(f"{path}: no such file in the vault")
-    if not path.lower().endswith((".md", ".markdown", ".txt", ".text")):
+    if not path.lower().endswith(INGESTIBLE):
         raise ValueError(f"{path}: only markdown and plain-text sources can be ingested for now")
     try:
         return vault.read_text(path)
@@ -544,6 +545,8 @@ class _Run:
         leftover = [str(e) for e in refused]
         changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))
         left_out = changeset.left_out = sorted({e.path for e in refused if e.path})
+        if self.operation == "ingest":  # the log entry names the source: it counts as ingested
+            changeset.source = self.task.args.get("source", "")
         if not changeset.files and (refused or self.unusable):
             rounds = max(1, self.settings.edit_rounds)
             why = " ".join(leftover) if leftover else self.unusable

@@ -351,7 +351,8 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
     conflicts = sorted(c.path for c in check_conflicts(vault, changeset, accepted_only=True))
     result = ApplyResult()
     entry = logmd.LogEntry(changeset.operation, changeset.title, date,
-                           left_out=list(changeset.left_out), spend=changeset.spend)
+                           left_out=list(changeset.left_out), spend=changeset.spend,
+                           source=changeset.source)
     collected = _collect(vault, root, changeset, result, entry)
     if conflicts and abort_on_conflict:
         return ApplyResult(conflicts=result.conflicts, rejected=result.rejected, notice=_join(

@@ -1,6 +1,7 @@
 """log.md: the vault's append-only timeline, one entry per accepted operation.
 
     ## [2026-11-20] ingest | Title of the source
+    - source: raw/foo.md
     - created: [[sources/Foo|Foo]], [[concepts/Bar|Bar]]
     - updated: [[entities/Baz|Baz]]
     - deleted: old/page.md
@@ -62,6 +63,7 @@ class LogEntry:
     skipped: list[str] = field(default_factory=list)  # not written: changed on disk (conflict)
     left_out: list[str] = field(default_factory=list)  # edits that could not be used
     spend: Spend | None = None  # the model's tokens and cost (changes/usage.py)
+    source: str = ""  # the raw/ file an ingest read
 
     def heading(self) -> str:
         date = self.date or _dt.date.today()
@@ -73,6 +75,8 @@ class LogEntry:
     def render(self) -> str:
         """The entry's text, ending with one newline."""
         lines = [self.heading()]
+        if self.source:
+            lines.append(f"- source: {self.source}")
         if self.created:
             lines.append("- created: " + ", ".join(wikilink(p, t) for p, t in self.created))
         if self.updated:
@@ -182,3 +186,10 @@ def parse_log(text: str) -> list[Entry]:
         elif entries and line.strip():
             entries[-1].lines.append(line.rstrip())
     return entries
+
+
+def ingested_sources(text: str) -> set[str]:
+    """The raw/ paths named by the `- source:` line of the log's ingest entries."""
+    return {line.removeprefix("- source: ").strip() for entry in parse_log(text)
+            if entry.operation == "ingest" for line in entry.lines
+            if line.startswith("- source: ")}

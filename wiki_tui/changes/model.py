@@ -284,6 +284,7 @@ class Changeset:
     # round; their messages are in errors): an apply is then partial, and its log entry says so
     left_out: list[str] = field(default_factory=list)
     spend: Spend | None = None  # the model's tokens and cost (log.md and the commit record them)
+    source: str = ""  # an ingest's raw/ path: its log entry names it (what counts as ingested)
     id: int = field(default_factory=lambda: next(_ids))
 
     def file(self, path: str) -> FileChange | None:

@@ -5,6 +5,7 @@ XXXXXX`, sortable by time). The format is plain JSON, version 1:
 
     {"format": 1, "created": "2026-11-25T09:15:02+00:00",
      "operation": "ingest", "title": "...", "model": "...", "agent": null | "claude-code",
+     "source": "raw/... (ingest)",
      "errors": ["..."], "repairs": ["..."], "findings": [{code, path, line, message, ...}],
      "files": [{"path": "concepts/X.md", "kind": "create|modify|delete|rename",
                 "old_path": null, "base_text": null | "...", "base_hash": null | "sha256 hex",
@@ -66,6 +67,7 @@ def to_dict(pending: Pending) -> dict[str, Any]:
     return {
         "format": FORMAT, "created": pending.created,
         "operation": cs.operation, "title": cs.title, "model": cs.model, "agent": pending.agent,
+        "source": cs.source,
         "errors": list(cs.errors), "repairs": list(cs.repairs),
         "findings": [f.to_dict() if hasattr(f, "to_dict") else {"message": str(f)}
                      for f in cs.findings],
@@ -92,7 +94,8 @@ def from_dict(name: str, data: dict[str, Any]) -> Pending:
         raise ValueError(f"unknown format {data.get('format')!r}")
     cs = Changeset(data["operation"], data["title"], model=data.get("model", "offline"),
                    errors=list(data.get("errors", [])), repairs=list(data.get("repairs", [])),
-                   findings=[_finding(f) for f in data.get("findings", [])])
+                   findings=[_finding(f) for f in data.get("findings", [])],
+                   source=data.get("source", ""))
     cs.files = [_file_change(f) for f in data["files"]]
     spend = data.get("spend")
     if isinstance(spend, dict):

@@ -9,7 +9,8 @@ model could not be reached, its reply was cut off or unusable, ...) or was not a
 some of its edits could not be used; 3 shown but not applied (no terminal to confirm on, or
 the person said no). `--yes` never applies an operation in part: when edits were refused or cut
 off after the last retry round it applies nothing and names the pages left out (the same verdict
-as `wiki-tui apply --yes` on the same reply).
+as `wiki-tui apply --yes` on the same reply). `ingest` takes several sources (paths, folders,
+globs, --new), one operation each: cli/batch.py.
 """
 
 from __future__ import annotations
@@ -25,9 +26,18 @@ from wiki_tui.cli.common import CliError, console, console_err, report_recovery,
 
 def register(subparsers) -> None:
     ingest = subparsers.add_parser(
-        "ingest", help="ingest a raw source into the wiki (one changeset to review)",
-        description="Ingest raw/FILE: a source summary page and updates to the pages it touches.")
-    ingest.add_argument("source", metavar="raw/FILE")
+        "ingest", help="ingest raw sources into the wiki (one changeset each, to review)",
+        description="Ingest each source PATH names (files, folders and globs under raw/), or "
+                    "with --new every source not ingested yet: one operation per source, in "
+                    "order, each applied before the next starts.")
+    ingest.add_argument("sources", nargs="*", metavar="PATH",
+                        help="raw/FILE, a folder such as raw/, or a glob such as 'raw/*.md'")
+    ingest.add_argument("--new", action="store_true",
+                        help="only sources no page or log.md entry names yet (all of raw/ "
+                             "without PATH); a second run ingests nothing")
+    ingest.add_argument("--keep-going", action="store_true",
+                        help="after a source fails or is not applied, go on with the next "
+                             "(default: stop there)")
     _common(ingest, apply=True)
     ingest.set_defaults(func=run_ingest)
 
@@ -75,15 +85,12 @@ def _common(parser: argparse.ArgumentParser, apply: bool) -> None:
 
 # -- commands ---------------------------------------------------------------------------------
 def run_ingest(args) -> int:
+    if not args.sources and not args.new:
+        raise CliError("ingest needs a source: PATH (raw/FILE, a folder, a glob) or --new", 2)
     vault, settings = _open(args)
-    from wiki_tui.agent.operations import ingest
+    from wiki_tui.cli.batch import run_batch
 
-    source = args.source.replace("\\", "/")
-    if source.startswith("./"):
-        source = source[2:]
-    if not source.startswith("raw/") and (vault.root / "raw" / source).is_file():
-        source = f"raw/{source}"
-    return _run(args, vault, ingest(vault, source, settings))
+    return run_batch(args, vault, settings)
 
 
 def run_query(args) -> int:
@@ -214,9 +221,7 @@ async def _consume(args, events: AsyncIterator) -> dict:
     try:
         async for event in events:
             if as_json:
-                sys.stdout.write(json.dumps(event_to_json(event), ensure_ascii=False,
-                                            default=str) + "\n")
-                sys.stdout.flush()
+                json_line(args, event_to_json(event))
             if isinstance(event, Started):
                 if not as_json:
                     who = OFFLINE_LABEL if event.offline else event.model
@@ -240,6 +245,7 @@ async def _consume(args, events: AsyncIterator) -> dict:
             elif isinstance(event, ChangesetReady):
                 outcome["changeset"] = event.changeset
             elif isinstance(event, Done):
+                outcome["usage"] = event.usage
                 if not as_json:
                     if streamed:
                         sys.stdout.write("\n")
@@ -253,9 +259,16 @@ async def _consume(args, events: AsyncIterator) -> dict:
                         sys.stdout.write("\n")
                     console_err.print(f"[bold red]failed:[/] {escape(event.reason)}")
     except KeyboardInterrupt:  # pragma: no cover - interactive
-        outcome["failed"] = True
+        outcome["failed"] = outcome["interrupted"] = True
         console_err.print("cancelled; nothing was applied")
     return outcome
+
+
+def json_line(args, data: dict) -> None:
+    """One JSON event on stdout; in a batch ingest it names its source (args.json_tag)."""
+    data = {**data, **getattr(args, "json_tag", {})}
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
 
 
 def _usage_line(usage) -> str:
@@ -279,7 +292,7 @@ def _review_and_apply(args, vault, changeset) -> int:
     if not as_json:
         _show_changeset(changeset)
     if changeset.errors and getattr(args, "yes", False):
-        return _refuse_partial(as_json, changeset)
+        return _refuse_partial(args, changeset)
     if getattr(args, "yes", False):
         from wiki_tui.changes.guards import held, held_message
 
@@ -308,10 +321,10 @@ def _review_and_apply(args, vault, changeset) -> int:
     except ApplyError as exc:
         raise CliError(f"not applied: {exc}", 1) from None
     if as_json:
-        sys.stdout.write(json.dumps({"event": "Applied", "written": result.written,
-                                     "deleted": result.deleted, "renamed": result.renamed,
-                                     "commit": result.commit, "conflicts": result.conflicts,
-                                     "notice": result.notice}, default=str) + "\n")
+        json_line(args, {"event": "Applied", "written": result.written,
+                         "deleted": result.deleted, "renamed": result.renamed,
+                         "commit": result.commit, "conflicts": result.conflicts,
+                         "notice": result.notice})
     else:
         summary = f"applied {len(result.written) + len(result.deleted)} file(s)"
         if result.commit:
@@ -324,7 +337,7 @@ def _review_and_apply(args, vault, changeset) -> int:
     return 1 if result.conflicts else 0
 
 
-def _refuse_partial(as_json: bool, changeset) -> int:
+def _refuse_partial(args, changeset) -> int:
     """--yes applies an operation whole or not at all (as `wiki-tui apply --yes` does)."""
     left_out = changeset.left_out
     pages = ", ".join(left_out) or "see the errors"
@@ -332,10 +345,9 @@ def _refuse_partial(as_json: bool, changeset) -> int:
               f"after the last retry round (left out: {pages}); applying the rest would apply "
               "the operation only in part, so nothing was written. Run it again, or without "
               "--yes on a terminal to review and apply the rest.")
-    if as_json:
-        sys.stdout.write(json.dumps({"event": "NotApplied", "reason": reason,
-                                     "left_out": list(left_out),
-                                     "errors": list(changeset.errors)}) + "\n")
+    if getattr(args, "json", False):
+        json_line(args, {"event": "NotApplied", "reason": reason, "left_out": list(left_out),
+                         "errors": list(changeset.errors)})
     else:
         console_err.print(reason, markup=False, soft_wrap=True)
     return 1

@@ -24,6 +24,7 @@ from textual.widgets import Static
 from wiki_tui.agent.config import AgentSettings, ConfigError, resolve_settings
 from wiki_tui.ui.config import load_ui_config, user_config_dir
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.ingest_queue import IngestQueueMixin
 from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.operations import OperationsMixin
 from wiki_tui.ui.palette import ActionsProvider, PagesProvider
@@ -39,7 +40,7 @@ WELCOME = ("Ask the wiki a question, or /ingest raw/FILE, /lint, /help. "
 WARM_COMMANDS = ("/ingest", "/query", "/save", "/lint", "/create")  # inputs that call the model
 
 
-class WikiApp(OperationsMixin, App[None]):
+class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "wiki-tui"
     COMMANDS = App.COMMANDS | {ActionsProvider, PagesProvider}
@@ -363,7 +364,7 @@ class WikiApp(OperationsMixin, App[None]):
         if action in self.MAIN_SCREEN_ACTIONS and self.screen is not self.screen_stack[0]:
             return False
         if action == "cancel":  # else the key goes on to the focused widget and the ladder
-            return self.operation_running
+            return self.operation_running or self.ingest_queue is not None
         return True
 
     # -- layout ----------------------------------------------------------------------------
@@ -435,7 +436,7 @@ class WikiApp(OperationsMixin, App[None]):
     def action_escape(self) -> None:
         """Esc ladder (after a side panel's own step back to its page): cancel the running
         operation (when app.cancel is on another key), else restore the layout, else the input."""
-        if self.operation_running:
+        if self.operation_running or self.ingest_queue is not None:
             self.cancel_operation()
         elif self.maximised:
             self.maximised = ""
@@ -443,6 +444,8 @@ class WikiApp(OperationsMixin, App[None]):
             self.conversation.prompt.focus()
 
     def cancel_operation(self) -> None:
+        if self.stop_queue():  # an ingest queue stops after the current source first
+            return
         self.workers.cancel_group(self, "operation")
 
     def _push_browser_screen(self, name: str) -> None:

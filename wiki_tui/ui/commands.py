@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 COMMANDS: dict[str, str] = {
-    "/ingest": "/ingest PATH — read a source from raw/ and propose wiki pages",
+    "/ingest": "/ingest PATH… — read sources from raw/ (files, folders, globs; --new: those "
+               "not ingested yet) and propose wiki pages, one review each",
     "/query": "/query QUESTION — ask the wiki (plain text does the same)",
     "/save": "/save — file the last answer back into the wiki as a page",
     "/lint": "/lint — check the wiki and propose fixes",

@@ -81,15 +81,6 @@ class OperationsMixin:
         self.run_operation("query", lambda: ops.query(self.vault, question, self.settings,
                                                       history or None))
 
-    def _command_ingest(self, path: str) -> None:
-        if not self._needs_vault():
-            return
-        if not (self.vault_root / path).is_file():
-            self.conversation.add_note(f"no file {path} in the vault", "error")
-            return
-        ops = self._operations()
-        self.run_operation("ingest", lambda: ops.ingest(self.vault, path, self.settings))
-
     def _command_save(self, _arg: str) -> None:
         if not self._needs_vault():
             return
@@ -157,12 +148,12 @@ class OperationsMixin:
             self.call_from_thread(self.conversation.add_note, result.notice, "warning")
 
     @work(group="operation", exclusive=True, exit_on_error=False)
-    async def run_operation(self, name: str,
-                            factory: Callable[[], AsyncIterator[Any]]) -> None:
+    async def run_operation(self, name: str, factory: Callable[[], AsyncIterator[Any]],
+                            activity: str = "") -> None:
         from wiki_tui.ui.presenter import EventPresenter
 
         presenter = EventPresenter(self.conversation, name)
-        self.status_bar.activity = f"{name} running — esc cancels"
+        self.status_bar.activity = activity or f"{name} running — esc cancels"
         stream = None
         try:
             stream = factory()
@@ -170,6 +161,7 @@ class OperationsMixin:
                 presenter.handle(event)
         except asyncio.CancelledError:
             presenter.cancelled()
+            self._operation_ended(name, presenter, cancelled=True)
             raise
         except Exception as exc:  # a bug below must show as a message, not kill the app
             from wiki_tui.agent.events import Failed
@@ -185,6 +177,7 @@ class OperationsMixin:
             self.exchanges.append((self.last_question, presenter.answer))
         if presenter.changeset is not None and presenter.failed is None:
             self.changeset_ready(presenter.changeset)
+        self._operation_ended(name, presenter)  # an ingest queue moves on (ui/ingest_queue.py)
 
     # -- review ----------------------------------------------------------------------------
     # Type-ahead must never decide a review: a changeset that becomes ready while the person is
@@ -365,9 +358,12 @@ class OperationsMixin:
 
     def _drop_confirmed(self, changeset: Any, yes: bool | None) -> None:
         if yes:
+            from wiki_tui.ui.review.screen import ALL_REJECTED
+
             self._forget_pending(changeset)
             self.conversation.add_note(f"dropped: {changeset.operation} | {changeset.title} "
                                        "(nothing written)")
+            self._review_done(changeset, ALL_REJECTED)
 
     def _review_closed(self, changeset: Any, result: Any) -> None:
         from wiki_tui.ui.review.screen import ALL_REJECTED, HANDED_BACK
@@ -375,19 +371,20 @@ class OperationsMixin:
         if result == HANDED_BACK:
             self._save_pending(changeset)
             self._announce_review(changeset, " (it stepped aside: you were typing)")
-            return
-        if result is None:
+        elif result is None:
             self._save_pending(changeset)  # its decisions so far
             self.conversation.add_note("review left; the changes stay pending (ctrl+r reopens)")
-            return
-        self._forget_pending(changeset)
-        self.conversation.proposed.clear()
-        self.conversation.proposed.flush()
-        if result == ALL_REJECTED:
-            self.conversation.add_note(f"review closed: every file of {changeset.operation} | "
-                                       f"{changeset.title} rejected, nothing written")
-            return
-        self.show_apply_result(result)
+        else:
+            self._forget_pending(changeset)
+            self.conversation.proposed.clear()
+            self.conversation.proposed.flush()
+            if result == ALL_REJECTED:
+                self.conversation.add_note(f"review closed: every file of "
+                                           f"{changeset.operation} | {changeset.title} "
+                                           "rejected, nothing written")
+            else:
+                self.show_apply_result(result)
+        self._review_done(changeset, result)  # an ingest queue moves on or waits
 
     def show_apply_result(self, result: Any) -> None:
         written = list(getattr(result, "written", []))

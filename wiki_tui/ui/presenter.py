@@ -23,6 +23,7 @@ class EventPresenter:
         self.answer: str = ""
         self.changeset = None
         self.failed: ev.Failed | None = None
+        self.usage: ev.Usage | None = None  # the tokens of the operation, once it is done
         self.findings: ev.Findings | None = None  # what lint found (reported when it ends)
         self.finished = False
         self.offline = False
@@ -73,7 +74,7 @@ class EventPresenter:
             self._finish("done")
             # The findings screen opens by itself only when no review of fixes is about to.
             self._report_findings(show=self.changeset is None)
-            usage = event.usage
+            usage = self.usage = event.usage
             if usage.prompt_tokens or usage.completion_tokens:
                 priced = usage.cost_usd is not None and not self.offline
                 cost = f" · ${usage.cost_usd:.4f}" if priced else ""
