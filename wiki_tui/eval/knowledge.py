@@ -116,14 +116,16 @@ def _quotes(text: str, claims: list[str]) -> bool:
 
 
 def superseded(task: TaskSpec, after: VaultView, findings: list) -> dict[str, int]:
-    """A newer claim replaced an older one: the page states the new claim and the old one is
-    gone or marked on its line (struck through, 'superseded', 'raised from' ...); in a lint
-    reply, a superseded finding on the page counts too."""
+    """A newer claim replaced an older one: the page states the new claim and keeps the old
+    one marked on its line (struck through, 'superseded', 'raised from' ...), as AGENTS.md
+    asks (an old claim deleted is history lost, not marked); in a lint reply, a superseded
+    finding on the page counts too."""
     marked = 0
     for item in task.superseded:
         text = after.text(item["page"])
         lines = [line for line in text.splitlines() if item["old"] in line]
-        in_text = item["new"] in text and all(_SUPERSEDED_MARK.search(line) for line in lines)
+        in_text = item["new"] in text and bool(lines) and all(
+            _SUPERSEDED_MARK.search(line) for line in lines)
         reported = any(f.code == "superseded" and f.path == item["page"] for f in findings)
         marked += in_text or reported
     return {"planted": len(task.superseded), "marked": marked}
