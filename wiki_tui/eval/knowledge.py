@@ -133,13 +133,18 @@ def superseded(task: TaskSpec, after: VaultView, findings: list) -> dict[str, in
 
 def facts(task: TaskSpec, after: VaultView) -> dict[str, int]:
     present = sum(1 for fact in task.facts
-                  if re.search(fact["pattern"], after.text(fact["page"]), re.IGNORECASE))
+                  if re.search(fact["pattern"], _flat(after.text(fact["page"])), re.IGNORECASE))
     return {"gold": len(task.facts), "present": present}
+
+
+def _flat(text: str) -> str:
+    """Text with every run of whitespace as one space (a fact may wrap across lines)."""
+    return " ".join(text.split())
 
 
 def query_scores(task: TaskSpec, answer: str | None, citations: tuple[str, ...]
                  ) -> dict[str, Any]:
-    text = answer or ""
+    text = _flat(answer or "")
     declined = bool(_DECLINE.search(text))
     if task.unanswerable:
         return {"unanswerable": True, "declined": declined}
