@@ -20,7 +20,7 @@ _SUPERSEDED_MARK = re.compile(
     r"~~|supersed|previous|formerly|former\b|earlier|raised from|replaced|outdated|no longer|"
     r"until \d{4}", re.IGNORECASE)
 _DECLINE = re.compile(
-    r"\b(?:does not|doesn't|do not|don't|cannot|can't|could not|couldn't|no)\b[^.\n]{0,60}?"
+    r"\b(?:does not|doesn't|do not|don't|cannot|can't|could not|couldn't|no|none)\b[^.\n]{0,60}?"
     r"\b(?:say|says|state|states|mention|mentions|record|records|contain|contains|hold|holds|"
     r"information|answer|cover|covers|find|know|give|gives)\b"
     r"|\bnot (?:in|covered|mentioned|recorded|stated|given)\b", re.IGNORECASE)
