@@ -49,6 +49,7 @@ def _scripted(server, profile) -> list[str]:
 
 
 OFFLINE = {
+    "silently_wrong": 0,
     "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 6},
     "format": {"replies_parsed": _r(7, 7), "edits_first_try": _r(19, 19), "retry_rounds": 0,
                "repairs": 0, "refusals": 0, "silently_wrong": 0},
@@ -64,6 +65,7 @@ OFFLINE = {
 }
 
 GOOD = {
+    "silently_wrong": 0,
     "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 7},
     "format": {"replies_parsed": _r(7, 7), "edits_first_try": _r(15, 15), "retry_rounds": 0,
                "repairs": 0, "refusals": 0, "silently_wrong": 0},
@@ -79,6 +81,7 @@ GOOD = {
 }
 
 SLOPPY = {
+    "silently_wrong": 0,
     "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 7},
     "format": {"replies_parsed": _r(10, 11), "edits_first_try": _r(5, 8), "retry_rounds": 4,
                "repairs": 6, "refusals": 3, "silently_wrong": 0},

@@ -32,7 +32,10 @@ def summarise(tasks: list) -> dict[str, Any]:
     costs = [t.scores["cost"] for t in ran]
     known = [c["cost_usd"] for c in costs if c["cost_usd"] is not None]
     first = [c["first_token_s"] for c in costs if c["first_token_s"] is not None]
+    silently_wrong = _sum(edits, "format", "silently_wrong")
     return {
+        # the invariant first: anything but 0 is a bug in wiki-tui, whatever the model
+        "silently_wrong": silently_wrong,
         "tasks": {"total": len(tasks), "done": sum(t.status == "done" for t in tasks),
                   "failed": sum(t.status == "failed" for t in tasks),
                   "not_run": sum(t.status == "not run" for t in tasks),
@@ -45,7 +48,7 @@ def summarise(tasks: list) -> dict[str, Any]:
             "retry_rounds": _sum(edits, "format", "retry_rounds"),
             "repairs": _sum(edits, "format", "repairs"),
             "refusals": _sum(edits, "format", "refusals"),
-            "silently_wrong": _sum(edits, "format", "silently_wrong"),
+            "silently_wrong": silently_wrong,
         },
         "integrity": {
             "broken_links_introduced": _sum(edits, "integrity", "broken_links_introduced"),
