@@ -109,45 +109,37 @@ def test_offline_engine_scores_poorly_on_knowledge_and_says_so(capsys, tmp_path,
     assert list(tmp_path.iterdir()) == []  # nothing written where it ran
 
 
-def test_good_model_beside_the_offline_engine(capsys, server, tmp_path, monkeypatch):
+def test_good_and_sloppy_models_side_by_side(capsys, server, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    args = _scripted(server, profiles.GOOD)
-    code, out, err = _run(capsys, "eval", "--model", "offline", *args, "--no-save")
+    results = tmp_path / "results"
+    server.queue(*profiles.replies(profiles.GOOD, TASKS))
+    server.queue(*profiles.replies(profiles.SLOPPY, TASKS))
+    model = ["--model", "openai/test-model"]
+    code, out, err = _run(capsys, "eval", *model, *model, "--api-base", server.api_base,
+                          "--json", "--results", str(results))
     assert code == 0, err
     assert server.pending == 0
-    header = out.splitlines()[0]
-    assert "offline (" in header and "openai/test-model (" in header  # side by side
-    rows = {line.strip().split("  ")[0]: line.split() for line in out.splitlines()}
-    assert rows["silently wrong"][-2:] == ["0", "0"]
-    assert rows["unanswerable questions declined"][-4:] == ["0/2", "(0%)", "2/2", "(100%)"]
-    assert "[1/12] offline: ingest ingest-survey" in err
-    assert "[12/12] openai/test-model: instruct merge-twin" in err
-
-
-def test_good_model_scorecard(capsys, server, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    code, out, _err = _run(capsys, "eval", *_scripted(server, profiles.GOOD), "--json",
-                           "--no-save")
-    assert code == 0
-    run = json.loads(out)
-    assert _without_timings(run["summary"]) == GOOD
-    assert all(t["status"] == "done" for t in run["tasks"])
-
-
-def test_sloppy_model_scorecard(capsys, server, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    code, out, _err = _run(capsys, "eval", *_scripted(server, profiles.SLOPPY), "--json",
-                           "--no-save")
-    assert code == 0
-    run = json.loads(out)
-    assert _without_timings(run["summary"]) == SLOPPY
-    tasks = {t["name"]: t["scores"] for t in run["tasks"]}
+    good, sloppy = json.loads(out)  # one after another, a list of two runs
+    assert _without_timings(good["summary"]) == GOOD
+    assert _without_timings(sloppy["summary"]) == SLOPPY
+    assert all(t["status"] == "done" for t in good["tasks"] + sloppy["tasks"])
+    tasks = {t["name"]: t["scores"] for t in sloppy["tasks"]}
     # each misbehaviour is counted where it happened
     assert tasks["ingest-survey"]["format"]["repairs"] == 2  # fence unwrapped, path completed
     assert tasks["ingest-letters"]["format"]["replies_parsed"] == 1  # the JSON reply refused
     assert tasks["ingest-inspection"]["format"]["refusals"] == 1  # the placeholder
     assert tasks["ingest-ferry"]["integrity"]["frontmatter_missing"] == 1
     assert tasks["query-cost"]["knowledge"]["query"]["declined"] is False  # it made one up
+    assert "[1/12] openai/test-model: ingest ingest-survey" in err  # progress, per task
+
+    first, second = sorted(results.iterdir(), key=lambda p: len(p.name))
+    code, out, _err = _run(capsys, "eval", "--compare", str(first), str(second))
+    assert code == 0
+    assert out.splitlines()[0].count("openai/test-model (") == 2  # side by side
+    rows = {line.strip().split("  ")[0]: line.split() for line in out.splitlines()}
+    assert rows["silently wrong"][-2:] == ["0", "0"]
+    assert rows["edits applied on the first try"][-4:] == ["15/15", "(100%)", "5/8", "(62%)"]
+    assert rows["unanswerable questions declined"][-4:] == ["2/2", "(100%)", "1/2", "(50%)"]
 
 
 def test_vault_untouched_runs_saved_and_compared(capsys, tmp_path, monkeypatch):

@@ -103,12 +103,15 @@ def contradictions(task: TaskSpec, before: VaultView, after: VaultView,
     reports += len(reported)
     correct += sum(1 for f in reported if any(f.path in c["pages"] for c in planted))
     for c in planted:
-        on_pages = all(any(_quotes(callout, c["claims"])
-                           for callout in contradiction_callouts(after.text(page)))
-                       for page in c["pages"])
-        found = any(f.path in c["pages"] for f in reported)
-        flagged += on_pages or found
+        flagged += flagged_on_both(c, after) or any(f.path in c["pages"] for f in reported)
     return {"planted": len(planted), "flagged": flagged, "reports": reports, "correct": correct}
+
+
+def flagged_on_both(contradiction: dict, after: VaultView) -> bool:
+    """Both pages of a planted contradiction carry a callout quoting both claims."""
+    return all(any(_quotes(callout, contradiction["claims"])
+                   for callout in contradiction_callouts(after.text(page)))
+               for page in contradiction["pages"])
 
 
 def _quotes(text: str, claims: list[str]) -> bool:
@@ -167,9 +170,8 @@ def lint_scores(task: TaskSpec, after: VaultView, findings: list) -> dict[str, i
         return bool(idx)
 
     for c in task.contradictions:
-        found += hits("contradiction", lambda f, c=c: f.path in c["pages"]) or all(
-            any(_quotes(x, c["claims"]) for x in contradiction_callouts(after.text(p)))
-            for p in c["pages"])
+        found += hits("contradiction", lambda f, c=c: f.path in c["pages"]) or \
+            flagged_on_both(c, after)
     for s in task.superseded:
         found += hits("superseded", lambda f, s=s: f.path == s["page"])
     for m in task.missing_pages:
