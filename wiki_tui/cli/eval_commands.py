@@ -116,7 +116,7 @@ def _progress(p) -> None:
         console_err.print(f"[{p.index}/{p.total}] {p.model}: {p.task.kind} {p.task.name} ...",
                           markup=False, highlight=False)
     elif p.phase != "done":
-        console_err.print(f"[{p.index}/{p.total}] {p.task.name}: {p.phase}: {p.detail}",
+        console_err.print(f"[{p.index}/{p.total}] {p.task.name} {p.phase}: {p.detail}",
                           markup=False, highlight=False)
 
 

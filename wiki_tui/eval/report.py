@@ -93,8 +93,8 @@ def _task_cell(run: dict[str, Any], name: str) -> str:
     if task is None:
         return "–"
     if task["status"] != "done":
-        kind = task["note"].split(":", 2)[:2] if task["note"] else []
-        return f"{task['status']}" + (f" ({':'.join(kind).strip()})" if kind else "")
+        fault = task.get("fault", "")
+        return task["status"] + (f" ({fault})" if fault else "")
     wall = task["scores"].get("cost", {}).get("wall_s")
     where = "applied" if task["applied"] else ("answered" if task["kind"] == "query"
                                                 else "not applied")

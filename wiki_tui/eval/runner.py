@@ -33,12 +33,18 @@ class TaskResult:
     kind: str
     status: str = NOT_RUN  # done | failed | not run
     applied: bool = False
+    fault: str = ""  # the Failed event's kind, when the operation failed
     note: str = ""  # why it failed or was not applied
     scores: dict[str, Any] = field(default_factory=dict)  # format, integrity, knowledge, cost
 
+    @property
+    def provider_failed(self) -> bool:
+        return bool(self.fault) and self.fault not in MODEL_FAULTS
+
     def to_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "status": self.status,
-                "applied": self.applied, "note": self.note, "scores": self.scores}
+                "applied": self.applied, "fault": self.fault, "note": self.note,
+                "scores": self.scores}
 
 
 @dataclass
@@ -82,16 +88,16 @@ async def run_suite(settings: Any, suite: Suite, *, on_progress: ProgressHook | 
     from wiki_tui.agent.llm import load_litellm
 
     await asyncio.to_thread(load_litellm)  # its import (seconds) is no task's wall time
+    say = on_progress or (lambda _p: None)
     with tempfile.TemporaryDirectory(prefix="wiki-tui-eval-") as scratch:
         for index, (task, result) in enumerate(zip(suite.tasks, run.tasks), 1):
-            say = on_progress or (lambda _p: None)
             say(Progress(model, index, len(suite.tasks), task, "start"))
             await run_task(settings, suite, task, Path(scratch) / task.name, result)
             say(Progress(model, index, len(suite.tasks), task, result.status, result.note))
-            if result.status == FAILED and result.note.startswith("provider: "):
+            if result.provider_failed:
                 rest = [t.name for t in run.tasks if t.status == NOT_RUN]
-                run.stopped = (f"the provider failed in task {task.name} ({result.note}); "
-                               f"not run: {', '.join(rest) or 'none'}")
+                run.stopped = (f"the provider failed in task {task.name} ({result.fault}: "
+                               f"{result.note}); not run: {', '.join(rest) or 'none'}")
                 break
     return run
 
@@ -114,11 +120,11 @@ async def run_task(settings: Any, suite: Suite, task: TaskSpec, root: Path,
     finally:
         vault.close()
     failed = rec.failed
-    if failed is not None and failed.kind not in MODEL_FAULTS:
-        result.status, result.note = FAILED, f"provider: {failed.kind}: {failed.reason}"
-        return
     result.status = FAILED if failed is not None else DONE
-    result.note = f"{failed.kind}: {failed.reason}" if failed is not None else note
+    result.fault = failed.kind if failed is not None else ""
+    result.note = failed.reason if failed is not None else note
+    if result.provider_failed:
+        return  # the provider's fault says nothing of the model: not scored
     after = await asyncio.to_thread(kn.VaultView, root)
     result.scores = score(task, rec, before, after, root, result.applied)
 
