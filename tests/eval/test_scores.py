@@ -91,3 +91,18 @@ def test_declining_is_read_from_the_answer():
                             ("I cannot find a cost in the wiki.", True),
                             ("It cost £120,000.", False)]:
         assert kn.query_scores(task, reply, ())["declined"] is declined, reply
+
+
+def test_a_source_page_named_otherwise_is_scored_where_it_is(tmp_path):
+    suite = load_suite()
+    task = next(t for t in suite.tasks if t.name == "ingest-survey")
+    root = suite.prepare(task, tmp_path / "v")
+    before = kn.VaultView(root)
+    (root / "sources").joinpath("Survey of 1902.md").write_text(
+        "---\ntitle: Survey of 1902\ntype: source\nsummary: s\n"
+        "sources: [raw/1902-engineering-survey.md]\n---\nIt has 40 iron cables; towers of 48 m.\n")
+    after = kn.VaultView(root)
+    assert kn.facts(task, after)["present"] == 0
+    moved = kn.with_source_page(task, before, after)
+    assert kn.facts(moved, after)["present"] == 2  # both facts of the source page
+    assert moved.contradictions[0]["pages"][1] == "sources/Survey of 1902.md"

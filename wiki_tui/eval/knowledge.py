@@ -57,6 +57,38 @@ class VaultView:
                    if f[0] == code and f[1] != "log.md")
 
 
+def with_source_page(task: TaskSpec, before: VaultView, after: VaultView) -> TaskSpec:
+    """The task with its gold source page (`sources/<title>.md`) read as the page the model
+    actually wrote for the ingested source, when it named that page differently: the one new
+    page that names the raw file. A name is the model's choice; the facts on it are scored."""
+    gold = next((p for p in _gold_paths(task) if p.startswith("sources/")), None)
+    if not task.source or gold is None or gold in after.pages:
+        return task
+    written = [p for p, text in after.pages.items()
+               if p not in before.pages and task.source in text]
+    if len(written) != 1:
+        return task
+    return replace_path(task, gold, written[0])
+
+
+def _gold_paths(task: TaskSpec) -> list[str]:
+    return [*(f["page"] for f in task.facts), *(p for c in task.contradictions
+                                                 for p in c["pages"])]
+
+
+def replace_path(task: TaskSpec, old: str, new: str) -> TaskSpec:
+    from dataclasses import replace
+
+    def swap(path: str) -> str:
+        return new if path == old else path
+
+    return replace(
+        task,
+        facts=tuple(dict(f, page=swap(f["page"])) for f in task.facts),
+        contradictions=tuple(dict(c, pages=[swap(p) for p in c["pages"]])
+                             for c in task.contradictions))
+
+
 # -- integrity ---------------------------------------------------------------------------------
 def integrity(before: VaultView, after: VaultView, applied: bool) -> dict[str, Any]:
     index_ok = not any(f[0] in ("index-stale", "index-missing") for f in after.findings)

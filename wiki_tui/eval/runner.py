@@ -161,6 +161,7 @@ async def _apply(vault: Any, rec: StepRecord) -> tuple[bool, str]:
 def score(task: TaskSpec, rec: StepRecord, before: kn.VaultView, after: kn.VaultView,
           root: Path, applied: bool) -> dict[str, Any]:
     findings = rec.model_findings
+    task = kn.with_source_page(task, before, after)
     knowledge: dict[str, Any] = {}
     scores: dict[str, Any] = {}
     if task.kind == "query":
