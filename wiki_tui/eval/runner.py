@@ -82,11 +82,11 @@ ProgressHook = Callable[[Progress], None]
 
 async def run_suite(settings: Any, suite: Suite, *, on_progress: ProgressHook | None = None
                     ) -> EvalRun:
+    from wiki_tui.agent.llm import load_litellm
+
     model = "offline" if settings.offline else settings.model
     run = EvalRun(model, suite.name, _dt.date.today().isoformat(),
                   [TaskResult(t.name, t.kind) for t in suite.tasks])
-    from wiki_tui.agent.llm import load_litellm
-
     await asyncio.to_thread(load_litellm)  # its import (seconds) is no task's wall time
     say = on_progress or (lambda _p: None)
     with tempfile.TemporaryDirectory(prefix="wiki-tui-eval-") as scratch:
