@@ -47,6 +47,8 @@ class Retry:
     reason: str  # why another round/attempt: rate limit, protocol errors sent back, ...
     attempt: int
     wait_seconds: float = 0.0
+    edit_round: bool = False  # another edit round (the reply's edits sent back), not a re-send
+    refused: int = 0  # edit round: how many of the reply's edits were refused and sent back
 
 
 @dataclass(frozen=True)

@@ -515,7 +515,8 @@ class _Run:
                 if cut:  # the last round too stopped short: the operation could not complete
                     yield self._cut_off_failure(cut, parsed, rounds)
                 return
-            yield Retry(_retry_reason(cut, retry, round_no + 1, rounds), round_no)
+            yield Retry(_retry_reason(cut, retry, round_no + 1, rounds), round_no,
+                        edit_round=True, refused=len(retry))
             messages.append({"role": "assistant", "content": result.text})
             messages.append({"role": "user", "content": feedback(cut, parsed.incomplete,
                                                                  retry, hint)})

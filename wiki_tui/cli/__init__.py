@@ -21,6 +21,7 @@ _COMMAND_MODULES = {
     "wiki_tui.cli.agent_commands": ("ingest", "query", "ask", "dismiss"),
     "wiki_tui.cli.app_commands": ("open", "demo"),
     "wiki_tui.cli.mcp_commands": ("mcp",),
+    "wiki_tui.cli.eval_commands": ("eval",),
 }
 _APP_MODULE = "wiki_tui.cli.app_commands"
 

@@ -291,13 +291,14 @@ def _review_and_apply(args, vault, changeset) -> int:
     as_json = getattr(args, "json", False)
     if not as_json:
         _show_changeset(changeset)
-    if changeset.errors and getattr(args, "yes", False):
-        return _refuse_partial(args, changeset)
     if getattr(args, "yes", False):
-        from wiki_tui.changes.guards import held, held_message
+        from wiki_tui.changes.unattended import PARTIAL, refusal
 
-        if waiting := held(changeset, allow_schema=getattr(args, "allow_schema", False)):
-            console_err.print(held_message(waiting), markup=False)
+        refused = refusal(changeset, allow_schema=getattr(args, "allow_schema", False))
+        if refused is not None and refused.kind == PARTIAL:
+            return _refuse_partial(args, changeset)
+        if refused is not None:
+            console_err.print(refused.message, markup=False)
             return 3
         approved = True
     elif sys.stdin.isatty() and not as_json:
@@ -313,11 +314,11 @@ def _review_and_apply(args, vault, changeset) -> int:
     if not approved:
         console_err.print("not applied")
         return 3
-    from wiki_tui.changes.journal import ApplyError, apply_changeset
+    from wiki_tui.changes.journal import ApplyError
+    from wiki_tui.changes.unattended import apply_unattended
 
-    changeset.accept_all()
     try:
-        result = apply_changeset(vault, changeset)
+        result = apply_unattended(vault, changeset)
     except ApplyError as exc:
         raise CliError(f"not applied: {exc}", 1) from None
     if as_json:

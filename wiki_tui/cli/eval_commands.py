@@ -1,0 +1,130 @@
+"""`wiki-tui eval`: score models on the wiki's own work (wiki_tui/eval, docs/eval.md).
+
+    wiki-tui eval --model M [--model M2 ...] [--suite v1] [--json]
+    wiki-tui eval --compare RUN_A RUN_B
+
+Each model runs the whole suite on scratch copies of the bundled eval vault (the vault it was
+started in is never touched; none is needed). Runs are saved as DATE-model.json. Exit codes:
+0 every task ran; 1 a provider failed mid-run (the finished tasks are scored and saved); 2 misuse
+(no model, an unknown suite, a saved run that cannot be read).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from wiki_tui.cli.common import VAULT_MARKERS, CliError, console, console_err
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "eval", help="score models on the wiki's own work (a fixed task suite, side by side)",
+        description="Run the eval suite against each --model on a scratch copy of a bundled "
+                    "vault and print a scorecard (docs/eval.md defines every score).")
+    parser.add_argument("--model", action="append", default=None, metavar="MODEL",
+                        help="litellm model string; repeat to compare models side by side "
+                             "('offline' scores the built-in offline engine)")
+    parser.add_argument("--api-base", default=None, help="the model server's URL")
+    parser.add_argument("--suite", default=None, help="the task suite (default: v1)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the run as one JSON object (a list for several models)")
+    parser.add_argument("--compare", nargs=2, metavar=("RUN_A", "RUN_B"), default=None,
+                        help="show two saved runs side by side (file paths or names)")
+    parser.add_argument("--results", type=Path, default=None, metavar="DIR",
+                        help="where runs are saved (default: the vault's .wiki-tui/evals, "
+                             "else $XDG_DATA_HOME/wiki-tui/evals)")
+    parser.add_argument("--no-save", action="store_true", help="do not save the runs")
+    parser.set_defaults(func=run_eval_command)
+
+
+def _vault_or_none(args) -> Path | None:
+    """The vault the command was started in, if it was started in one (it is optional)."""
+    root = Path(getattr(args, "vault", None) or Path.cwd()).resolve()
+    if args.vault is not None and not root.is_dir():
+        raise CliError(f"no vault at {root}: not a folder", 2)
+    return root if any((root / m).exists() for m in VAULT_MARKERS) else None
+
+
+def run_eval_command(args) -> int:
+    from wiki_tui.eval import report
+
+    vault = _vault_or_none(args)
+    folder = args.results or report.results_dir(vault)
+    if args.compare:
+        try:
+            runs = [report.load_run(ref, folder) for ref in args.compare]
+        except ValueError as exc:
+            raise CliError(str(exc), 2) from None
+        _print(args, runs)
+        return 0
+    suite = _suite(args.suite)
+    runs, stopped = [], False
+    for settings in _settings(args, vault):
+        run = _run_one(settings, suite)
+        data = run.to_json()
+        runs.append(data)
+        if not args.no_save:
+            path = report.save_run(data, folder)
+            console_err.print(f"saved {path}", markup=False, highlight=False)
+        if run.stopped:
+            stopped = True
+            console_err.print(f"[bold red]stopped:[/] {run.stopped}", highlight=False)
+    _print(args, runs)
+    return 1 if stopped else 0
+
+
+def _suite(name: str | None):
+    from wiki_tui.eval.suite import DEFAULT_SUITE, SuiteError, load_suite
+
+    try:
+        return load_suite(name or DEFAULT_SUITE)
+    except SuiteError as exc:
+        raise CliError(str(exc), 2) from None
+
+
+def _settings(args, vault: Path | None) -> list:
+    from wiki_tui.agent.config import ConfigError, resolve_settings
+
+    models = args.model if isinstance(args.model, list) else [args.model] if args.model else []
+    try:
+        if not models:
+            settings = resolve_settings(vault, None, args.api_base)
+            if settings.source == "no model configured":
+                raise CliError("no model configured: pass --model MODEL (repeat it to compare "
+                               "models), set WIKI_TUI_MODEL, or pass --model offline to score "
+                               "the built-in offline engine", 2)
+            return [settings]
+        return [resolve_settings(vault, m, args.api_base) for m in models]
+    except ConfigError as exc:
+        raise CliError(str(exc), 2) from None
+
+
+def _run_one(settings, suite):
+    from wiki_tui.eval.runner import run_eval
+
+    who = "offline engine" if settings.offline else f"{settings.model} at {settings.server}"
+    console_err.print(f"eval suite {suite.name}: {len(suite.tasks)} tasks with {who}",
+                      markup=False, highlight=False)
+    return run_eval(settings, suite, on_progress=_progress)
+
+
+def _progress(p) -> None:
+    """One line per task as it starts and ends (stderr: --json output stays clean)."""
+    if p.phase == "start":
+        console_err.print(f"[{p.index}/{p.total}] {p.model}: {p.task.kind} {p.task.name} ...",
+                          markup=False, highlight=False)
+    elif p.phase != "done":
+        console_err.print(f"[{p.index}/{p.total}] {p.task.name} {p.phase}: {p.detail}",
+                          markup=False, highlight=False)
+
+
+def _print(args, runs: list[dict]) -> None:
+    from wiki_tui.eval.report import scorecard
+
+    if args.json:
+        data = runs[0] if len(runs) == 1 else runs
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return
+    console.print(scorecard(runs), markup=False, highlight=False, soft_wrap=True)

@@ -1,0 +1,85 @@
+"""A task suite as data: `suite_vN/suite.json` (the tasks and their gold answers), `vault/` (the
+eval vault every task starts from) and `lint_overlay/` (files laid over it for lint tasks).
+
+Each task starts from a fresh scratch copy, so its scores do not depend on how earlier tasks
+went; the copy lives in a temporary folder, never in the person's vault.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SUITES_DIR = Path(__file__).resolve().parent
+DEFAULT_SUITE = "v1"
+KINDS = ("ingest", "query", "lint", "instruct")
+
+
+class SuiteError(Exception):
+    """A suite that does not exist or cannot be read."""
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    name: str
+    kind: str  # ingest | query | lint | instruct
+    vault: str = "base"  # base | lint (the base vault with lint_overlay/ laid over it)
+    source: str = ""  # ingest: raw/FILE
+    question: str = ""  # query
+    instruction: str = ""  # instruct
+    answer: tuple[str, ...] = ()  # query: regexes the answer must all match
+    cite: tuple[str, ...] = ()  # query: pages a good answer cites (any of them)
+    unanswerable: bool = False  # query: the wiki cannot answer; the right reply says so
+    facts: tuple[dict, ...] = ()  # {"page", "pattern"}: present after the step
+    contradictions: tuple[dict, ...] = ()  # {"pages": [a, b], "claims": [x, y]}
+    superseded: tuple[dict, ...] = ()  # {"page", "old", "new"}
+    missing_pages: tuple[dict, ...] = ()  # lint: {"name", "path", "mentioned_on"}
+    missing_links: tuple[dict, ...] = ()  # lint: {"page", "target"}
+    moves: dict = field(default_factory=dict)  # instruct: old path -> new path (rename, merge)
+
+    @property
+    def title(self) -> str:
+        """What the task is about, in one line (for the progress display)."""
+        return self.source or self.question or self.instruction or self.kind
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    root: Path
+    tasks: tuple[TaskSpec, ...]
+    description: str = ""
+
+    def prepare(self, task: TaskSpec, dest: Path) -> Path:
+        """A scratch copy of the task's starting vault at `dest` (which must not exist)."""
+        shutil.copytree(self.root / "vault", dest)
+        if task.vault == "lint":
+            shutil.copytree(self.root / "lint_overlay", dest, dirs_exist_ok=True)
+        return dest
+
+
+def available_suites() -> list[str]:
+    return sorted(p.name.removeprefix("suite_") for p in SUITES_DIR.glob("suite_*")
+                  if (p / "suite.json").is_file())
+
+
+def load_suite(name: str = DEFAULT_SUITE) -> Suite:
+    root = SUITES_DIR / f"suite_{name}"
+    if not (root / "suite.json").is_file():
+        raise SuiteError(f"no eval suite {name!r} (suites: {', '.join(available_suites())})")
+    data = json.loads((root / "suite.json").read_text(encoding="utf-8"))
+    tasks = tuple(_task(raw) for raw in data["tasks"])
+    return Suite(str(data.get("name", name)), root, tasks, str(data.get("description", "")))
+
+
+def _task(raw: dict[str, Any]) -> TaskSpec:
+    if raw.get("kind") not in KINDS:
+        raise SuiteError(f"task {raw.get('name')!r}: kind must be one of {', '.join(KINDS)}")
+    values = dict(raw)
+    for key in ("answer", "cite", "facts", "contradictions", "superseded", "missing_pages",
+                "missing_links"):
+        values[key] = tuple(values.get(key, ()))
+    return TaskSpec(**values)
