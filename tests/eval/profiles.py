@@ -303,7 +303,7 @@ The [[Tessaly Bridge]] opened in 1899 and has 40 cables.
     "ingest-letters": ["""```json
 {"edits": [{"path": "entities/Mara Quell.md", "content": "trained at the Ostwick Polytechnic"}]}
 ```
-""", f"""@@@ WRITE sources/Letters of Mara Quell.md
+""", """@@@ WRITE sources/Letters of Mara Quell.md
 ---
 title: Letters of Mara Quell
 type: source
@@ -316,7 +316,7 @@ sources: [raw/quell-letters.md]
 @@@ END
 """],
     # a placeholder for the rest of the page (refused), then the old limit overwritten
-    "ingest-inspection": [f"""@@@ WRITE entities/Tessaly Bridge.md
+    "ingest-inspection": ["""@@@ WRITE entities/Tessaly Bridge.md
 ---
 title: Tessaly Bridge
 type: entity

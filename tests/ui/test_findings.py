@@ -54,6 +54,11 @@ def structural_items(vault) -> list[ev.LintItem]:
     return [structural_item(f) for f in vault.lint()]
 
 
+def findings_shown(app) -> bool:
+    """The findings screen is up and composed (pushing it comes a frame before its list)."""
+    return isinstance(app.screen, FindingsScreen) and bool(app.screen.query("#findings-list"))
+
+
 def rows(screen: FindingsScreen) -> list[str]:
     listing = screen.findings_list
     return [f"{screen.report.items[i].code} {screen.report.items[i].path}"
@@ -104,7 +109,7 @@ async def test_lint_notes_findings_keeps_the_review_and_f4_lists_them(git_vault)
         assert not isinstance(app.screen, FindingsScreen)
 
         await pilot.press("f4")
-        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: findings_shown(app), 10)
         screen = app.screen
         assert rows(screen)[0] == f"broken-link {BROKEN_PAGE}"
         assert len(rows(screen)) == 5
@@ -131,7 +136,7 @@ async def lint_and_open_findings(pilot) -> FindingsScreen:
     app.submit("/lint")
     await leave_review(pilot)
     await pilot.press("f4")
-    await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+    await until(pilot, lambda: findings_shown(app), 10)
     return app.screen
 
 
@@ -162,7 +167,7 @@ async def test_dismiss_is_recorded_and_left_out_of_the_next_run(git_vault):
         assert second.startswith("lint: 4 findings (1 alias-link, 3 ambiguous-link)")
         assert "1 dismissed earlier" in second
         await pilot.press("f4")
-        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: findings_shown(app), 10)
         assert all(not r.startswith("broken-link") for r in rows(app.screen))
         assert "1 dismissed earlier" in str(app.screen.query_one("#findings-title").render())
 
@@ -201,7 +206,7 @@ async def test_lint_without_fixes_opens_the_findings_by_itself(tiny_vault):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         app.submit("/lint")
-        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 90)
+        await until(pilot, lambda: findings_shown(app), 90)
         assert app.pending_changesets == []
         screen = app.screen
         assert rows(screen) == ["broken-link concepts/Alpha.md"]
@@ -209,7 +214,7 @@ async def test_lint_without_fixes_opens_the_findings_by_itself(tiny_vault):
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
         await pilot.press("f4")  # the same findings again
-        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: findings_shown(app), 10)
         await pilot.press("f4")  # and the same key closes them
         await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
 
@@ -233,7 +238,7 @@ async def test_contradiction_shows_both_quotes(git_vault):
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         feed_lint(app, [CONTRADICTION])
-        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: findings_shown(app), 10)
         shown = detail(app.screen)
         quotes = [text for c, text in shown if "finding-quote" in c]
         assert quotes == ["“H4 was completed in 1759, after six years of work.”",
@@ -281,7 +286,7 @@ def test_findings_screen_snapshot(snap_compare, git_vault, size):
         await pilot.pause(0.3)
         await settle(pilot)
         feed_lint(app, structural_items(app.vault) + [CONTRADICTION])
-        await until(pilot, lambda: isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: findings_shown(app), 10)
         await pilot.press("j")  # the contradiction: both quotes
         await pilot.pause(0.3)
 
