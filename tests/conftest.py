@@ -30,6 +30,18 @@ def git(cwd: Path, *args: str) -> str:
     ).stdout
 
 
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write `files` (path relative to `root` -> text or bytes) under `root`; returns root."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
 def make_git_repo(path: Path) -> None:
     git(path, "init", "-q", "-b", "main")
     git(path, "config", "user.email", "test@example.invalid")

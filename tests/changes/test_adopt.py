@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 
 import pytest
 
+from tests.conftest import git, write_files
 from wiki_tui.changes.adopt import adopt_folder
 from wiki_tui.cli import main
 from wiki_tui.vault import Vault, VaultError
@@ -27,19 +27,8 @@ NOTES = {
 }
 
 
-def git(cwd, *args):
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
-
-
 def make_notes(root, files=NOTES):
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
+    return write_files(root, files)
 
 
 def fingerprint(root):

@@ -3,24 +3,11 @@ tags/folders/types, and incremental updates that equal a full rebuild."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import write_files as write
 from wiki_tui.vault import Vault
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
-
 
 BASIC = {
     "AGENTS.md": "---\nrequired_fields: [title]\n---\nrules\n",

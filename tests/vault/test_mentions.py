@@ -3,17 +3,8 @@ catalog (index.md) or the log (log.md), which name every page."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from tests.conftest import write_files as write
 from wiki_tui.vault import Vault
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    return root
-
 
 FILES = {
     "Sandglass.md": "---\ntitle: Sandglass\naliases: [half-minute glass]\n---\nA glass.\n",
