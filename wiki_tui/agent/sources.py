@@ -16,8 +16,8 @@ from typing import Any
 
 from wiki_tui.agent.pageinfo import page_infos
 from wiki_tui.changes.logmd import LOG_PATH, ingested_sources
+from wiki_tui.vault.layout import RAW_DIR as RAW
 
-RAW = "raw"
 INGESTIBLE = (".md", ".markdown", ".txt", ".text")  # markdown and plain text, for now
 _GLOB_CHARS = "*?["
 
