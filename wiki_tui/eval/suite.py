@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from wiki_tui.vault.layout import git_commit_files
 
 SUITES_DIR = Path(__file__).resolve().parent
 DEFAULT_SUITE = "v1"
@@ -54,10 +57,14 @@ class Suite:
     description: str = ""
 
     def prepare(self, task: TaskSpec, dest: Path) -> Path:
-        """A scratch copy of the task's starting vault at `dest` (which must not exist)."""
+        """A scratch copy of the task's starting vault at `dest` (which must not exist), made
+        its own git repository so an apply commits as it does in a person's vault."""
         shutil.copytree(self.root / "vault", dest)
         if task.vault == "lint":
             shutil.copytree(self.root / "lint_overlay", dest, dirs_exist_ok=True)
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=dest, check=True,
+                       capture_output=True)  # its own, even when the temp folder is in a repo
+        git_commit_files(dest, ["."], "eval: the task's starting vault")
         return dest
 
 
