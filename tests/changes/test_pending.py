@@ -80,3 +80,17 @@ def test_the_proposing_agent_round_trips_and_older_files_read_as_none(git_vault)
     assert {r.name: r.agent for r in records} == {by_agent.stem: "claude-code 2.1", older.stem: None}
     assert pending.load_one(git_vault, by_agent.stem[-6:]).agent == "claude-code 2.1"
     vault.close()
+
+
+def test_two_proposed_in_one_second_load_in_the_order_they_came(git_vault):
+    # Names carry whole seconds and a random suffix: the suffix must not decide the order.
+    vault = Vault.open(git_vault, use_cache=False)
+    first, second = pending.new_pending(make_changeset(vault)), pending.new_pending(
+        make_changeset(vault))
+    stamp = "20261125-110000-instruct"
+    first.name, second.name = f"{stamp}-ffffff", f"{stamp}-000000"  # suffixes in reverse
+    for kept in (first, second):
+        pending.save(git_vault, kept)
+    loaded, _problems = pending.load_all(git_vault)
+    assert [p.name for p in loaded] == [first.name, second.name]
+    vault.close()

@@ -45,9 +45,8 @@ async def test_a_proposal_appears_in_the_running_app_with_the_agents_name(git_va
 
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, PendingScreen))
-        # (two proposals in one second list in either order: names carry whole seconds)
-        rows = sorted(f"{cs.title} | {agent}" for cs, _created, agent in app.screen.items)
-        assert rows == ["Cook note | claude-code 2.1", "H4 note | claude-code 2.1"]
+        rows = [f"{cs.title} | {agent}" for cs, _created, agent in app.screen.items]
+        assert rows == ["H4 note | claude-code 2.1", "Cook note | claude-code 2.1"]
         listing = app.screen.query_one("#pending-list")
         for index in range(2):
             assert "proposed by claude-code 2.1" in str(listing.get_option_at_index(index).prompt)

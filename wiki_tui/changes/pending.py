@@ -57,8 +57,8 @@ def pending_dir(root: Path) -> Path:
 
 
 def new_pending(changeset: Changeset, agent: str | None = None) -> Pending:
-    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
-    name = f"{now:%Y%m%d-%H%M%S}-{changeset.operation}-{secrets.token_hex(3)}"
+    now = _dt.datetime.now(_dt.timezone.utc)  # `created` keeps the microseconds: the order
+    name = f"{now:%Y%m%d-%H%M%S}-{changeset.operation}-{secrets.token_hex(3)}"  # of one second
     return Pending(name, now.isoformat(), changeset, agent)
 
 
@@ -149,6 +149,7 @@ def load_all(root: Path) -> tuple[list[Pending], list[str]]:
             found.append(from_dict(path.stem, json.loads(path.read_text(encoding="utf-8"))))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             problems.append(f"{path.name}: {exc}")
+    found.sort(key=lambda p: p.created)  # names share a second; `created` tells them apart
     return found, problems
 
 
