@@ -122,6 +122,9 @@ def test_apply_pending_without_yes_shows_and_an_unknown_id_is_named(git_vault: P
     assert main(["--vault", str(git_vault), "apply", "--pending", "nope"]) == 2
     assert f"no pending changeset 'nope' (pending: {name})" in capsys.readouterr().err
     assert main(["--vault", str(git_vault), "apply"]) == 2  # neither a reply nor --pending
+    assert main(["--vault", str(git_vault), "apply", "--pending", name, "--title", "T"]) == 2
+    assert "its title and operation are its own" in " ".join(capsys.readouterr().err.split())
+    assert changeset_file.exists()
 
 
 def _changeset(vault: Path):

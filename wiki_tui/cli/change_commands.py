@@ -170,6 +170,9 @@ def run_apply(args: Any) -> int:
     if (args.reply is None) == (args.pending is None):
         raise CliError("give either a REPLY_FILE (or - for stdin) or --pending ID", 2)
     if args.pending is not None:
+        if args.title is not None or args.operation != "apply":
+            raise CliError("--pending applies a changeset as it was proposed: its title and "
+                           "operation are its own (drop --title/--operation)", 2)
         return run_apply_pending(args)
     text, default_title = _read_reply(args.reply)
     parsed = parse_reply(text)
