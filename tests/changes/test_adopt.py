@@ -77,6 +77,8 @@ def test_reuses_a_repository_and_commits_only_its_files(tmp_path):
     result = adopt_folder(root)
     assert result.repository == "reused" and result.kept == ["index.md"]
     assert (root / "index.md").read_text() == "# My own start page\n[[Home]]\n"
+    # the kept note is one finding, not an "index-missing" for every page it does not list
+    assert result.findings["index-hand-written"] == 1 and "index-missing" not in result.findings
     assert git(root, "log", "--format=%s").splitlines() == [
         "Adopt the notes here as a wiki-tui vault", "my notes"]
     status = git(root, "status", "--porcelain")

@@ -22,7 +22,7 @@ from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION,
                                      TRAILER_REVERTS, GitError, GitRepo, commit_message,
                                      git_installed, index_lock, no_repo_notice,
                                      parse_trailers)
-from wiki_tui.changes.index_md import HEADER, INDEX_PATH, page_rows, render_rows
+from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
 from wiki_tui.changes.guards import SCHEMA_HOLD
 from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
@@ -30,6 +30,7 @@ from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
 from wiki_tui.changes.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
 from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
 from wiki_tui.changes.vault_state import recovery_pending
+from wiki_tui.vault.layout import hand_written_lines
 
 BOOKKEEPING = (logmd.LOG_PATH, INDEX_PATH)
 
@@ -417,14 +418,10 @@ INDEX_WARNING = ("index.md holds text wiki-tui does not generate (written by han
 
 
 def hand_written_index_lines(root: Path) -> list[str]:
-    """Lines of index.md that its generator never writes (header, headings, entries, blanks
-    aside): text a person added, which the next regeneration replaces."""
+    """Lines of index.md that its generator never writes: text a person added, which the next
+    regeneration replaces."""
     data = atomic.read_bytes(root / INDEX_PATH)
-    if data is None:
-        return []
-    generated = set(HEADER.splitlines())
-    return [line for line in atomic.decode(data).replace("\r\n", "\n").split("\n")
-            if line.strip() and line not in generated and not line.startswith(("## ", "- [["))]
+    return [] if data is None else hand_written_lines(atomic.decode(data))
 
 
 def mark_review_notes(vault: Any, files: list[FileChange]) -> None:

@@ -15,6 +15,9 @@ Codes (each Finding names a file and a 1-based line):
   index-missing     a page index.md does not list
   index-stale       an index.md entry whose page does not exist
                     (both only with AGENTS.md: without it index.md is an ordinary page)
+  index-hand-written  index.md is not the generated catalog (a person's own note, say, kept
+                    when a vault was adopted): one finding, not one per page; the next apply
+                    regenerates it (info)
   duplicate-name    two pages compete for one link target: same file name, and Obsidian's
                     rules do not pick one for a bare [[Name]] (see _duplicates)
   page-warning      a file the scanner had to warn about (bad UTF-8, binary, broken YAML)
@@ -36,7 +39,7 @@ from rapidfuzz import fuzz, process
 
 from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_TITLE, record_cold, record_links
 from .index import name_key
-from .layout import SPECIAL_PAGES, is_page_path
+from .layout import INDEX_TEMPLATE, SPECIAL_PAGES, hand_written_lines, is_page_path
 from .page import parse_page
 from .resolve import Resolver
 
@@ -271,6 +274,11 @@ def _index_findings(vault: "Vault") -> list[Finding]:
     record = vault.pages.record(INDEX_FILE)
     if record is None or not vault.schema.found:
         return []  # without AGENTS.md, an index.md is the person's own page, not the catalog
+    if _hand_written_index(vault):
+        return [Finding("index-hand-written", INDEX_FILE, 1,
+                        "index.md is not the catalog wiki-tui generates; the next applied "
+                        "change regenerates it (its text stays in git's history)",
+                        severity="info")]
     listed = set()
     out = []
     for row, target in zip(record_links(record), vault._index.targets.get(INDEX_FILE, ())):
@@ -284,6 +292,16 @@ def _index_findings(vault: "Vault") -> list[Finding]:
         if path not in listed and path not in NOT_LISTED:
             out.append(Finding("index-missing", path, 1, "not listed in index.md", severity="info"))
     return out
+
+
+def _hand_written_index(vault: "Vault") -> bool:
+    """index.md is a person's note rather than the catalog: no generated header, and text the
+    generator never writes (a catalog missing only its header is still a catalog)."""
+    try:
+        text = (vault.root / INDEX_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False  # gone since the scan: nothing to say
+    return not text.startswith(INDEX_TEMPLATE) and bool(hand_written_lines(text))
 
 
 def _duplicates(vault: "Vault") -> list[Finding]:
