@@ -4,6 +4,7 @@ offline engine (and the scripted test server for vision and parts), real git."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -184,4 +185,6 @@ def test_a_long_pdf_goes_in_parts_each_naming_its_page(git_vault, llm_server, mo
     prompts = [r.text() for r in llm_server.requests]
     assert len(prompts) > 2
     for number, prompt in enumerate(prompts[1:], 2):
-        assert f"(part {number} of {len(prompts)})\n\n[p. " in prompt
+        head = (rf"\(part {number} of {len(prompts)}\)\n\n\(A PDF converted[^\n]*\)"
+                r"\n\n\[p\. \d\]\n")
+        assert re.search(head, prompt), prompt[:300]

@@ -83,6 +83,8 @@ async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
     for number, part in enumerate(parts, 1):
         label = f"`{path}`" + (f" (part {number} of {len(parts)})" if len(parts) > 1 else "")
         task_text = f"# Source {label}\n\n{part}"
+        if source.pages:
+            task_text = f"# Source {label}\n\n{_PAGES_NOTE}\n\n{part}"
         if number == 1 and source.images:
             task_text += "\n\n" + _images_note(source.images, run.unseen)
         if number > 1 and run.touched:
@@ -253,6 +255,10 @@ def _read_source(vault: Any, path: str, max_mb: float = MAX_SOURCE_MB) -> Conver
     if not (vault.root / path).is_file():
         raise ValueError(f"{path}: no such file in the vault")
     return convert_source(vault.root, path, max_mb=max_mb)
+
+
+_PAGES_NOTE = ("(A PDF converted to text: a `[p. N]` line opens each page. Cite the page a "
+               "claim comes from on the source page, as \"(p. N)\".)")
 
 
 def carry_page_marks(parts: list[str]) -> list[str]:
