@@ -135,3 +135,17 @@ def test_image_refs_resolve_inside_raw_only(tmp_path):
             "![[a.png|200]] ![](missing.png)")
     assert image_refs(tmp_path, "raw/clips/note.md", text) == ["raw/assets/a.png",
                                                                 "raw/clips/b.gif"]
+
+
+def test_image_parts_keep_within_the_budget_and_the_size_limit(tmp_path, monkeypatch):
+    from wiki_tui.agent.convert import images
+
+    for name in ("a.png", "b.png", "c.png"):
+        _write(tmp_path, f"raw/{name}", PNG_1PX)
+    _write(tmp_path, "raw/big.png", PNG_1PX + b"\0" * 2000)
+    monkeypatch.setattr(images, "MAX_IMAGE_BYTES", 1000)
+    parts, left_out = images.image_parts(
+        tmp_path, ["raw/a.png", "raw/big.png", "raw/b.png", "raw/c.png"],
+        budget_tokens=2 * images.IMAGE_TOKENS)
+    assert [p["image_url"]["url"][:22] for p in parts] == ["data:image/png;base64,"] * 2
+    assert left_out == ["raw/big.png", "raw/c.png"]
