@@ -93,6 +93,9 @@ def _source_text(vault: Any, path: str) -> str:
 
     if path.lower().endswith(MARKDOWN):
         return vault.read_text(path)
+    raw = (vault.root / "raw").resolve()
+    if raw not in (vault.root / path).resolve().parents:  # a link in raw/ leading out of it
+        raise ValueError(f"{path} is not a file inside raw/")
     return convert_source(vault.root, path).text
 
 

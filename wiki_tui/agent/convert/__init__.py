@@ -71,8 +71,10 @@ def _convert(root: str, path: str, _mtime_ns: int, _size: int) -> Converted:
 
 
 def _by_format(suffix: str, data: bytes, path: str) -> Converted:
-    if suffix in MARKDOWN:
-        return Converted(_decode(data, path), "markdown")
+    if suffix in MARKDOWN:  # read as the vault reads pages (UTF-16 with a BOM, U+FFFD ...)
+        from wiki_tui.vault.page import decode_page_bytes
+
+        return Converted(decode_page_bytes(data)[0], "markdown")
     if suffix == ".pdf":
         from wiki_tui.agent.convert.pdf import pdf_markdown
 
