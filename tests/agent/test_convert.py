@@ -149,3 +149,17 @@ def test_image_parts_keep_within_the_budget_and_the_size_limit(tmp_path, monkeyp
         budget_tokens=2 * images.IMAGE_TOKENS)
     assert [p["image_url"]["url"][:22] for p in parts] == ["data:image/png;base64,"] * 2
     assert left_out == ["raw/big.png", "raw/c.png"]
+
+
+def test_a_pdf_with_page_labels_marks_its_printed_numbers(tmp_path):
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(make_pdf(["Preface.", "Chapter one."]))))
+    writer.set_page_label(0, 0, style="/r")
+    writer.set_page_label(1, 1, style="/D", start=12)
+    out = io.BytesIO()
+    writer.write(out)
+    got = convert_source(tmp_path, _write(tmp_path, "raw/book.pdf", out.getvalue())).text
+    assert "[p. i]\n\nPreface." in got and "[p. 12]\n\nChapter one." in got
