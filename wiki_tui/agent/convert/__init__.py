@@ -57,7 +57,10 @@ def convert_source(root: Path | str, path: str, *, max_mb: float = MAX_SOURCE_MB
 @lru_cache(maxsize=16)  # a tool call reads the same source again in parts (offset)
 def _convert(root: str, path: str, _mtime_ns: int, _size: int) -> Converted:
     suffix = PurePosixPath(path).suffix.lower()
-    data = (Path(root) / path).read_bytes()
+    try:
+        data = (Path(root) / path).read_bytes()
+    except OSError as exc:  # vanished or unreadable since it was found
+        raise ConversionError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
     try:
         converted = _by_format(suffix, data, path)
     except ConversionError:
