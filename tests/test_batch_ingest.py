@@ -22,7 +22,7 @@ def batch_vault(git_vault):
     folder.mkdir()
     (folder / "alpha.md").write_text(ALPHA, encoding="utf-8")
     (folder / "beta.md").write_text(BETA, encoding="utf-8")
-    (folder / "photo.png").write_bytes(b"\x89PNG\r\n")
+    (folder / "photo.tiff").write_bytes(b"II*\0")
     git(git_vault, "add", "-A")
     git(git_vault, "commit", "-q", "-m", "sources")
     return git_vault
@@ -47,7 +47,7 @@ def test_new_with_yes_ingests_each_source_once_in_order(batch_vault, capsys):
     for source in ("raw/batch/alpha.md", "raw/batch/beta.md", "raw/french-chronometers.md"):
         assert log.count(f"- source: {source}\n") == 1
     err = capsys.readouterr().err
-    assert "skipped raw/batch/photo.png: not markdown" in err
+    assert "skipped raw/batch/photo.tiff: not a format wiki-tui ingests" in err
     assert "[1/3] raw/batch/alpha.md: applied" in err and "[3/3] raw/french-chronometers.md" in err
     assert "ingested 3 of 3 source(s)" in err
     # a second run finds nothing new and writes nothing

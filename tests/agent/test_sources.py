@@ -13,7 +13,7 @@ def _vault_with_raw(sample_vault):
     (sample_vault / "raw" / "notes").mkdir()
     (sample_vault / "raw" / "notes" / "b.md").write_text("# B\n", encoding="utf-8")
     (sample_vault / "raw" / "notes" / "a.txt").write_text("A\n", encoding="utf-8")
-    (sample_vault / "raw" / "notes" / "scan.pdf").write_bytes(b"%PDF-1.4\n")
+    (sample_vault / "raw" / "notes" / "scan.tiff").write_bytes(b"II*\0")
     (sample_vault / "raw" / "notes" / ".DS_Store").write_bytes(b"\0")
     return Vault.open(sample_vault)
 
@@ -21,8 +21,8 @@ def _vault_with_raw(sample_vault):
 def test_a_folder_gives_its_sources_sorted_and_names_what_it_skips(sample_vault):
     found = resolve_sources(_vault_with_raw(sample_vault), ["raw/notes/"])
     assert found.paths == ["raw/notes/a.txt", "raw/notes/b.md"]
-    assert [p for p, _ in found.skipped] == ["raw/notes/scan.pdf"]  # hidden files: not named
-    assert "not markdown" in found.skipped[0][1] and found.batch
+    assert [p for p, _ in found.skipped] == ["raw/notes/scan.tiff"]  # hidden files: not named
+    assert "not a format wiki-tui ingests" in found.skipped[0][1] and found.batch
 
 
 def test_paths_globs_and_folders_keep_the_order_given_each_source_once(sample_vault):

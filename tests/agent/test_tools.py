@@ -30,3 +30,14 @@ def test_tool_faults_are_sentences_and_raw_reads_in_parts(sample_vault):
     assert "under raw/ only" in run_tool(vault, "read_source", {"path": "raw/../AGENTS.md"})
     assert run_tool(vault, "write_page", {}).startswith("unknown tool 'write_page'")
     assert parse_arguments("{not json") == {} and describe("search", {"query": "q"}) == "search 'q'"
+
+
+def test_read_source_reads_a_pdf_as_its_converted_text(sample_vault):
+    from tests.support.documents import make_pdf
+
+    (sample_vault / "raw" / "paper.pdf").write_bytes(make_pdf(["The H4 kept time."]))
+    (sample_vault / "raw" / "out.pdf").symlink_to(sample_vault / "AGENTS.md")
+    vault = Vault.open(sample_vault)
+    assert run_tool(vault, "read_source", {"path": "raw/paper.pdf"}).startswith(
+        "[p. 1]\n\nThe H4 kept time.")
+    assert "not a file inside raw/" in run_tool(vault, "read_source", {"path": "raw/out.pdf"})

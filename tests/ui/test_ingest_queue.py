@@ -28,7 +28,7 @@ def queue_vault(git_vault):
                         ("gamma", "Gamma Gear")):
         (folder / f"{name}.md").write_text(f"# {title}\n\nThe {title} ticks.\n",
                                            encoding="utf-8")
-    (folder / "scan.pdf").write_bytes(b"%PDF-1.4\n")
+    (folder / "scan.tiff").write_bytes(b"II*\0")
     git(git_vault, "add", "-A")
     git(git_vault, "commit", "-q", "-m", "sources")
     return git_vault
@@ -68,7 +68,7 @@ async def test_a_folder_queues_one_review_after_the_other_and_a_left_review_keep
         await review_open(pilot, "Alpha Widget")
         assert "ingest 1/3 raw/batch/alpha.md" in str(app.status_bar.render())
         said = notes(app)
-        assert any("skipped raw/batch/scan.pdf" in n for n in said)
+        assert any("skipped raw/batch/scan.tiff" in n for n in said)
         assert any("3 sources queued" in n for n in said)
         await pilot.press("escape")  # leave the review: the queue waits for it
         await wait_for(pilot, lambda: app.screen is app.screen_stack[0])
@@ -119,13 +119,13 @@ async def test_a_failed_source_is_named_and_the_queue_goes_on(queue_vault):
     app = WikiApp(queue_vault)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        app.submit("/ingest raw/batch/scan.pdf raw/batch/gamma.md")  # named: tried, and fails
+        app.submit("/ingest raw/batch/scan.tiff raw/batch/gamma.md")  # named: tried, and fails
         await review_open(pilot, "Gamma Gear")
-        assert any("raw/batch/scan.pdf: only markdown and plain-text" in n for n in notes(app))
+        assert any("raw/batch/scan.tiff: .tiff cannot be ingested" in n for n in notes(app))
         await pilot.press("R", "enter")  # reject every file: closed, nothing written
         await wait_for(pilot, lambda: app.ingest_queue is None)
         assert any(n.startswith("ingest queue done: 1 failed, 1 rejected (failed: "
-                                "raw/batch/scan.pdf)") for n in notes(app))
+                                "raw/batch/scan.tiff)") for n in notes(app))
     assert subjects(queue_vault)[0] == "sources"
 
 def test_the_tuis_argument_is_one_path_when_it_names_a_file_else_split(sample_vault):

@@ -44,6 +44,8 @@ class AgentSettings:
     retry_base_delay: float = 1.0  # backoff: base * 2**attempt (Retry-After wins when given)
     tools: bool | None = None  # None: offer tools, fall back when the provider refuses
     edit_rounds: int = 3  # protocol/match errors sent back to the model at most this often
+    max_source_mb: float = 50.0  # a bigger source is refused naming its size
+    vision: bool | None = None  # send a source's images: None asks litellm.supports_vision
     api_base_source: str = ""  # where api_base came from (--api-base, WIKI_TUI_API_BASE, a file)
     server_note: str = ""  # why a configured api_base was not used, for the person
 
@@ -112,7 +114,7 @@ def load_config(vault_root: Path | str | None = None) -> dict:
 
 
 _NUMBERS = {"temperature": float, "max_tokens": int, "context_tokens": int, "timeout": float,
-            "reply_limit": float, "max_retries": int}
+            "reply_limit": float, "max_retries": int, "max_source_mb": float}
 
 
 def resolve_settings(vault_root: Path | str | None, cli_model: str | None = None,
@@ -142,8 +144,9 @@ def resolve_settings(vault_root: Path | str | None, cli_model: str | None = None
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"config key {key!r}: expected a number, got "
                                   f"{merged[key]!r}") from exc
-    if "tools" in merged:
-        values["tools"] = bool(merged["tools"])
+    for key in ("tools", "vision"):
+        if key in merged:
+            values[key] = bool(merged[key])
     settings = AgentSettings(source=source, **values).with_model(model.strip())
     if settings.offline:
         return settings

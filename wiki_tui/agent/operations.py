@@ -51,7 +51,7 @@ from wiki_tui.agent.lint_findings import model_findings
 from wiki_tui.agent.llm import CUT_OFF_KINDS, ChatResult, LLMError, stream_chat
 from wiki_tui.agent.offline.provider import Task, register_task, release_task
 from wiki_tui.agent.pageinfo import page_infos
-from wiki_tui.agent.sources import INGESTIBLE
+from wiki_tui.agent.convert import MAX_SOURCE_MB, Converted, convert_source
 from wiki_tui.changes.usage import Spend
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
@@ -64,26 +64,38 @@ async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
                  cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
     """Ingest a raw source: summary page, touched pages updated, one changeset."""
     path = source_path.strip().removeprefix("./")
-    try:
-        text = _read_source(vault, path)
-    except ValueError as exc:
+    try:  # a PDF of 100 pages converts in seconds: off the event loop
+        source = await asyncio.to_thread(_read_source, vault, path, settings.max_source_mb)
+    except ValueError as exc:  # ConversionError is one: it names the file and the reason
         yield Failed(str(exc), kind="input")
         return
+    text = source.text
     title = source_title(text, path)
     budget = settings.context_tokens
     parts = prompts.split_source(text, max(1000, budget // 2), settings.model)
-    run = _Run(vault, settings, "ingest", title, Task("ingest", vault, {"source": path}),
+    if source.pages:
+        parts = carry_page_marks(parts)
+    run = _Run(vault, settings, "ingest", title,
+               Task("ingest", vault, {"source": path, "text": text, "images": source.images}),
                cancel=cancel)
     yield run.started()
+    images, run.unseen = await asyncio.to_thread(_image_parts, vault, source, settings)
     for number, part in enumerate(parts, 1):
         label = f"`{path}`" + (f" (part {number} of {len(parts)})" if len(parts) > 1 else "")
         task_text = f"# Source {label}\n\n{part}"
+        if source.pages:
+            task_text = f"# Source {label}\n\n{_PAGES_NOTE}\n\n{part}"
+        if number == 1 and source.images:
+            task_text += "\n\n" + _images_note(source.images, run.unseen)
         if number > 1 and run.touched:
             task_text += ("\n\nEarlier parts of this source already changed these pages "
                           "(edit them as they are shown): " + ", ".join(sorted(run.touched)))
         prompt = await _build_prompt(vault, "ingest", task_text, model=settings.model,
                                       budget=budget, search_query=part,
                                       extra_paths=sorted(run.touched))
+        if number == 1 and images:  # the pictures go with the first part, once
+            prompt.messages[-1]["content"] = [
+                {"type": "text", "text": prompt.messages[-1]["content"]}, *images]
         run.task.args.update(part=part, part_number=number, parts=len(parts))
         async for event in run.edit_conversation(prompt.messages):
             yield event
@@ -235,17 +247,69 @@ async def _build_prompt(*args: Any, **kwargs: Any) -> prompts.Prompt:
     return await asyncio.to_thread(prompts.build_prompt, *args, **kwargs)
 
 
-def _read_source(vault: Any, path: str) -> str:
+def _read_source(vault: Any, path: str, max_mb: float = MAX_SOURCE_MB) -> Converted:
+    """The source's text as markdown (converted from PDF, HTML, ... in memory: raw/ is never
+    written). Raises ValueError naming the file and the reason."""
     if not _under_raw(vault.root, path):
         raise ValueError(f"{path!r}: sources are ingested from raw/ (e.g. raw/article.md)")
     if not (vault.root / path).is_file():
         raise ValueError(f"{path}: no such file in the vault")
-    if not path.lower().endswith(INGESTIBLE):
-        raise ValueError(f"{path}: only markdown and plain-text sources can be ingested for now")
+    return convert_source(vault.root, path, max_mb=max_mb)
+
+
+_PAGES_NOTE = ("(A PDF converted to text: a `[p. N]` line opens each page. Cite the page a "
+               "claim comes from on the source page, as \"(p. N)\".)")
+
+
+def carry_page_marks(parts: list[str]) -> list[str]:
+    """A PDF's parts each start with the page they begin in (`[p. N]`), so every part can
+    cite its pages."""
+    from wiki_tui.agent.convert.pdf import PAGE_MARK, page_of
+
+    out, page = [], ""
+    for part in parts:
+        if page and not PAGE_MARK.match(part.lstrip()):
+            part = f"[p. {page}]\n\n{part}"
+        out.append(part)
+        page = page_of(part) or page
+    return out
+
+
+def _image_parts(vault: Any, source: Converted, settings: AgentSettings
+                 ) -> tuple[list[dict], list[str]]:
+    """(image parts for the model, the images it will not see): a model that supports vision
+    gets the source's images within a quarter of the prompt budget; others see none."""
+    if not source.images:
+        return [], []
+    if settings.offline or not _supports_vision(settings):
+        return [], list(source.images)
+    from wiki_tui.agent.convert.images import image_parts
+
+    return image_parts(vault.root, source.images, settings.context_tokens // 4)
+
+
+def _supports_vision(settings: AgentSettings) -> bool:
+    if settings.vision is not None:  # the config's word wins (a local model litellm lacks)
+        return settings.vision
+    from wiki_tui.agent.llm import load_litellm
+
     try:
-        return vault.read_text(path)
-    except Exception as exc:
-        raise ValueError(f"{path}: cannot be read: {exc}") from exc
+        return bool(load_litellm().supports_vision(model=settings.model))
+    except Exception:  # a model litellm does not know: assume no vision
+        return False
+
+
+def _images_note(images: list[str], unseen: list[str]) -> str:
+    embeds = ", ".join(f"`![[{p}]]`" for p in images)
+    note = (f"The source shows {len(images)} image(s); embed them on the source page where "
+            f"they belong, as {embeds} (never copy an image).")
+    seen = [p for p in images if p not in unseen]
+    if seen:
+        note += " The images attached to this message are, in order: " + ", ".join(seen) + "."
+    if unseen:
+        note += (" You cannot see " + ", ".join(unseen) + ": say nothing about what they show "
+                 "beyond the text around them.")
+    return note
 
 
 def _under_raw(root: Any, path: str) -> bool:
@@ -328,6 +392,7 @@ class _Run:
     failed: bool = False
     cut_kind: str = ""  # the fault kind of the last reply that stopped short
     unusable: str = ""  # why the last reply's text could not be read as edits, if it could not
+    unseen: list = field(default_factory=list)  # an ingest's images the model was not shown
     _built: Any = None  # the changeset of the last build, when it used all kept blocks
 
     @property
@@ -521,6 +586,20 @@ class _Run:
             messages.append({"role": "user", "content": feedback(cut, parsed.incomplete,
                                                                  retry, hint)})
 
+    def _note_unseen(self, changeset: Any) -> None:
+        """The review says which images the model did not see (on the source page, else the
+        first file), and so does the operation's closing notice."""
+        why = ("the offline engine sees no images" if self.settings.offline else
+               f"{self.model_name} was not sent them (no vision support, or over the image "
+               "budget)")
+        note = f"the model did not see {len(self.unseen)} image(s) ({why}): " + ", ".join(
+            self.unseen)
+        source = self.task.args.get("source", "")
+        target = next((c for c in changeset.files if source and source in (c.proposed_text or "")),
+                      changeset.files[0])
+        target.warnings.append(note)
+        self.notice = _join(self.notice, note[0].upper() + note[1:] + ".")
+
     def _cut_off_failure(self, cut: str, parsed: Any, rounds: int) -> Failed:
         self.failed = True
         unfinished = sorted({b.path for b in parsed.incomplete})
@@ -554,6 +633,8 @@ class _Run:
             yield Failed(f"No usable edits after {rounds} round(s); nothing was applied. {why}",
                          self.reply, "unusable")
             return
+        if self.unseen and changeset.files:
+            self._note_unseen(changeset)
         for change in changeset.files:
             yield FileReady(change)
         if changeset.files:

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wiki_tui.agent.convert import INGESTIBLE
 from wiki_tui.agent.pageinfo import page_infos
 from wiki_tui.changes.logmd import LOG_PATH, ingested_sources
 from wiki_tui.vault.layout import RAW_DIR as RAW
 
-INGESTIBLE = (".md", ".markdown", ".txt", ".text")  # markdown and plain text, for now
 _GLOB_CHARS = "*?["
 
 
@@ -131,5 +131,6 @@ def _not_a_source(path: str) -> str:
     if not path.startswith(f"{RAW}/"):
         return "not inside raw/ (only raw/ holds sources)"
     if not path.lower().endswith(INGESTIBLE):
-        return "not markdown or plain text (other formats cannot be ingested yet)"
+        return ("not a format wiki-tui ingests (" + ", ".join(e[1:] for e in INGESTIBLE)
+                + ")")
     return ""

@@ -72,7 +72,7 @@ def run_tool(vault: Any, name: str, args: dict) -> str:
             if not posixpath.normpath(path).startswith("raw/"):
                 return f"read_source reads files under raw/ only, not {path!r}"
             offset = max(0, int(args.get("offset") or 0))
-            text = vault.read_text(path)
+            text = _source_text(vault, path)
             part = text[offset:offset + MAX_TOOL_CHARS]
             more = len(text) - offset - len(part)
             return part + (f"\n[... {more} more characters; call again with offset="
@@ -85,6 +85,18 @@ def run_tool(vault: Any, name: str, args: dict) -> str:
             t["function"]["name"] for t in TOOLS)
     except Exception as exc:  # a missing page, a path outside the vault ...
         return f"{name} failed: {exc}"
+
+
+def _source_text(vault: Any, path: str) -> str:
+    """A raw file as the ingest sees it: markdown as is, a PDF or a web page converted."""
+    from wiki_tui.agent.convert import MARKDOWN, convert_source
+
+    if path.lower().endswith(MARKDOWN):
+        return vault.read_text(path)
+    raw = (vault.root / "raw").resolve()
+    if raw not in (vault.root / path).resolve().parents:  # a link in raw/ leading out of it
+        raise ValueError(f"{path} is not a file inside raw/")
+    return convert_source(vault.root, path).text
 
 
 def _page_path(vault: Any, name: str) -> str:

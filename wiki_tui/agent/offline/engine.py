@@ -20,6 +20,7 @@ from wiki_tui.agent.backlinks import (
     SPECIAL_FILES, blocks_as_text, link_name, name_counts, rewrite_blocks,
 )
 from wiki_tui.agent.config import OFFLINE_LABEL
+from wiki_tui.agent.convert.pdf import PAGE_MARK
 from wiki_tui.agent.instructions import merge_parts, rename_parts
 from wiki_tui.agent.pageinfo import page_infos
 from wiki_tui.changes.protocol import DELETE, EDIT, RENAME, WRITE, Block
@@ -49,7 +50,7 @@ def _ingest(vault: Any, args: dict) -> str:
     from wiki_tui.agent.operations import source_title
 
     source = args["source"]
-    text = vault.read_text(source)
+    text = args.get("text") or vault.read_text(source)  # converted, for a PDF or a web page
     if args.get("part_number", 1) > 1:  # the whole source was handled with part 1
         return f"{NOTE} Part {args['part_number']} was covered with the first part.\n"
     title = source_title(text, source)
@@ -60,7 +61,8 @@ def _ingest(vault: Any, args: dict) -> str:
     mentioned = mentioned_pages(vault, text, exclude={page_path}, infos=infos)
     blocks = []
     if existing is None:  # a page written earlier (by a model, or by hand) is never replaced
-        page = _source_page(vault, source, title, text, mentioned, counts)
+        page = _source_page(vault, source, title, text, mentioned, counts,
+                            args.get("images") or [])
         blocks.append(Block(WRITE, page_path, content=page))
     cite = f"[[{link_name(vault, page_path, counts)}]]"
     updated = []
@@ -121,6 +123,8 @@ def _paragraphs(text: str) -> list[str]:
         para = " ".join(line.strip() for line in para.splitlines()).strip()
         if not para or para.startswith(("|", "```", "<", "![", "- ", "* ")):
             continue
+        if PAGE_MARK.fullmatch(para):  # a PDF's page mark: no sentence
+            continue
         if re.fullmatch(r"[*_].*[*_]", para):  # an italic line: a byline or a note
             continue
         out.append(para)
@@ -138,9 +142,23 @@ def _yaml_str(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _pages(text: str) -> list[tuple[str, str]]:
+    """A converted PDF's [(page label, page text)]; [] for a source without page marks."""
+    pieces = PAGE_MARK.split(text)
+    return [(pieces[i], pieces[i + 1]) for i in range(1, len(pieces) - 1, 2)]
+
+
+def _cited(sentences: str, label: str) -> str:
+    return f"{sentences} (p. {label})" if sentences else ""
+
+
 def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list[str],
-                 counts: dict[str, int]) -> str:
+                 counts: dict[str, int], images: list[str] = ()) -> str:
     lead, sections = _sections(text)
+    pages = _pages(text)
+    if pages:  # a PDF: the summary cites its page, the key points are its pages'
+        label, lead = next(((n, body) for n, body in pages if lead_sentences(body)), pages[0])
+        sections = []
     summary = lead_sentences(lead or text, 1) or title
     summary = re.sub(r"\s+", " ", summary)[:240]
     fields = {"title": _yaml_str(title), "type": "source", "summary": _yaml_str(summary),
@@ -151,7 +169,15 @@ def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list
     front = "\n".join(f"{k}: {v}" for k, v in fields.items())
     lines = [f"---\n{front}\n---", f"# {title}", "",
              f"Source file: `{source}`.", "", NOTE, "", "## Summary", "",
-             lead_sentences(lead or text, 3) or "(the source has no lead paragraph)"]
+             (_cited(lead_sentences(lead, 3), label) if pages else lead_sentences(lead or text, 3))
+             or "(the source has no lead paragraph)"]
+    key_pages = [(n, lead_sentences(body, 1)) for n, body in pages]
+    key_pages = [(n, sentence) for n, sentence in key_pages if sentence]
+    if key_pages:
+        lines += ["", "## Key points", ""]
+        lines += [f"- {sentence} (p. {n})" for n, sentence in key_pages[:_MAX_KEY_POINTS]]
+        if len(key_pages) > _MAX_KEY_POINTS:
+            lines.append(f"- … {len(key_pages) - _MAX_KEY_POINTS} more pages in the source")
     if sections:
         lines += ["", "## Key points", ""]
         for heading, body in sections[:_MAX_KEY_POINTS]:
@@ -161,6 +187,8 @@ def _source_page(vault: Any, source: str, title: str, text: str, mentioned: list
             lines.append(f"- … {len(sections) - _MAX_KEY_POINTS} more sections in the source")
     body_from = lines.index("## Summary")
     lines[body_from:] = link_first_mentions(vault, lines[body_from:], mentioned, counts)
+    if images:  # embedded where they are, never copied
+        lines += ["", "## Images", "", *(f"![[{p}]]" for p in images)]
     if mentioned:
         lines += ["", "## Pages this source mentions", ""]
         lines += [f"- [[{link_name(vault, p, counts)}]]" for p in mentioned]
