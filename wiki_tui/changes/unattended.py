@@ -22,20 +22,24 @@ class Refusal:
     kind: str  # PARTIAL | HELD
     files: list = field(default_factory=list)  # the held FileChanges (HELD)
     left_out: list[str] = field(default_factory=list)  # pages left out (PARTIAL)
+    refused: int = 0  # edits that could not be used (PARTIAL)
 
     @property
     def message(self) -> str:
         if self.kind == HELD:
             return held_message(self.files)
         pages = ", ".join(self.left_out) or "see the errors"
-        return (f"not applied: edit(s) of the reply could not be used after the last retry "
-                f"round (left out: {pages}); nothing was written")
+        return (f"not applied: {self.refused} edit(s) of the reply could not be used after the "
+                f"last retry round (left out: {pages}); applying the rest would apply the "
+                "operation only in part, so nothing was written. Run it again, or without "
+                "--yes on a terminal to review and apply the rest.")
 
 
 def refusal(changeset: Changeset, *, allow_schema: bool = False) -> Refusal | None:
     """Why `--yes` must not apply `changeset` (None: it may)."""
     if changeset.errors:
-        return Refusal(PARTIAL, left_out=list(changeset.left_out))
+        return Refusal(PARTIAL, left_out=list(changeset.left_out),
+                       refused=len(changeset.errors))
     if waiting := held(changeset, allow_schema=allow_schema):
         return Refusal(HELD, files=waiting)
     return None

@@ -296,7 +296,7 @@ def _review_and_apply(args, vault, changeset) -> int:
 
         refused = refusal(changeset, allow_schema=getattr(args, "allow_schema", False))
         if refused is not None and refused.kind == PARTIAL:
-            return _refuse_partial(args, changeset)
+            return _refuse_partial(args, changeset, refused.message)
         if refused is not None:
             console_err.print(refused.message, markup=False)
             return 3
@@ -338,17 +338,11 @@ def _review_and_apply(args, vault, changeset) -> int:
     return 1 if result.conflicts else 0
 
 
-def _refuse_partial(args, changeset) -> int:
+def _refuse_partial(args, changeset, reason: str) -> int:
     """--yes applies an operation whole or not at all (as `wiki-tui apply --yes` does)."""
-    left_out = changeset.left_out
-    pages = ", ".join(left_out) or "see the errors"
-    reason = (f"not applied: {len(changeset.errors)} edit(s) of the reply could not be used "
-              f"after the last retry round (left out: {pages}); applying the rest would apply "
-              "the operation only in part, so nothing was written. Run it again, or without "
-              "--yes on a terminal to review and apply the rest.")
     if getattr(args, "json", False):
-        json_line(args, {"event": "NotApplied", "reason": reason, "left_out": list(left_out),
-                         "errors": list(changeset.errors)})
+        json_line(args, {"event": "NotApplied", "reason": reason,
+                         "left_out": list(changeset.left_out), "errors": list(changeset.errors)})
     else:
         console_err.print(reason, markup=False, soft_wrap=True)
     return 1
