@@ -166,6 +166,14 @@ def test_phrase_replaced_by_several_lines_and_phrase_already_applied():
     assert report.already_applied == [0]
 
 
+def test_ambiguous_only_past_trailing_whitespace_is_refused_not_a_crash():
+    # found by hypothesis: two lines "b " and a SEARCH "b" (a KeyError naming the tier)
+    with pytest.raises(MatchError) as exc:
+        apply_edits("b \nb \n", [("b\n", "NEW\n")], "p.md")
+    assert exc.value.kind == "ambiguous" and exc.value.candidates == [1, 2]
+    assert "matches 2 places (lines 1, 2)" in str(exc.value)
+
+
 def test_phrase_found_in_several_lines_is_ambiguous():
     with pytest.raises(MatchError) as exc:
         apply_edits(PAGE, [("Harrison", "Harrisson")], "p.md")

@@ -321,7 +321,8 @@ def _apply_one(lines: list[str], bodies: list[str], search_text: str, replace_te
         shown = "\n".join(_show(bodies, h, m, 1) for h in hits[:_MAX_SHOWN])
         more = f"\n(and {len(hits) - _MAX_SHOWN} more)" if len(hits) > _MAX_SHOWN else ""
         where = ", ".join(str(h + 1) for h in hits[:10]) + (", ..." if len(hits) > 10 else "")
-        how = "" if tier in ("exact", "") else f" ({TIER_NOTES[tier].replace('matched ', '')})"
+        note = TIER_NOTES.get(tier)  # exact and trailing-whitespace matches go unnamed
+        how = f" ({note.replace('matched ', '')})" if note else ""
         raise MatchError(path, f"the SEARCH text matches {len(hits)} places{how} (lines "
                          f"{where}); it must match exactly one. "
                          "Add neighbouring lines to the SEARCH (and the same lines to the "
