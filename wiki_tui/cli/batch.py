@@ -139,23 +139,19 @@ class Progress:
         head = f"[{number}/{self.total}] {path}"
         if self.tokens:
             head += f" · {self.tokens:,} tokens so far"
-        if self.bar:
-            self._bar(number - 1, head)
-        else:
-            console_err.print(head, markup=False, highlight=False, soft_wrap=True)
+        self._show(number - 1, head)
 
     def finish(self, number: int, result: SourceResult) -> None:
         self.tokens += result.tokens
         if not self.shown:
             return
-        line = (f"[{number}/{self.total}] {result.path}: {result.status} in "
-                f"{result.seconds:.1f} s · {self.tokens:,} tokens so far")
-        if self.bar:
-            self._bar(number, line)
-        else:
-            console_err.print(line, markup=False, highlight=False, soft_wrap=True)
+        self._show(number, f"[{number}/{self.total}] {result.path}: {result.status} in "
+                           f"{result.seconds:.1f} s · {self.tokens:,} tokens so far")
 
-    def _bar(self, completed: int, text: str) -> None:
+    def _show(self, completed: int, text: str) -> None:
+        if not self.bar:
+            console_err.print(text, markup=False, highlight=False, soft_wrap=True)
+            return
         from rich.progress_bar import ProgressBar
         from rich.table import Table
 
