@@ -47,13 +47,13 @@ def test_the_agent_commands_yes_refuses_held_files_too(sample_vault: Path, capsy
 
     from wiki_tui.changes.build import build_changeset
     from wiki_tui.changes.protocol import parse_reply
-    from wiki_tui.cli.agent_commands import _review_and_apply
+    from wiki_tui.cli.agent_commands import review_and_apply
     from wiki_tui.vault import Vault
 
     before = disk_state(sample_vault)
     with Vault.open(sample_vault, use_cache=False) as vault:
         changeset, _ = build_changeset(vault, parse_reply(f"@@@ WRITE {H4}\n{SHORT}@@@ END\n"),
                                        operation="ingest", title="t")
-        code = _review_and_apply(SimpleNamespace(yes=True, json=False), vault, changeset)
+        code = review_and_apply(SimpleNamespace(yes=True, json=False), vault, changeset)
     assert code == 3 and "rewrites the whole page" in " ".join(capsys.readouterr().err.split())
     assert disk_state(sample_vault) == before

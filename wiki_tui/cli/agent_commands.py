@@ -195,7 +195,7 @@ def _say_server(settings) -> None:
 
 
 def _run(args, vault, events: AsyncIterator, answers: list | None = None) -> int:
-    outcome = asyncio.run(_consume(args, events))
+    outcome = asyncio.run(consume_events(args, events))
     if answers is not None and outcome.get("answer") is not None:
         answers.append(outcome["answer"])
     if outcome.get("failed"):
@@ -203,10 +203,10 @@ def _run(args, vault, events: AsyncIterator, answers: list | None = None) -> int
     changeset = outcome.get("changeset")
     if changeset is None:
         return 0
-    return _review_and_apply(args, vault, changeset)
+    return review_and_apply(args, vault, changeset)
 
 
-async def _consume(args, events: AsyncIterator) -> dict:
+async def consume_events(args, events: AsyncIterator) -> dict:
     from rich.markup import escape
 
     from wiki_tui.agent.config import OFFLINE_LABEL
@@ -287,7 +287,7 @@ def _print_findings(event) -> None:
         console_err.print(f"[dim]{event.dismissed} dismissed finding(s) not shown[/]")
 
 
-def _review_and_apply(args, vault, changeset) -> int:
+def review_and_apply(args, vault, changeset) -> int:
     as_json = getattr(args, "json", False)
     if not as_json:
         _show_changeset(changeset)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.cli.agent_commands import _consume, _review_and_apply, json_line
+from wiki_tui.cli.agent_commands import consume_events, review_and_apply, json_line
 from wiki_tui.cli.common import CliError, console_err
 
 _STATUS = {0: "applied", 1: "failed", 3: "not applied"}
@@ -80,12 +80,12 @@ async def _ingest_one(args: Any, vault: Any, settings: Any, path: str) -> Source
 
     args.json_tag = {"source": path}
     started = time.monotonic()
-    outcome = await _consume(args, ingest(vault, path, settings))
+    outcome = await consume_events(args, ingest(vault, path, settings))
     code = 1 if outcome.get("failed") else 0
     changeset = outcome.get("changeset")
     if not code and changeset is not None:
         try:
-            code = _review_and_apply(args, vault, changeset)
+            code = review_and_apply(args, vault, changeset)
         except CliError as exc:  # the apply failed: nothing of this changeset was written
             console_err.print(str(exc), markup=False, soft_wrap=True)
             code = exc.code

@@ -181,12 +181,12 @@ def run_apply(args: Any) -> int:
                        "format); nothing to apply", 1)
     vault = _open_vault(args)
     try:
-        return _review_and_apply(args, vault, parsed, default_title)
+        return review_and_apply(args, vault, parsed, default_title)
     finally:
         vault.close()
 
 
-def _review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
+def review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
     build = partial(_build_and_apply, args, vault, parsed, default_title)
     return _under_lock_if_applying(args, vault, build)
 
