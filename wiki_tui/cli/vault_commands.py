@@ -189,10 +189,8 @@ def run_backlinks(args) -> int:
     if args.json:
         print_json({
             "page": page.path,
-            "linked": [{"source": b.source, "line": b.line, "context": b.context, "raw": b.link.raw,
-                        "via_alias": b.via_alias} for b in linked],
-            "unlinked": [{"source": m.source, "line": m.line, "context": m.context, "text": m.text}
-                         for m in unlinked],
+            "linked": [b.to_dict() for b in linked],
+            "unlinked": [m.to_dict() for m in unlinked],
         })
         return 0
     console.print(f"[bold]{escape(page.title)}[/] ({escape(page.path)})")

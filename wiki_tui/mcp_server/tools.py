@@ -68,10 +68,8 @@ def backlinks(vault: Vault, name: str) -> dict[str, Any]:
     page = find_page(vault, name)
     return {
         "page": page.path,
-        "linked": [{"source": b.source, "line": b.line, "context": b.context,
-                    "via_alias": b.via_alias} for b in vault.backlinks(page.path)],
-        "unlinked": [{"source": m.source, "line": m.line, "context": m.context, "text": m.text}
-                     for m in vault.unlinked_mentions(page.path, limit=200)],
+        "linked": [b.to_dict() for b in vault.backlinks(page.path)],
+        "unlinked": [m.to_dict() for m in vault.unlinked_mentions(page.path, limit=200)],
     }
 
 

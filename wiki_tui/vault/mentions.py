@@ -36,6 +36,10 @@ class Backlink:
     link: Link
     via_alias: bool = False  # unresolved in Obsidian; matches one of the page's titles/aliases
 
+    def to_dict(self) -> dict:
+        return {"source": self.source, "line": self.line, "context": self.context,
+                "raw": self.link.raw, "via_alias": self.via_alias}
+
 
 @dataclass(frozen=True)
 class Mention:
@@ -43,6 +47,10 @@ class Mention:
     line: int
     context: str
     text: str  # the name or alias as it appears
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "line": self.line, "context": self.context,
+                "text": self.text}
 
 
 def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
