@@ -150,3 +150,38 @@ def test_clean_path_leaves_real_names_alone():
     assert clean_path("concepts/Mr. Smith.md") == "concepts/Mr. Smith.md"
     assert clean_path("notes/v1.2") == "notes/v1.2"  # an extension: the guards judge it
     assert [b.kind for b in parse_reply("@@@ DELETE [Old](concepts/Old.md)\n").blocks] == [DELETE]
+
+
+# -- edit-like text outside the blocks --------------------------------------------------------
+T_OLD = "- Barbados, 1764: confirmed the first result.\n"
+T_NEW = "- Barbados, 1764: confirmed the first result, 39 seconds off.\n"
+
+
+def test_an_aider_pair_after_an_at_pair_in_one_edit_is_another_pair():
+    reply = (f"@@@ EDIT {H4}\n@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4 (x)\n<<<<<<< SEARCH\n{T_OLD}"
+             f"=======\n{T_NEW}>>>>>>> REPLACE\n@@@ END\n")
+    [block] = parse_reply(reply).blocks
+    assert block.edits == [("# H4\n", "# H4 (x)\n"), (T_OLD, T_NEW)]  # no conflict markers
+    assert any("reply line 6" in r for r in block.repairs)
+
+
+@pytest.mark.parametrize("left_out, line", [
+    ("concepts/Longitude.md\n```markdown\n---\ntitle: Longitude\n---\n# Longitude\n```\n", 8),
+    ("Also in **concepts/Longitude.md**:\n\nSEARCH:\nfoo\nREPLACE:\nbar\n", 10),
+    ("```diff\n@@ -3 +3 @@\n-old line\n+new line\n```\n", 9),
+])
+def test_edit_like_text_beside_blocks_is_refused_naming_its_line(left_out, line):
+    parsed = parse_reply(EDIT + "\n" + left_out)
+    assert [b.kind for b in parsed.blocks] == ["edit"]
+    [err] = parsed.errors
+    assert err.line == line and "Instead, send '@@@ " in err.message
+
+
+@pytest.mark.parametrize("shown", [
+    f"{H4}\n```markdown\n---\ntitle: H4\n---\n# H4 (x)\n```\n",  # the page a block edits
+    "```diff\n@@ -8 +8 @@\n-# H4\n+# H4 (x)\n```\n",  # a block's own pair as a diff
+    "The source raw/notes.md says:\n```\nH4 was tested in 1761.\n```\n",  # a quoted source
+])
+def test_edit_like_text_that_shows_a_block_is_prose(shown):
+    parsed = parse_reply(EDIT + "\n" + shown)
+    assert [b.kind for b in parsed.blocks] == ["edit"] and not parsed.errors

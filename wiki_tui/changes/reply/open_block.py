@@ -78,6 +78,14 @@ class OpenBlock:
                 return False
             self.section = "replace"
             return False
+        if self.section == "replace" and not self.aider and AIDER_SEARCH.match(line):
+            # aider's pair after an '@@@' pair: another pair, not text of this REPLACE
+            self.finish_pair(events)
+            self.aider = True
+            self._start_pair()
+            self.block.repairs.append(f"read '<<<<<<< SEARCH' (reply line {line_no}) after an "
+                                      "'@@@' pair as the start of another pair")
+            return False
         if self.section == "search":
             self.search.append(line)
         elif self.section == "replace":

@@ -472,9 +472,7 @@ class StreamParser:
 
     # other formats ------------------------------------------------------------------------
     def _refuse_foreign(self, events: list[ParseEvent]) -> None:
-        blocks = [*self.blocks, *self.incomplete]
-        touched = {p for b in blocks for p in (b.path, b.new_path) if p}
-        for message, line, path in self._foreign.refusals(touched, bool(blocks)):
+        for message, line, path in self._foreign.refusals([*self.blocks, *self.incomplete]):
             self._error(message, events, path or None, line=line)
 
     # events -------------------------------------------------------------------------------
