@@ -446,3 +446,11 @@ def test_typography_repair_never_retargets_a_link():
     assert "[Kendall](K1 \u2013 copy.md)" in report.text  # the page's own en dash: kept
     assert "[[Board's - trial]]" in report.text  # a new target: no curly quote or dash let in
     assert "\u201chigh praise\u201d" in report.text  # prose keeps what the model wrote
+
+
+def test_a_search_indented_with_tabs_writes_the_page_s_spaces():
+    page = "- one\n    - two\n"
+    report = apply_edits_report(page, [("\t- two\n", "\t- two!\n\t\t- three\n")], "p.md")
+    assert report.text == "- one\n    - two!\n        - three\n"
+    back = apply_edits_report("- one\n\t- two\n", [("    - two\n", "    - 2\n")], "p.md")
+    assert back.text == "- one\n\t- 2\n"

@@ -277,7 +277,7 @@ def _reindent(replace: list[str], page_run: list[str], search: list[str]) -> lis
         elif si.endswith(pi):
             deltas.add(("drop", si[: len(si) - len(pi)]))
         else:
-            return replace
+            return _retabbed(replace, pairs)
     if len(deltas) != 1:
         return replace
     how, prefix = deltas.pop()
@@ -291,6 +291,21 @@ def _reindent(replace: list[str], page_run: list[str], search: list[str]) -> lis
             out.append(prefix + r)
         else:
             out.append(r[len(prefix):] if r.startswith(prefix) else r)
+    return out
+
+
+def _retabbed(replace: list[str], pairs: list[tuple[str, str]]) -> list[str]:
+    """The SEARCH indents with tabs where the page has spaces (or the reverse), the same width:
+    the REPLACE is indented the page's way."""
+    lead = lambda x: x[: len(x) - len(x.lstrip())]  # noqa: E731
+    if any(lead(p).expandtabs(4) != lead(s).expandtabs(4) for p, s in pairs):
+        return replace
+    tabs = any("\t" in lead(p) for p, _ in pairs)
+    out = []
+    for r in replace:
+        width = len(lead(r).expandtabs(4))
+        indent = "\t" * (width // 4) + " " * (width % 4) if tabs else " " * width
+        out.append(indent + r.lstrip() if r.strip() else r)
     return out
 
 

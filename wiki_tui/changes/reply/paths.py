@@ -6,6 +6,7 @@ path_rules.py and the build's guards.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from urllib.parse import unquote
@@ -19,6 +20,7 @@ _NOTE_WORDS = r"(?:new|new page|new file|create[sd]?|creating|update[sd]?|updati
 _NOTE_ONLY = rf"{_NOTE_WORDS}(?:\s+(?:page|file|note))?"  # nothing more: "(new findings)" is a name
 _PATH_NOTE = re.compile(rf"\s+(?:\(\s*{_NOTE_ONLY}\s*\)|[—–-]{{1,2}}\s*{_NOTE_ONLY})\s*$",
                         re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}[ \t]+")
 # A markdown link written where a path goes: `[H4](entities/H4.md)`, `[x](<a b.md>)`.
 _MD_LINK = re.compile(r"^!?\[[^\]]*\]\(\s*<?([^()<>]+?\.md)>?\s*\)$", re.IGNORECASE)
 _QUOTED_PATH = re.compile(r"`([^`]+\.md)`|\*\*([^*]+\.md)\*\*|<path>\s*([^<]+\.md)\s*</path>")
@@ -31,9 +33,13 @@ def clean_path(raw: str, *, add_md: bool = True) -> str:
     trailing colon, and a page path without '.md' (wiki links omit it; only pages are written).
     Links are read as the page they reach: `[H4](entities/H4.md)` (its %-escapes decoded),
     `[[H4#Trials]]` and `[[H4|the watch]]` (a heading or a label is not part of the path); a
-    sentence's full stop after `.md` is not part of it either (`entities/H4.md.`).
+    sentence's full stop after `.md` is not part of it either (`entities/H4.md.`), nor heading
+    marks before it (`## entities/H4.md`); HTML entities are decoded (`Q&amp;A.md`).
     """
     s = raw.strip()
+    if "&" in s and ";" in s:  # `Q&amp;A.md`: a path HTML-escaped on its way
+        s = html.unescape(s)
+    s = _HEADING.sub("", s)  # `## entities/H4.md`: the path written as a heading
     if s.endswith(":") and not s.endswith("::"):
         s = s[:-1].rstrip()
     for _ in range(3):  # e.g. `"x.md"`, **x.md**
