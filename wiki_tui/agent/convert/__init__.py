@@ -103,6 +103,20 @@ def _by_format(suffix: str, data: bytes, path: str) -> Converted:
                           "ingested (" + ", ".join(e[1:] for e in INGESTIBLE) + " can)")
 
 
+def source_title(text: str, path: str) -> str:
+    """A source's title: its frontmatter title, else its first heading (a PDF's title metadata
+    becomes one, see pdf.py), else its file name made readable."""
+    m = re.search(r"(?m)^title:\s*[\"']?(.+?)[\"']?\s*$", text[:2000]) if text.startswith("---") \
+        else None
+    if m:
+        return m.group(1).strip()
+    m = re.search(r"(?m)^#\s+(.+?)\s*#*\s*$", text)
+    if m:
+        return m.group(1).strip()
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return re.sub(r"[-_]+", " ", stem).strip().capitalize() or stem
+
+
 def _decode(data: bytes, path: str, *, html: bool = False) -> str:
     """UTF-8 (a BOM is dropped); an HTML page may declare another charset."""
     if html:

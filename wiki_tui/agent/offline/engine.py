@@ -19,7 +19,9 @@ from typing import Any
 from wiki_tui.agent.backlinks import (
     SPECIAL_FILES, blocks_as_text, link_name, name_counts, rewrite_blocks,
 )
+from wiki_tui.agent.citations import citations
 from wiki_tui.agent.config import OFFLINE_LABEL
+from wiki_tui.agent.convert import source_title
 from wiki_tui.agent.convert.pdf import PAGE_MARK
 from wiki_tui.agent.instructions import merge_parts, rename_parts
 from wiki_tui.agent.pageinfo import page_infos
@@ -34,21 +36,24 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _BAD_NAME = re.compile(r'[\\/#|^\[\]:*?"<>]')
 
 
-def respond(task: Any, messages: list) -> str:
+def _quiet(stage: str, done: int = 0, total: int = 0) -> None:
+    """A progress callback that shows nothing."""
+
+
+def respond(task: Any, messages: list, progress: Any = _quiet) -> str:
+    """The reply to `task` in the edit protocol; `progress(stage, done, total)` hears the steps
+    of a long one."""
     if task is None:
         return (f"{OFFLINE_LABEL}: it answers wiki-tui's own operations only, and this call "
                 "carried no task.\n")
-    handler = {"ingest": _ingest, "query": _query, "save": _save, "lint": _lint,
-               "instruct": _instruct}.get(task.operation)
+    handler = HANDLERS.get(task.operation)
     if handler is None:
         return f"{OFFLINE_LABEL}: nothing to do for {task.operation!r}.\n"
-    return handler(task.vault, task.args)
+    return handler(task.vault, task.args, progress)
 
 
 # -- ingest -----------------------------------------------------------------------------------
-def _ingest(vault: Any, args: dict) -> str:
-    from wiki_tui.agent.operations import source_title
-
+def _ingest(vault: Any, args: dict, progress: Any = _quiet) -> str:
     source = args["source"]
     text = args.get("text") or vault.read_text(source)  # converted, for a PDF or a web page
     if args.get("part_number", 1) > 1:  # the whole source was handled with part 1
@@ -298,7 +303,7 @@ def _add_source_edit(vault: Any, path: str, cite: str) -> Block | None:
 
 
 # -- query and save ---------------------------------------------------------------------------
-def _query(vault: Any, args: dict) -> str:
+def _query(vault: Any, args: dict, progress: Any = _quiet) -> str:
     from wiki_tui.agent.prompts import search_terms
 
     question = args["question"]
@@ -333,7 +338,7 @@ def _passage(vault: Any, path: str, line: int) -> str:
     return "\n".join(lines[start:end + 1][:8]).strip()
 
 
-def _save(vault: Any, args: dict) -> str:
+def _save(vault: Any, args: dict, progress: Any = _quiet) -> str:
     question, answer = args["question"].strip(), args["answer"].strip()
     folder = vault.schema.types.get("answer", "answers")
     name = _BAD_NAME.sub(" ", question).strip(" .?!")
@@ -343,8 +348,6 @@ def _save(vault: Any, args: dict) -> str:
     while path in vault.pages:
         path = f"{folder}/{name} ({n}).md"
         n += 1
-    from wiki_tui.agent.operations import citations
-
     cited = [p for p in citations(vault, answer) if p in vault.pages]
     sources = ", ".join(_yaml_str(f"[[{link_name(vault, p)}]]") for p in cited)
     page = (f"---\ntitle: {_yaml_str(name)}\ntype: answer\nsummary: "
@@ -355,7 +358,7 @@ def _save(vault: Any, args: dict) -> str:
 
 
 # -- lint -------------------------------------------------------------------------------------
-def _lint(vault: Any, args: dict) -> str:
+def _lint(vault: Any, args: dict, progress: Any = _quiet) -> str:
     if not args.get("fix", True):
         return f"{NOTE} Only structural checks; no model-checked findings.\n"
     fixes: dict[str, dict[int, list[tuple[str, str]]]] = {}
@@ -411,7 +414,7 @@ def _link_fix(item: Any) -> tuple[str, str] | None:
 
 
 # -- instruct ---------------------------------------------------------------------------------
-def _instruct(vault: Any, args: dict) -> str:
+def _instruct(vault: Any, args: dict, progress: Any = _quiet) -> str:
     instruction = args["instruction"]
     parts = rename_parts(instruction)
     if parts:
@@ -462,3 +465,7 @@ def _merge(vault: Any, source: str, target: str) -> str:
     return (f"{NOTE} Merged `{src.path}` into `{dst.path}` (its text appended under a heading), "
             "deleted it, and pointed its backlinks at the merged page.\n\n"
             + blocks_as_text(blocks))
+
+
+HANDLERS = {"ingest": _ingest, "query": _query, "save": _save, "lint": _lint,
+            "instruct": _instruct}  # operation -> handler(vault, args, progress) -> reply
