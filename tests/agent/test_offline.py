@@ -27,12 +27,23 @@ def test_cli_ingest_yes_lands_on_disk_in_log_and_git(git_vault, capsys):
     assert page.startswith("---\ntitle: \"The French Chronometer Makers\"\ntype: source\n")
     assert "sources: [raw/french-chronometers.md]" in page
     assert "offline engine — not a language model" in page
-    assert "- **Pierre Le Roy**: Pierre Le Roy, son of the royal clockmaker" in page
+    assert "- **[[Pierre Le Roy]]**: Pierre Le Roy, son of the royal clockmaker" in page
     for linked in ("[[John Harrison]]", "[[Marine chronometer]]", "[[H4]]",
-                   "[[entities/Board of Longitude]]"):
+                   "[[entities/Board of Longitude]]", "[[Ferdinand Berthoud]]",
+                   "[[Connaissance des Temps]]"):
         assert linked in page
+    # a page for each name the source gives, citing the source page (links both ways)
+    le_roy = (git_vault / "entities/Pierre Le Roy.md").read_text(encoding="utf-8")
+    assert 'type: entity' in le_roy and "tags: [person]" in le_roy
+    assert 'sources: ["[[The French Chronometer Makers]]"]' in le_roy
+    assert "1766. ([[The French Chronometer Makers]])" in le_roy  # the whole sentence, cited
+    assert "tags: [work]" in (git_vault / "entities/Connaissance des Temps.md").read_text()
+    # an existing page the source mentions: the source in `sources:` and a cited line
     harrison = (git_vault / "entities/John Harrison.md").read_text(encoding="utf-8")
     assert '"[[The French Chronometer Makers]]"]' in harrison.split("---")[1]
+    tail = harrison.split("## From the sources", 1)[1]
+    assert "John Harrison" in tail and tail.rstrip().endswith(
+        "([[The French Chronometer Makers]])")
     log = (git_vault / "log.md").read_text(encoding="utf-8")
     entry = log.split("## [")[-1]
     assert "] ingest | The French Chronometer Makers" in entry
