@@ -236,3 +236,34 @@ async def test_lint_repoints_typos_but_not_links_to_other_pages(git_vault, offli
     assert "See [[Nevil Maskelyne|Nevil Maskelyn]]." in fixed.proposed_text
     # "Board of Longitude Minutes" -> the Board's page is a different page, not a typo
     assert changeset.file("entities/Board of Longitude.md") is None
+
+
+async def test_an_ambiguous_link_goes_to_the_page_its_sentence_means_or_is_left_to_ask(
+        git_vault, offline):
+    """"judged by the [[Board of Longitude]]" speaks of the institution (its entity page), a
+    link that cites ("agree with [[X]]", "([[X]])") means the source page; a sentence that
+    settles nothing (two pages of the same kind) is left for the person."""
+    extra = git_vault / "concepts/Board of Longitude.md"
+    extra.write_text("---\ntitle: Board of Longitude (idea)\ntype: concept\n---\n# Idea\n",
+                     encoding="utf-8")
+    note = git_vault / "concepts/Dead reckoning.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nCited ([[Nautical Almanac]]).\n",
+                    encoding="utf-8")
+    vault = Vault.open(git_vault)
+    events = await run_op(operations.lint(vault, offline))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    problem = changeset.file("concepts/Longitude problem.md")
+    act = changeset.file("entities/Longitude Act 1714.md")
+    # three pages now share the name: entity and concept both fit prose, so nothing is chosen
+    assert problem is None and act is None
+    assert "left for you to choose" in next(e for e in events if isinstance(e, Done)).reply
+    extra.unlink()
+    vault = Vault.open(git_vault)
+    events = await run_op(operations.lint(vault, offline))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    assert "judged by the\n  [[entities/Board of Longitude|Board of Longitude]]." in \
+        changeset.file("concepts/Longitude problem.md").proposed_text
+    assert "known as the [[entities/Board of Longitude|Board of Longitude]] to judge" in \
+        changeset.file("entities/Longitude Act 1714.md").proposed_text
+    assert "dates agree with [[sources/Board of Longitude|Board of Longitude]]" in \
+        changeset.file("sources/John Harrison and the Sea Clocks.md").proposed_text

@@ -40,6 +40,7 @@ from wiki_tui.agent.events import (
     FileReady,
     Findings,
     LintItem,
+    Progress,
     Retry,
     Started,
     Token,
@@ -83,6 +84,8 @@ async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
     images, run.unseen = await asyncio.to_thread(_image_parts, vault, source, settings)
     for number, part in enumerate(parts, 1):
         label = f"`{path}`" + (f" (part {number} of {len(parts)})" if len(parts) > 1 else "")
+        if len(parts) > 1:
+            yield Progress(f"part {number} of {len(parts)} of {path}", number - 1, len(parts))
         task_text = f"# Source {label}\n\n{part}"
         if source.pages:
             task_text = f"# Source {label}\n\n{_PAGES_NOTE}\n\n{part}"

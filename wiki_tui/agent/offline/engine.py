@@ -81,9 +81,17 @@ def _lint(vault: Any, args: dict, progress: Any = _quiet) -> str:
     if not args.get("fix", True):
         return f"{NOTE} Only structural checks; no model-checked findings.\n"
     fixes: dict[str, dict[int, list[tuple[str, str]]]] = {}
+    asked = []  # ambiguous links the context does not settle: the person chooses
     for item in args.get("findings", []):
-        new = _link_fix(item)
-        if new is None or item.path not in vault.pages:
+        if item.path not in vault.pages:
+            continue
+        if item.code == "ambiguous-link":
+            new = _ambiguous_fix(vault, item)
+            if new is None:
+                asked.append(str(item))
+        else:
+            new = _link_fix(item)
+        if new is None:
             continue
         fixes.setdefault(item.path, {}).setdefault(item.line, []).append(new)
     blocks = []
@@ -102,9 +110,49 @@ def _lint(vault: Any, args: dict, progress: Any = _quiet) -> str:
         if edits:
             blocks.append(Block(EDIT, path, edits=edits))
     prose = (f"{NOTE} Structural checks only; {len(blocks)} page(s) get mechanical fixes "
-             "(links pointed at the page the check suggests). Contradictions and superseded "
-             "claims need a language model.\n\n")
-    return prose + blocks_as_text(blocks)
+             "(links pointed at the page the check suggests; an ambiguous link at the page "
+             "whose type fits its sentence). Contradictions and superseded claims need a "
+             "language model.")
+    if asked:
+        prose += (f" {len(asked)} ambiguous link(s) are left for you to choose, their sentence "
+                  "does not say which page they mean:\n" + "\n".join(f"- {a}" for a in asked))
+    return prose + "\n\n" + blocks_as_text(blocks)
+
+
+_CITING = re.compile(r"(?:\(|;\s*|\b(?:see|per|cf\.?|according to|agrees? with|disagrees? "
+                     r"with|entry|source|as in|quoted in|cited in|from)\s+(?:the\s+)?)$", re.I)
+
+
+def _ambiguous_fix(vault: Any, item: Any) -> tuple[str, str] | None:
+    """(old link, new link) for a link several pages' names fit, when its sentence says which
+    kind of page it means: a link that cites ("([[X]])", "see [[X]]", "agrees with [[X]]")
+    means the source page; one the sentence speaks of ("judged by the [[X]]") means the page
+    about the thing (an entity or concept). None when that leaves not exactly one page."""
+    m = re.match(r"\s*(!?\[\[[^\]]+\]\])", item.message)
+    lines = vault.read_text(item.path).splitlines()
+    if not m or not 1 <= item.line <= len(lines):
+        return None
+    old = m.group(1)
+    line = lines[item.line - 1]
+    at = line.find(old)
+    if at < 0:
+        return None
+    before = line[:at]
+    if not before.strip() and item.line > 1:  # the link opens a line: its sentence goes on above
+        before = lines[item.line - 2] + " "
+    inner = old.lstrip("!")[2:-2]
+    target, _, shown = inner.partition("|")
+    name = target.split("#", 1)[0].strip().casefold()
+    candidates = [p for p in vault.pages if p.endswith(".md")
+                  and p.rsplit("/", 1)[-1][:-3].casefold() == name]
+    citing = bool(_CITING.search(before.rstrip() if before.rstrip().endswith("(") else before))
+    fitting = [p for p in candidates
+               if (getattr(vault.pages[p], "type", None) == "source") == citing]
+    if len(fitting) != 1:
+        return None
+    anchor = target[len(target.split("#", 1)[0]):]
+    new = f"[[{fitting[0][:-3]}{anchor}|{shown or target.strip()}]]"
+    return old, ("!" + new if old.startswith("!") else new)
 
 
 def _similarity(old_link: str, new_link: str) -> float:

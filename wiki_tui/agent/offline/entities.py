@@ -71,6 +71,8 @@ _WORD = r"[A-Z][\w'’-]*"
 _RUN = re.compile(rf"{_WORD}(?:\s+(?:(?:{'|'.join(sorted(_JOIN))})\s+)*{_WORD})*")
 _DEFINED = re.compile(r"^(?:The |An? )?(?P<term>[A-Za-z][\w'’-]*(?: [\w'’-]+){0,4}) "
                       r"(?:is|are|was|were) (?:a|an|the) (?P<what>[^.;:]{3,160})")
+_AGENT_VERBS = ("designed|invented|wrote|led|built|made|painted|composed|discovered|founded|married|died|"
+                "was born|commanded|sailed|travelled|traveled|studied|taught|argued|believed")
 _PRONOUN_AFTER = re.compile(r"\b(?:he|his|him|she|her)\b", re.I)
 
 
@@ -266,4 +268,6 @@ def _looks_like_person(entry: Name, text: str) -> bool:
         return True  # "Pierre Le Roy, son of ...", "William Wales, the astronomer"
     if re.search(rf"{name}\s*\((?:c\.\s*)?1?\d{{3}}\s*[-–]", text):
         return True  # "Pierre Le Roy (1717-1785)"
+    if re.search(rf"{name}\s+(?:{_AGENT_VERBS})\b", text):
+        return True  # "Thomas Bouch designed it"
     return any(_PRONOUN_AFTER.search(plain(s.text)) for s in entry.sentences[:3])

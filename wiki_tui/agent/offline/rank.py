@@ -8,7 +8,8 @@ How: the vault's full-text search (FTS5, BM25 over pages) picks the candidate pa
 sentences are ranked by BM25 over sentences, the page's own name and the sentence's heading
 counting a little (a sentence on the page "Nevil Maskelyne" is about him even when it says
 "he"); then the question's kind weighs in ("who" wants a person, "when" a date or a year,
-"how much" an amount, "how long" a duration, "where" a place), sentences naming the question's
+"how much" an amount, "how long" a duration, "where" a place, "what is X" the opening
+sentence of X's page), sentences naming the question's
 names (K1, Board of Longitude) gain, and questions, fragments and table rows without the
 question's names lose. `cover` is the share of the question's weight (IDF) a sentence and its
 context hold; below COVER_MIN the best sentence answers too little, and the wiki is said to
@@ -69,7 +70,7 @@ class Ranked:
 @dataclass
 class Ranking:
     question: str
-    kinds: tuple[str, ...]  # "who", "when", "amount", "duration", "number", "where"
+    kinds: tuple[str, ...]  # "who", "when", "amount", "duration", "number", "where", "define"
     sentences: list[Ranked] = field(default_factory=list)
 
     @property
@@ -93,6 +94,9 @@ def question_kinds(question: str) -> tuple[str, ...]:
         kinds.append("number")
     if re.search(r"\bwhere\b|\bwhich (?:place|city|country|port|island)\b", q):
         kinds.append("where")
+    if re.match(r"\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?[\w'’ -]+\??\s*$",
+                q) and not kinds[1:]:
+        kinds = ["define"]  # "What is dead reckoning?": the page about it, its opening sentence
     return tuple(kinds)
 
 
@@ -111,7 +115,8 @@ def question_names(question: str) -> list[str]:
 
 
 def fits(kind: str, text: str, people: set[str]) -> bool:
-    """Does the sentence (markdown) hold what a question of this kind asks for?"""
+    """Does the sentence (markdown) hold what a question of this kind asks for? ("define" is
+    judged by where the sentence stands: the opening of the page the question names.)"""
     if kind == "when":
         return bool(_YEAR.search(text) or _MONTH.search(text))
     if kind == "amount":
@@ -145,10 +150,13 @@ def best_sentences(vault: Any, question: str, limit: int = 8) -> Ranking:
     said = set(words(question))
     units: list[tuple[str, str, Sentence, list[str], set[str]]] = []
     subjects = set()  # pages the question is about: one of their names is wholly in it
+    openers = set()  # (path, line) of those pages' opening sentences
     for path, title, text, context, names_of_page in pages:
         if any(n and n <= said for n in names_of_page):
             subjects.add(path)
-        for sentence in sentences(text):
+        for n, sentence in enumerate(sentences(text)):
+            if n == 0 and path in subjects:
+                openers.add((path, sentence.line))
             units.append((path, title, sentence, words(plain(sentence.text)),
                           context | set(words(sentence.heading))))
     if not units:
@@ -174,7 +182,10 @@ def best_sentences(vault: Any, question: str, limit: int = 8) -> Ranking:
         if score <= 0:
             continue
         cover = held / weight if weight else 0.0
-        kind_fits = all(fits(k, sentence.text, people) for k in kinds) if kinds else False
+        if kinds == ("define",):
+            kind_fits = (path, sentence.line) in openers
+        else:
+            kind_fits = all(fits(k, sentence.text, people) for k in kinds) if kinds else False
         score *= _shape(sentence, ws, names, context, kinds, kind_fits)
         if path in subjects:
             score *= _SUBJECT
