@@ -20,6 +20,12 @@ SOURCE = "raw/french-chronometers.md"
 NEW_PAGE = "sources/The French Chronometer Makers.md"
 
 
+async def lint_fixes(vault, offline) -> tuple[list, object]:
+    """Every event of an offline lint, and its changeset."""
+    events = await run_op(operations.lint(vault, offline))
+    return events, next(e.changeset for e in events if isinstance(e, ChangesetReady))
+
+
 def test_cli_ingest_yes_lands_on_disk_in_log_and_git(git_vault, capsys):
     code = cli_main(["--vault", str(git_vault), "ingest", SOURCE, "--yes"])
     assert code == 0
@@ -227,8 +233,7 @@ async def test_lint_repoints_typos_but_not_links_to_other_pages(git_vault, offli
     page.write_text(page.read_text(encoding="utf-8") + "\nSee [[Nevil Maskelyn]].\n",
                     encoding="utf-8")
     vault = Vault.open(git_vault)
-    events = await run_op(operations.lint(vault, offline))
-    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    events, changeset = await lint_fixes(vault, offline)
     fixed = changeset.file("concepts/Dead reckoning.md")
     typo = next(i for i in next(e for e in events if isinstance(e, Findings)).items
                 if "Nevil Maskelyn]]" in i.message)
@@ -250,8 +255,7 @@ async def test_an_ambiguous_link_goes_to_the_page_its_sentence_means_or_is_left_
     note.write_text(note.read_text(encoding="utf-8") + "\nCited ([[Nautical Almanac]]).\n",
                     encoding="utf-8")
     vault = Vault.open(git_vault)
-    events = await run_op(operations.lint(vault, offline))
-    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    events, changeset = await lint_fixes(vault, offline)
     problem = changeset.file("concepts/Longitude problem.md")
     act = changeset.file("entities/Longitude Act 1714.md")
     # three pages now share the name: entity and concept both fit prose, so nothing is chosen
@@ -259,8 +263,7 @@ async def test_an_ambiguous_link_goes_to_the_page_its_sentence_means_or_is_left_
     assert "left for you to choose" in next(e for e in events if isinstance(e, Done)).reply
     extra.unlink()
     vault = Vault.open(git_vault)
-    events = await run_op(operations.lint(vault, offline))
-    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    events, changeset = await lint_fixes(vault, offline)
     assert "judged by the\n  [[entities/Board of Longitude|Board of Longitude]]." in \
         changeset.file("concepts/Longitude problem.md").proposed_text
     assert "known as the [[entities/Board of Longitude|Board of Longitude]] to judge" in \

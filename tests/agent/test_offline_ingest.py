@@ -89,8 +89,8 @@ async def test_an_ingest_writes_name_pages_cited_lines_and_links_both_ways(git_v
 
 
 def test_ingesting_twice_adds_nothing_twice(git_vault, capsys):
-    (git_vault / "raw/tay.md").write_text(STORY + "\nH4 is mentioned here once, in passing, by these notes.\n",
-                                          encoding="utf-8")
+    (git_vault / "raw/tay.md").write_text(
+        STORY + "\nH4 is mentioned here once, in passing, by these notes.\n", encoding="utf-8")
     assert cli_main(["--vault", str(git_vault), "ingest", "raw/tay.md", "--yes"]) == 0
     first = (git_vault / "entities/H4.md").read_text(encoding="utf-8")
     assert first.count("([[Notes on the Tay Bridge]])") == 1

@@ -71,8 +71,9 @@ _WORD = r"[A-Z][\w'’-]*"
 _RUN = re.compile(rf"{_WORD}(?:\s+(?:(?:{'|'.join(sorted(_JOIN))})\s+)*{_WORD})*")
 _DEFINED = re.compile(r"^(?:The |An? )?(?P<term>[A-Za-z][\w'’-]*(?: [\w'’-]+){0,4}) "
                       r"(?:is|are|was|were) (?:a|an|the) (?P<what>[^.;:]{3,160})")
-_AGENT_VERBS = ("designed|invented|wrote|led|built|made|painted|composed|discovered|founded|married|died|"
-                "was born|commanded|sailed|travelled|traveled|studied|taught|argued|believed")
+_AGENT_VERBS = ("designed|invented|wrote|led|built|made|painted|composed|discovered|founded|"
+                "married|died|was born|commanded|sailed|travelled|traveled|studied|taught|"
+                "argued|believed")
 _PRONOUN_AFTER = re.compile(r"\b(?:he|his|him|she|her)\b", re.I)
 
 

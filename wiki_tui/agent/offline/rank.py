@@ -78,24 +78,23 @@ class Ranking:
         return bool(self.sentences) and self.sentences[0].cover >= COVER_MIN
 
 
+_KINDS = (  # (kind, what in the question asks for it)
+    ("who", r"\bwho(?:m|se)?\b"),
+    ("when", r"\bwhen\b|\bwhat (?:year|date|century)\b|\bin which year\b"),
+    ("amount", r"\bhow much\b|\bcost\b|\bprice\b|\breward\b|\bpaid\b|\bpay\b"),
+    ("duration", r"\bhow long\b"),
+    ("number", r"\bhow many\b"),
+    ("where", r"\bwhere\b|\bwhich (?:place|city|country|port|island)\b"),
+)
+_DEFINE = re.compile(r"\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?"
+                     r"[\w'’ -]+\??\s*$")
+
+
 def question_kinds(question: str) -> tuple[str, ...]:
     """What the question asks for, from its wording ("Who made K1 and when?" -> who, when)."""
     q = question.casefold()
-    kinds = []
-    if re.search(r"\bwho(?:m|se)?\b", q):
-        kinds.append("who")
-    if re.search(r"\bwhen\b|\bwhat (?:year|date|century)\b|\bin which year\b", q):
-        kinds.append("when")
-    if re.search(r"\bhow much\b|\bcost\b|\bprice\b|\breward\b|\bpaid\b|\bpay\b", q):
-        kinds.append("amount")
-    if re.search(r"\bhow long\b", q):
-        kinds.append("duration")
-    if re.search(r"\bhow many\b", q):
-        kinds.append("number")
-    if re.search(r"\bwhere\b|\bwhich (?:place|city|country|port|island)\b", q):
-        kinds.append("where")
-    if re.match(r"\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?[\w'’ -]+\??\s*$",
-                q) and not kinds[1:]:
+    kinds = [kind for kind, pattern in _KINDS if re.search(pattern, q)]
+    if _DEFINE.match(q) and not kinds[1:]:
         kinds = ["define"]  # "What is dead reckoning?": the page about it, its opening sentence
     return tuple(kinds)
 
@@ -229,8 +228,9 @@ def _distinct(ranked: list[Ranked]) -> list[Ranked]:
 
 def _candidate_pages(vault: Any, question: str, asked: list[str]
                      ) -> list[tuple[str, str, str, set[str], list[set[str]]]]:
-    """(path, title, text, context words, each name's words) of the pages the full-text search finds for the
-    question's words; listings (index.md, log.md) and the schema are no answers."""
+    """(path, title, text, context words, each name's words) of the pages the full-text
+    search finds for the question's words; listings (index.md, log.md) and the schema are no
+    answers."""
     raw = [w for w in re.findall(r"[^\W_]+", question)
            if stem(w) not in _STOP and len(w) > 1]
     query = " OR ".join(dict.fromkeys(w.casefold() for w in raw))

@@ -7,8 +7,9 @@
 `sentences()` reads a page as a person would: frontmatter, code fences, comments (`%% %%`,
 `<!-- -->`) and block ids are no sentences; a paragraph or list item is cut at sentence ends
 (not after "St." or "p."); a table row becomes one sentence naming its columns ("Machine: H4;
-Finished: 1759"); a heading is kept as the sentences' heading, not as a sentence. A line in capitals
-is a plain-text title, read as a heading. `text` keeps the markdown as written (links and all: it is quoted); `plain()` reads it as words.
+Finished: 1759"); a heading is kept as the sentences' heading, not as a sentence; a line in
+capitals is a plain-text title, read as a heading. `text` keeps the markdown as written (links
+and all: it is quoted); `plain()` reads it as words.
 """
 
 from __future__ import annotations
