@@ -142,7 +142,7 @@ async def main():
             await pilot.pause(0.01)
             if app.query(ReplyMessage) and not app.operation_running:
                 break
-        assert "Kendall" in app.query(ReplyMessage).last().text
+        assert "made K1 in 1769" in app.query(ReplyMessage).last().text
 
 asyncio.run(main())
 """
