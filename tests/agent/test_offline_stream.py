@@ -88,6 +88,18 @@ async def test_cancel_stops_a_turn_while_the_engine_works(monkeypatch):
     assert not any(isinstance(i, (Token, ChatResult)) for i in seen)
 
 
+async def test_a_fault_of_the_engine_is_an_llm_error_not_a_traceback(monkeypatch):
+    from wiki_tui.agent.offline import engine
+
+    def broken(vault, args, progress):
+        raise KeyError("page")
+
+    monkeypatch.setitem(engine.HANDLERS, "query", broken)
+    with pytest.raises(LLMError, match="offline engine failed: KeyError") as fault:
+        await collect(Task("query", vault=None))
+    assert fault.value.kind == "error"
+
+
 async def test_a_cancel_set_before_the_turn_starts_nothing():
     cancel = asyncio.Event()
     cancel.set()

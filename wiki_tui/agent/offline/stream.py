@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from wiki_tui.agent.events import Progress, Token, Usage
-from wiki_tui.agent.stream import ChatResult, StreamItem, Task, cancelled
+from wiki_tui.agent.stream import ChatResult, LLMError, StreamItem, Task, cancelled
 
 _CHUNK = 256  # characters per streamed piece: the reply is ready at once, keep pieces few
 
@@ -46,7 +46,11 @@ async def stream_reply(settings: Any, messages: list[dict], *, tools: list[dict]
                 step.cancel()
             if stop is not None and stop in done:
                 raise cancelled()
-        text = work.result()
+        try:
+            text = work.result()
+        except Exception as exc:  # a fault of the engine itself: said, never a traceback
+            raise LLMError(f"The offline engine failed: {type(exc).__name__}: {exc}",
+                           "error") from exc
         while not steps.empty():
             yield steps.get_nowait()
     finally:
