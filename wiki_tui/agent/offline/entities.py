@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from wiki_tui.agent.offline.sentences import Sentence, plain, sentences
 
 MAX_NAMES = 12  # new pages one source may propose
+_LOOKED_AT = 300  # candidate names judged at most (the most mentioned)
+_KEPT = 12  # sentences kept of a name's mentions
 _JOIN = {"of", "de", "des", "du", "la", "le", "van", "von", "der", "den", "da", "di", "del",
          "y", "and", "the", "on", "upon"}
 _FUNCTION = {"the", "a", "an", "in", "on", "at", "after", "before", "from", "this", "that",
@@ -98,47 +100,50 @@ def find_names(text: str, known: set[str] = frozenset(), title: str = "") -> lis
     shapes: dict[str, int] = Counter()  # mentions shaped like a person's name
     italic = {m.strip() for m in re.findall(r"(?<![*\w])[*_]([A-Z][^*_\n]{2,80})[*_](?![*\w])",
                                             text)}
-    for unit in units:
-        shown = plain(unit.text)
+    shown_units = [(unit, plain(unit.text)) for unit in units]
+    for unit, shown in shown_units:
         for name, at_start in _runs(shown):
             counts[name] += 1
             if not at_start and 2 <= len(name.split()) <= 3 and "'" not in name:
                 shapes[name] += 1
             entry = found.setdefault(name, Name(name, ""))
-            if unit not in entry.sentences:
-                entry.sentences.append(unit)
+            _keep(entry, unit)
         m = _DEFINED.match(shown)
         term = m.group("term").strip() if m else ""
         if term and _defined_term(term):
-                key = term if term[0].isupper() and " " in term else term[0].upper() + term[1:]
-                entry = found.setdefault(key, Name(key, ""))
-                entry.definition = entry.definition or unit.text
-                if unit not in entry.sentences:
-                    entry.sentences.append(unit)
-                counts[key] += 1
+            key = term if term[0].isupper() and " " in term else term[0].upper() + term[1:]
+            entry = found.setdefault(key, Name(key, ""))
+            entry.definition = entry.definition or unit.text
+            _keep(entry, unit)
+            counts[key] += 1
     for heading in headings:
         key = _strip_leading(heading.strip())
         if key in found:
             found[key].heading = True
-    _fold_surnames(found, counts, units)
+    _fold_surnames(found, counts, shown_units)
     title_key = title.casefold()
+    inside_known = _runs_of(known)
     out = []
-    for key, entry in found.items():
+    # most mentioned first; a bounded number looked at, whatever the size of the source
+    ranked = sorted(found.items(), key=lambda kv: (-counts[kv[0]], -kv[1].heading, kv[0]))
+    for key, entry in ranked[:_LOOKED_AT]:
         folded = key.casefold()
-        if folded in known or folded == title_key or _overlaps_known(folded, known):
+        if folded in known or folded == title_key or folded in inside_known \
+                or _holds_known(folded, known):
             continue
         if folded in _GENERIC_HEADINGS or not _good(key):
             continue
         entry.mentions = counts[key]
         if not (entry.mentions >= 2 or entry.definition or entry.heading or shapes[key]):
             continue
-        entry.kind = _kind(entry, text, italic)
+        entry.kind = _kind(entry, " ".join(plain(u.text) for u in entry.sentences), italic)
         if entry.kind == "name" and entry.mentions < 2 and not (entry.definition
                                                                 or entry.heading):
             continue  # named once, and nothing says what it is
         out.append(entry)
-    out.sort(key=lambda n: (-n.mentions, -bool(n.heading), n.name))
-    return out[:MAX_NAMES]
+        if len(out) == MAX_NAMES:
+            break
+    return out
 
 
 def _runs(shown: str) -> list[tuple[str, bool]]:
@@ -201,37 +206,57 @@ def _defined_term(term: str) -> bool:
         all(w[0].isupper() or w in _JOIN for w in rest) or all(w[0].islower() for w in rest)
 
 
-def _overlaps_known(folded: str, known: set[str]) -> bool:
-    """A run that holds an existing page's name ("English Nautical Almanac"), or that a longer
-    existing name holds ("Royal Observatory" of "Royal Observatory Greenwich"), is that page."""
+def _holds_known(folded: str, known: set[str]) -> bool:
+    """A run that holds an existing page's name ("English Nautical Almanac") is that page."""
     words = folded.split()
     for n in range(len(words) - 1, 1, -1):
         for i in range(len(words) - n + 1):
             if " ".join(words[i:i + n]) in known:
                 return True
-    padded = f" {folded} "
-    return any(padded in f" {name} " for name in known if len(name) > len(folded))
+    return False
 
 
-def _fold_surnames(found: dict[str, Name], counts: Counter, units: list[Sentence]) -> None:
+def _runs_of(known: set[str], longest: int = 8) -> set[str]:
+    """Every run of two or more words inside an existing page's longer name: "royal
+    observatory" of "royal observatory greenwich" is that page, not a new one."""
+    runs = set()
+    for name in known:
+        words = name.split()
+        if not 2 < len(words) <= longest:
+            continue
+        for n in range(2, len(words)):
+            for i in range(len(words) - n + 1):
+                runs.add(" ".join(words[i:i + n]))
+    return runs
+
+
+def _fold_surnames(found: dict[str, Name], counts: Counter,
+                   shown_units: list[tuple[Sentence, str]]) -> None:
     """"Wales" alone counts as a mention of "William Wales" when one full name ends so."""
-    fulls = [k for k in found if len(k.split()) >= 2 and k.split()[0][0].isupper()]
-    for full in fulls:
-        tail = full.split()[-1]
-        if len(tail) < 3 or sum(1 for other in fulls if other.split()[-1] == tail) != 1:
-            continue  # two people share the surname: it names neither
-        alone = re.compile(rf"(?<![\w-]){re.escape(tail)}(?:['’]s)?(?![\w-])")
-        entry = found[full]
-        for unit in units:
-            shown = plain(unit.text)
-            if full in shown or not alone.search(shown):
-                continue
-            counts[full] += 1
-            if unit not in entry.sentences:
-                entry.sentences.append(unit)
+    fulls = sorted((k for k in found if len(k.split()) >= 2 and k.split()[0][0].isupper()),
+                   key=lambda k: -counts[k])[:_LOOKED_AT]
+    tails = Counter(k.split()[-1] for k in found if len(k.split()) >= 2)
+    wanted = {k.split()[-1]: k for k in fulls if len(k.split()[-1]) >= 3
+              and tails[k.split()[-1]] == 1}  # two people share a surname: it names neither
+    if not wanted:
+        return
+    word = re.compile(r"(?<![\w-])([A-Z][\w'’-]*?)(?:['’]s)?(?![\w'’-])")
+    for unit, shown in shown_units:
+        for tail in {m.group(1) for m in word.finditer(shown)} & wanted.keys():
+            full = wanted[tail]
+            if full not in shown:
+                counts[full] += 1
+                _keep(found[full], unit)
+
+
+def _keep(entry: Name, unit: Sentence) -> None:
+    """Note a sentence that mentions the name (the first few are quoted on its page)."""
+    if len(entry.sentences) < _KEPT and unit not in entry.sentences[-2:]:
+        entry.sentences.append(unit)
 
 
 def _kind(entry: Name, text: str, italic: set[str]) -> str:
+    """The kind of a name, from its words and the sentences that mention it (`text`)."""
     words = [w.casefold() for w in entry.name.split()]
     if entry.definition and not entry.name[0].isupper() or (
             entry.definition and entry.name.split()[0][0].isupper()

@@ -30,6 +30,7 @@ from wiki_tui.agent.offline.sentences import Sentence, plain, sentences, stem, w
 
 COVER_MIN = 0.5  # least share of the question's weight the best sentence must hold
 _PAGES = 12  # candidate pages from the full-text search
+_TERMS = 40  # words of the question the search is given, at most
 _CONTEXT = 0.5  # a question word found only in the page name or heading counts this much
 _SUBJECT = 1.3  # a sentence on the page the question names (its title or an alias)
 _K1, _B = 1.2, 0.75  # BM25
@@ -233,7 +234,7 @@ def _candidate_pages(vault: Any, question: str, asked: list[str]
     answers."""
     raw = [w for w in re.findall(r"[^\W_]+", question)
            if stem(w) not in _STOP and len(w) > 1]
-    query = " OR ".join(dict.fromkeys(w.casefold() for w in raw))
+    query = " OR ".join(list(dict.fromkeys(w.casefold() for w in raw))[:_TERMS])
     if not query:
         return []
     out = []

@@ -115,8 +115,7 @@ def sentences(text: str) -> list[Sentence]:
 
 def _shouted(line: str) -> bool:
     """A line in capitals ("COOK'S SECOND VOYAGE"): a plain-text title, read as a heading."""
-    letters = [c for c in line if c.isalpha()]
-    return len(letters) >= 6 and line.isupper() and len(line.split()) >= 2
+    return line.isupper() and len(line.split()) >= 2 and sum(c.isalpha() for c in line) >= 6
 
 
 def split_sentences(paragraph: str) -> list[str]:
