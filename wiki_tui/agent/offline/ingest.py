@@ -9,8 +9,8 @@ One reply in the edit protocol, which the person reviews like a model's:
   the pages it mentions and the names it gives linked;
 - a **page for each name it gives** (offline/entities.py: people, places, works, institutions,
   defined terms), holding the source's sentences about it, citing the source page;
-- on each **existing page it mentions**: the source added to `sources:`, and one cited line,
-  the source's sentence about it, under "## From the sources".
+- on each **existing page it mentions** (offline/updates.py): the source added to `sources:`,
+  and one cited line, the source's sentence about it, under "## From the sources".
 It never reads for meaning: it says so, and leaves contradictions to the person.
 """
 
@@ -20,22 +20,21 @@ import datetime as _dt
 import re
 from typing import Any
 
-from wiki_tui.agent.backlinks import SPECIAL_FILES, blocks_as_text, link_name, name_counts
+from wiki_tui.agent.backlinks import blocks_as_text, link_name, name_counts
 from wiki_tui.agent.convert import source_title
 from wiki_tui.agent.convert.pdf import PAGE_MARK
 from wiki_tui.agent.offline.entities import Name, find_names
+from wiki_tui.agent.offline.mentions import link_first_mentions, mentioned_pages
 from wiki_tui.agent.offline.sentences import plain, split_sentences
+from wiki_tui.agent.offline.updates import update_block
 from wiki_tui.agent.offline.writing import NOTE, file_name, frontmatter, new_path, yaml_str
 from wiki_tui.agent.pageinfo import page_infos
-from wiki_tui.changes.reply.blocks import EDIT, WRITE, Block
+from wiki_tui.changes.reply.blocks import WRITE, Block
 
 MAX_UPDATES = 25  # existing pages one ingest updates
-_MAX_NAME_WORDS = 6
 _MAX_KEY_POINTS = 30  # sections (or pages) summarised on a source page
 _MAX_TABLES, _MAX_ROWS = 3, 25  # tables kept on the source page, rows of each
 _MAX_QUOTES = 6  # sentences quoted on a name's page
-_FROM_SOURCES = "## From the sources"
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _KIND_TAGS = {"person": "person", "place": "place", "institution": "institution",
               "work": "work", "ship": "ship"}
 
@@ -69,7 +68,7 @@ def ingest(vault: Any, args: dict, progress: Any) -> str:
             blocks.append(Block(WRITE, path, content=_name_page(vault, name, cite, links, path)))
     updated = []
     for path in mentioned[:MAX_UPDATES]:
-        edit = _update_edit(vault, path, cite, text, infos)
+        edit = update_block(vault, path, cite, text, _page_names(vault, path))
         if edit is not None:
             blocks.append(edit)
             updated.append(path)
@@ -303,151 +302,3 @@ def _name_page(vault: Any, name: Name, cite: str, links: list, path: str) -> str
 def plain_line(text: str) -> str:
     """A sentence of the source on one line, its links kept."""
     return " ".join(text.split())
-
-
-# -- existing pages ------------------------------------------------------------------------------
-def _update_edit(vault: Any, path: str, cite: str, text: str, infos: list) -> Block | None:
-    """The source in the page's `sources:`, and the source's sentence about it as a cited line
-    (None: the page cites the source already, or has no frontmatter to extend)."""
-    page_text = vault.read_text(path)
-    edit = _sources_edit(page_text, cite)
-    if edit is None:
-        return None
-    edits = [edit]
-    sentence = _sentence_about(text, _page_names(vault, path))
-    if sentence and plain(sentence) not in plain(page_text):
-        line = _append_edit(page_text, f"- {sentence} ({cite})")
-        if line is not None:
-            edits.append(line)
-    return Block(EDIT, path, edits=edits)
-
-
-def _sentence_about(text: str, names: list[str]) -> str:
-    """The source's first full sentence naming the page (title or alias), on one line."""
-    from wiki_tui.agent.offline.sentences import sentences
-
-    patterns = [re.compile(rf"(?<![\w-]){re.escape(n)}(?![\w-])", re.I) for n in names]
-    for unit in sentences(text):
-        shown = plain(unit.text)
-        if len(shown.split()) >= 6 and not shown.endswith((":", "?")) \
-                and any(p.search(shown) for p in patterns):
-            return plain_line(unit.text)
-    return ""
-
-
-def _append_edit(page_text: str, line: str) -> tuple[str, str] | None:
-    """(SEARCH, REPLACE) adding `line` at the end of the page, under "## From the sources"
-    (added unless the page ends in that section). SEARCH is the page's shortest unique tail
-    of lines, never reaching into the frontmatter."""
-    lines = page_text.splitlines(keepends=True)
-    end = len(lines)
-    while end and not lines[end - 1].strip():
-        end -= 1
-    front_end = page_text.find("\n---", 3) if page_text.startswith("---") else -1
-    front_lines = page_text.count("\n", 0, front_end + 4) + 1 if front_end >= 0 else 0
-    headings = [ln.strip() for ln in lines[front_lines:end] if ln.startswith("## ")]
-    addition = f"{line}\n" if headings and headings[-1] == _FROM_SOURCES \
-        else f"\n{_FROM_SOURCES}\n\n{line}\n"
-    for start in range(end - 1, max(front_lines, end - 6) - 1, -1):
-        old = "".join(lines[start:end])
-        if page_text.count(old) == 1:
-            return old, (old if old.endswith("\n") else old + "\n") + addition
-    return None
-
-
-def _sources_edit(text: str, cite: str) -> tuple[str, str] | None:
-    """(old line, new lines) adding `cite` to the page's `sources` frontmatter (None: there
-    already, no frontmatter, or a form not rewritten mechanically)."""
-    if not text.startswith("---"):
-        return None
-    end = text.find("\n---", 3)
-    if end < 0:
-        return None
-    front = text[:end + 1].splitlines(keepends=True)
-    if cite in "".join(front):
-        return None
-    quoted = yaml_str(cite)
-    for i, line in enumerate(front):
-        m = re.match(r"^sources:\s*(.*?)\s*$", line)
-        if not m:
-            continue
-        value = m.group(1)
-        block_list = i + 1 < len(front) and front[i + 1].lstrip().startswith("- ")
-        if value in ("", "null", "~") and block_list:
-            j = i + 1
-            while j + 1 < len(front) and front[j + 1].lstrip().startswith("- "):
-                j += 1
-            indent = front[j][:len(front[j]) - len(front[j].lstrip())]
-            return front[j], front[j] + f"{indent}- {quoted}\n"
-        if value in ("", "[]", "null", "~"):
-            return line, f"sources: [{quoted}]\n"
-        if value.startswith("[") and value.endswith("]"):
-            inner = value[1:-1].strip()
-            return line, (f"sources: [{inner}, {quoted}]\n" if inner
-                          else f"sources: [{quoted}]\n")
-        return None
-    last = front[-1]
-    return last, last + f"sources: [{quoted}]\n"
-
-
-# -- links -------------------------------------------------------------------------------------
-def link_first_mentions(lines: list[str], links: list[tuple[list[str], str]]) -> list[str]:
-    """Turn the first mention of each (names, link target) into a link, outside existing links
-    and code spans; the names are tried longest first."""
-    out = list(lines)
-    for names, target in links:
-        names = sorted(names, key=len, reverse=True)
-        done = False
-        for i, line in enumerate(out):
-            for name in names:
-                for m in re.finditer(rf"(?<![\w\[|/]){re.escape(name)}(?![\w\]|])", line, re.I):
-                    before = line[:m.start()]
-                    if before.count("[[") > before.count("]]") or before.count("`") % 2:
-                        continue  # inside a link or a code span
-                    shown = m.group(0)
-                    link = f"[[{target}]]" if shown == target else f"[[{target}|{shown}]]"
-                    out[i] = before + link + line[m.end():]
-                    done = True
-                    break
-                if done:
-                    break
-            if done:
-                break
-    return out
-
-
-def mentioned_pages(vault: Any, text: str, exclude: set[str] = frozenset(),
-                    infos: list | None = None) -> list[str]:
-    """Existing pages whose title, file name or an alias occurs in `text`, most mentioned first.
-
-    Word n-grams of the text are looked up in a name table: linear in the text, whatever the
-    number of pages."""
-    names: dict[str, set[str]] = {}
-    for page in infos if infos is not None else page_infos(vault):
-        path = page.path
-        if path in exclude or path in SPECIAL_FILES or page.type == "source":
-            continue
-        for name in {page.name, page.title, *map(str, page.aliases)}:
-            key = " ".join(w.casefold() for w in _WORD.findall(name or ""))
-            if len(key) < 3 and not (len(key) == 2 and any(c.isdigit() for c in key)):
-                continue  # "H4" is a name; "of" is not
-            words = key.count(" ") + 1
-            if words > _MAX_NAME_WORDS:
-                continue
-            names.setdefault(key, set()).add(path)
-    reach: dict[str, int] = {}  # first word of a name -> most words a name starting so has
-    for key in names:
-        first, _, rest = key.partition(" ")
-        reach[first] = max(reach.get(first, 0), rest.count(" ") + 2 if rest else 1)
-    words = [w.casefold() for w in _WORD.findall(text)]
-    counts: dict[str, int] = {}
-    for i, word in enumerate(words):
-        for n in range(1, reach.get(word, 0) + 1):
-            if i + n > len(words):
-                break
-            key = " ".join(words[i:i + n]) if n > 1 else word
-            paths = names.get(key)
-            if paths and len(paths) == 1:  # an ambiguous name links nothing
-                path = next(iter(paths))
-                counts[path] = counts.get(path, 0) + 1
-    return sorted(counts, key=lambda p: (-counts[p], p))
