@@ -41,3 +41,13 @@ async def call_error(session: ClientSession, tool: str, **arguments: Any) -> str
     result = await session.call_tool(tool, arguments)
     assert result.is_error, result.structured_content
     return result.content[0].text
+
+
+async def call_refused(session: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
+    """The answer (its JSON) of a call refused as an error (`isError: true`) that still says
+    everything in its structured content."""
+    result = await session.call_tool(tool, arguments)
+    assert result.is_error, result.content[0].text
+    assert result.structured_content is not None
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content

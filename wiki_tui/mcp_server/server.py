@@ -1,26 +1,34 @@
 """`wiki-tui mcp [VAULT]`: the wiki as tools for other agents, over the Model Context Protocol
-(stdio, the official `mcp` SDK's MCPServer).
+(the official `mcp` SDK's MCPServer; stdio by default, streamable HTTP with http.py).
 
 Read-only tools answer from the vault model (the same search, link rules, backlinks and lint as
 the app); `propose_changes` never writes a page: it keeps the changeset as a pending review with
 the calling agent's name (the `clientInfo` it sent when it connected), for the person to accept
 in the app or with `wiki-tui apply --pending ID --yes`. Nothing here imports litellm or the UI.
+
+Every call runs in a worker thread under a time limit, so no request stalls the server for the
+others; every refusal is a tool error (`isError`) in plain words (arguments.py).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
 
+from wiki_tui import __version__
 from wiki_tui.agent.prompts import EDIT_PROTOCOL
-from wiki_tui.mcp_server import tools
+from wiki_tui.mcp_server import schemas, tools
+from wiki_tui.mcp_server.arguments import plain_message
 from wiki_tui.vault import Vault, VaultError
 
 SERVER_NAME = "wiki-tui"
@@ -58,79 +66,135 @@ def agent_name(ctx: Context | None) -> str:
     return f"{name} {version}" if version else name
 
 
-def _answers(vault: Vault, fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """`fn(vault, ...)` as a tool body: the vault brought in step with applies made elsewhere
-    first (one stat of log.md when there were none), an agent's mistake as a ToolError."""
-    @functools.wraps(fn)
-    def call(*args: Any, **kwargs: Any) -> dict[str, Any]:
-        vault.sync_with_disk()
+CALL_SECONDS = 10.0  # the most one call may take before it is answered with an error
+
+# Arguments as the tools' input schemas describe them.
+Query = Annotated[str, Field(description='Words to find; "quoted phrase", OR, -word. At most '
+                                         f"{tools.QUERY_MAX_CHARS} characters and "
+                                         f"{tools.QUERY_MAX_TERMS} different words")]
+PageName = Annotated[str, Field(description="A path, a file name, a title or an alias "
+                                            "([[...]] around it is fine)")]
+Limit = Annotated[int, Field(ge=1, description="How many to give at most")]
+Cursor = Annotated[str | None, Field(description="The next_cursor of the previous answer")]
+
+
+class WikiServer(MCPServer):
+    """The SDK's MCPServer, with argument mistakes told in plain words and stdin checked line
+    by line (stdio.py)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context | None = None) -> Any:
         try:
-            return fn(vault, *args, **kwargs)
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(plain_message(name, exc.__cause__)) from None
+            raise
+
+    async def run_stdio_async(self) -> None:
+        from wiki_tui.mcp_server.stdio import serve_stdio
+
+        await serve_stdio(self._lowlevel_server)
+
+
+def _answers(vault: Vault, fn: Callable[..., dict[str, Any]], out: type[BaseModel] | None,
+             seconds: float = CALL_SECONDS) -> Callable[..., Awaitable[Any]]:
+    """`fn(vault, ...)` as a tool body, its answer as the model `out` (so the text and the
+    structured content say the same; None: the dict as is): run in a worker thread with the
+    vault first brought in
+    step with applies made elsewhere (one stat of log.md when there were none); an agent's
+    mistake as a ToolError; a call that takes more than `seconds` answered with a ToolError
+    (its thread is left to finish on its own, bounded by the limits on what a call may ask)."""
+    what = fn.__name__
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        vault.sync_with_disk()
+        answer = fn(vault, *args, **kwargs)
+        return answer if out is None else out.model_validate(answer)
+
+    @functools.wraps(fn)
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            with anyio.fail_after(seconds):
+                return await anyio.to_thread.run_sync(
+                    functools.partial(run, *args, **kwargs), abandon_on_cancel=True)
+        except TimeoutError:
+            raise ToolError(f"{what} took longer than {seconds:g} s and was stopped: ask for "
+                            "less (fewer words, a smaller limit, one folder)") from None
         except (tools.ToolInputError, VaultError) as exc:
             raise ToolError(str(exc)) from None
     return call
 
 
-def build_server(vault: Vault) -> MCPServer:
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
-    _add_read_tools(server, vault)
-    _add_propose_tool(server, vault)
+def build_server(vault: Vault, *, call_seconds: float = CALL_SECONDS) -> WikiServer:
+    server = WikiServer(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
+                        log_level="WARNING")
+    _add_read_tools(server, vault, call_seconds)
+    _add_propose_tool(server, vault, call_seconds)
     _add_resources(server, vault)
     return server
 
 
-def _add_read_tools(server: MCPServer, vault: Vault) -> None:
-    search = _answers(vault, tools.search)
-    read_page = _answers(vault, tools.read_page)
-    backlinks = _answers(vault, tools.backlinks)
-    list_pages = _answers(vault, tools.list_pages)
-    lint = _answers(vault, tools.lint)
-    recent_log = _answers(vault, tools.recent_log)
+def _add_read_tools(server: MCPServer, vault: Vault, seconds: float) -> None:
+    search = _answers(vault, tools.search, schemas.SearchOut, seconds)
+    read_page = _answers(vault, tools.read_page, schemas.PageOut, seconds)
+    backlinks = _answers(vault, tools.backlinks, schemas.BacklinksOut, seconds)
+    list_pages = _answers(vault, tools.list_pages, schemas.ListOut, seconds)
+    lint = _answers(vault, tools.lint, schemas.LintOut, seconds)
+    recent_log = _answers(vault, tools.recent_log, schemas.LogOut, seconds)
 
     @server.tool(name="search", annotations=READ_ONLY)
-    def search_tool(query: str, limit: int = 20) -> dict[str, Any]:
+    async def search_tool(query: Query, limit: Limit = 20) -> schemas.SearchOut:
         """Full-text search of the wiki (BM25; "quoted phrase", OR, -word). Hits best first,
         each with path, title, 1-based line and a one-line snippet."""
-        return search(query, limit)
+        return await search(query, limit)
 
     @server.tool(name="read_page", annotations=READ_ONLY)
-    def read_page_tool(page: str) -> dict[str, Any]:
+    async def read_page_tool(page: PageName) -> schemas.PageOut:
         """One page's full text (frontmatter included). `page` is a path, a file name, a title
         or an alias, resolved as a [[link]] from the vault root resolves."""
-        return read_page(page)
+        return await read_page(page)
 
     @server.tool(name="backlinks", annotations=READ_ONLY)
-    def backlinks_tool(page: str) -> dict[str, Any]:
+    async def backlinks_tool(page: PageName) -> schemas.BacklinksOut:
         """Pages that link to `page` (source, line, the line's text), then unlinked mentions of
         its name in other pages."""
-        return backlinks(page)
+        return await backlinks(page)
 
     @server.tool(name="list_pages", annotations=READ_ONLY)
-    def list_pages_tool(type: str | None = None, folder: str | None = None,
-                        limit: int | None = None) -> dict[str, Any]:
+    async def list_pages_tool(type: str | None = None, folder: str | None = None,
+                              limit: Limit | None = None,
+                              cursor: Cursor = None) -> schemas.ListOut:
         """Pages (path, title, type, summary), sorted by path; optionally only one frontmatter
-        `type` (e.g. concept, entity, source) and/or one folder."""
-        return list_pages(type, folder, limit)
+        `type` (e.g. concept, entity, source) and/or one folder. Long listings come in parts:
+        pass the answer's next_cursor as `cursor` for the next one."""
+        return await list_pages(type, folder, limit, cursor)
 
     @server.tool(name="lint", annotations=READ_ONLY)
-    def lint_tool() -> dict[str, Any]:
+    async def lint_tool() -> schemas.LintOut:
         """Structural findings for the whole wiki: broken links, orphans, frontmatter the
         vault's schema asks for, pages missing from index.md, duplicates."""
-        return lint()
+        return await lint()
 
     @server.tool(name="recent_log", annotations=READ_ONLY)
-    def recent_log_tool(limit: int = 10) -> dict[str, Any]:
+    async def recent_log_tool(limit: Limit = 10) -> schemas.LogOut:
         """The newest entries of log.md first (date, operation, title, pages touched)."""
-        return recent_log(limit)
+        return await recent_log(limit)
 
 
-def _add_propose_tool(server: MCPServer, vault: Vault) -> None:
-    propose = _answers(vault, tools.propose_changes)
+def _add_propose_tool(server: MCPServer, vault: Vault, seconds: float) -> None:
+    propose = _answers(vault, tools.propose_changes, None, seconds)
 
     @server.tool(name="propose_changes", description=PROPOSE_DESCRIPTION,
                  annotations=PROPOSES)
-    def propose_tool(reply: str, ctx: Context, title: str | None = None) -> dict[str, Any]:
-        return propose(reply, title, agent_name(ctx))
+    async def propose_tool(
+        reply: Annotated[str, Field(description="Edit blocks in the edit protocol")],
+        ctx: Context,
+        title: Annotated[str | None, Field(description="For the log and the commit")] = None,
+    ) -> Annotated[CallToolResult, schemas.ProposalOut]:
+        answer = await propose(reply, title, agent_name(ctx))
+        return CallToolResult(content=[TextContent(type="text", text=json.dumps(answer, indent=2))],
+                              structured_content=answer, is_error=answer["refused"])
 
 
 def _add_resources(server: MCPServer, vault: Vault) -> None:
