@@ -17,7 +17,7 @@ import json
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -30,6 +30,9 @@ from wiki_tui.agent.prompts import EDIT_PROTOCOL
 from wiki_tui.mcp_server import schemas, tools
 from wiki_tui.mcp_server.arguments import plain_message
 from wiki_tui.vault import Vault, VaultError
+
+if TYPE_CHECKING:
+    from wiki_tui.mcp_server.http import HttpOptions
 
 SERVER_NAME = "wiki-tui"
 UNNAMED_AGENT = "an MCP client"  # a client that sent no clientInfo name
@@ -221,17 +224,34 @@ def _add_resources(server: MCPServer, vault: Vault) -> None:
         return EDIT_PROTOCOL
 
 
-def serve(root: Path, on_open: Callable[[Vault], None] | None = None) -> None:
+def serve(root: Path, on_open: Callable[[Vault], None] | None = None,
+          http: "HttpOptions | None" = None) -> None:
     """Open the vault (watching it for outside edits), run `on_open(vault)` (the CLI finishes
-    an apply a crash interrupted there), and serve MCP on stdin/stdout until the client closes
-    the pipe."""
+    an apply a crash interrupted there), and serve MCP: on stdin/stdout until the client closes
+    the pipe, or over streamable HTTP (`http`) until SIGINT/SIGTERM. HttpSetupError when the
+    HTTP server cannot start as asked (before the vault is opened)."""
+    sock = None
+    if http is not None:
+        from wiki_tui.mcp_server.http import announce, bind
+
+        http.check()
+        sock = bind(http)
     vault = Vault.open(root, watch=True)
-    if on_open is not None:
-        on_open(vault)
-    # The finder and the search database, built while the client initialises: the first
-    # search then waits only for what is left (a cold 10k-page index takes seconds).
-    threading.Thread(target=vault.prepare, name="wiki-tui-prepare", daemon=True).start()
     try:
-        build_server(vault).run("stdio")
+        if on_open is not None:
+            on_open(vault)
+        # The finder and the search database, built while the client initialises: the first
+        # search then waits only for what is left (a cold 10k-page index takes seconds).
+        threading.Thread(target=vault.prepare, name="wiki-tui-prepare", daemon=True).start()
+        server = build_server(vault)
+        if http is None:
+            server.run("stdio")
+        else:
+            from wiki_tui.mcp_server.http import serve_http
+
+            announce(root, sock, http)
+            serve_http(server, http, sock)
     finally:
+        if sock is not None:
+            sock.close()
         vault.close()

@@ -1,7 +1,8 @@
 """MCP over stdin/stdout, with every malformed line answered (envelope.py) instead of dropped.
 
 The SDK's stdio transport reads the lines; this hands it only the sound ones and sends the
-error for each other one back through the same writer, so replies never interleave mid-line.
+error for each other one back through the SDK's own writer, so replies never interleave
+mid-line.
 """
 
 from __future__ import annotations
@@ -19,29 +20,29 @@ from wiki_tui.mcp_server.envelope import refusal
 
 class _CheckedLines:
     """stdin's lines as the SDK reads them (`async for line in stdin`), minus the malformed
-    ones, whose errors go to `refused` instead."""
+    ones, each answered with its error through the SDK's writer (`attach`) before the next line
+    is read: the error is out before the server can see the end of its input."""
 
-    def __init__(self, lines: Any, refused: Any) -> None:
+    def __init__(self, lines: Any) -> None:
         self._lines = lines
-        self._refused = refused
+        self._write: Any = None
+        self._attached = anyio.Event()
+
+    def attach(self, write: Any) -> None:
+        self._write = write
+        self._attached.set()
 
     async def __aiter__(self) -> AsyncIterator[str]:
-        async with self._refused:
-            async for line in self._lines:
-                if not line.strip():
-                    continue  # a blank line between messages is not a message
-                error = refusal(line)
-                if error is None:
-                    yield line
-                else:
-                    await self._refused.send(error)
-
-
-async def _forward(refused: Any, write: Any) -> None:
-    async with refused:
-        async for error in refused:
+        async for line in self._lines:
+            if not line.strip():
+                continue  # a blank line between messages is not a message
+            error = refusal(line)
+            if error is None:
+                yield line
+                continue
+            await self._attached.wait()
             try:
-                await write.send(SessionMessage(JSONRPCError.model_validate(error)))
+                await self._write.send(SessionMessage(JSONRPCError.model_validate(error)))
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                 return
 
@@ -59,9 +60,7 @@ def _take_stdin() -> Any:
 async def serve_stdio(lowlevel: Any) -> None:
     """Run `lowlevel` (the SDK's low-level Server) on stdin/stdout until the client closes
     stdin."""
-    send, receive = anyio.create_memory_object_stream[dict](16)
-    async with stdio_server(stdin=_CheckedLines(_take_stdin(), send)) as (read, write):
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_forward, receive, write)
-            await lowlevel.run(read, write, lowlevel.create_initialization_options())
-            tasks.cancel_scope.cancel()
+    lines = _CheckedLines(_take_stdin())
+    async with stdio_server(stdin=lines) as (read, write):
+        lines.attach(write)
+        await lowlevel.run(read, write, lowlevel.create_initialization_options())
