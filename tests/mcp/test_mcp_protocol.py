@@ -13,7 +13,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from tests.mcp.support import WIKI_TUI, call, call_error, mcp_session
 from wiki_tui import __version__
-from wiki_tui.mcp_server import envelope, server, tools
+from wiki_tui.mcp_server import calls
+from wiki_tui.mcp_server.tools import lookups as tools
+from wiki_tui.mcp_server.transport import envelope
 from wiki_tui.vault import Vault
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -145,8 +147,8 @@ async def test_a_call_past_its_time_limit_is_an_error_and_others_are_served(samp
     def quick(_vault: Vault) -> dict:
         return {"ok": True}
 
-    slow = server._answers(vault, stuck, None, seconds=0.2)
-    fast = server._answers(vault, quick, None, seconds=30)
+    slow = calls.answers(vault, stuck, None, seconds=0.2)
+    fast = calls.answers(vault, quick, None, seconds=30)
     try:
         async with anyio.create_task_group() as tasks:
             outcome: dict = {}

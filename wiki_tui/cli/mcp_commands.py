@@ -47,7 +47,7 @@ def run_mcp(args) -> int:
     if args.transport == "stdio":
         serve(root, on_open=report_recovery)
         return 0
-    from wiki_tui.mcp_server.http import HttpOptions, HttpSetupError
+    from wiki_tui.mcp_server.transport.http import HttpOptions, HttpSetupError
 
     http = HttpOptions(host=args.host, port=args.port,
                        token=args.token or os.environ.get(TOKEN_ENV) or None,

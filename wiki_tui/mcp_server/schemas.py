@@ -4,6 +4,8 @@ answer against them. The tool bodies (tools.py) still return plain dicts."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 NOTES = Field(default_factory=list, description=(
@@ -130,3 +132,127 @@ class ProposalOut(BaseModel):
     errors: list[str] = Field(description="Refusals: each names the file and the reason")
     notes: list[str] = Field(description="Told, not blocking")
 
+
+
+class LinkOut(BaseModel):
+    raw: str = Field(description="The link as written")
+    line: int = Field(description="1-based line")
+    kind: str = Field(description="wiki, markdown, frontmatter or external")
+    embed: bool = Field(description="An embed (![[...]])")
+    target: str | None = Field(description="The vault path it leads to; null when it leads "
+                                           "nowhere (or outside, for external links)")
+    subpath: str | None = Field(description="#Heading or #^block, when the link names one")
+    broken: bool = Field(description="A link inside the wiki that leads nowhere")
+    via_alias: bool = Field(description="Found through a title or alias, not the file name")
+
+
+class LinksOut(BaseModel):
+    page: str = Field(description="The page asked about")
+    links: list[LinkOut] = Field(description="Its links in file order")
+    broken: int = Field(description="How many lead nowhere")
+
+
+class TagCount(BaseModel):
+    tag: str = Field(description="The tag, without #")
+    pages: int = Field(description="How many pages hold it")
+
+
+class TagsOut(BaseModel):
+    count: int = Field(description="How many tags in all")
+    tags: list[TagCount] = Field(description="By name")
+    next_cursor: str | None = NEXT
+    notes: list[str] = NOTES
+
+
+class TaggedPage(BaseModel):
+    path: str = Field(description="The page's path")
+    title: str = Field(description="Its title")
+
+
+class TaggedOut(BaseModel):
+    tag: str = Field(description="The tag looked for (lower case, without #)")
+    count: int = Field(description="How many pages hold it (or a tag under it)")
+    pages: list[TaggedPage] = Field(description="By path")
+    next_cursor: str | None = NEXT
+    notes: list[str] = NOTES
+
+
+class PropertiesOut(BaseModel):
+    page: str = Field(description="The page asked about")
+    properties: dict[str, Any] = Field(description="Its frontmatter, as JSON values")
+
+
+class PropertyPage(BaseModel):
+    path: str = Field(description="The page's path")
+    title: str = Field(description="Its title")
+    value: Any = Field(description="The property's value on that page")
+
+
+class PropertyOut(BaseModel):
+    name: str = Field(description="The property looked for")
+    value: str | None = Field(description="The value looked for (null: any)")
+    count: int = Field(description="How many pages match")
+    pages: list[PropertyPage] = Field(description="By path")
+    next_cursor: str | None = NEXT
+    notes: list[str] = NOTES
+
+
+class ChangedFile(BaseModel):
+    path: str = Field(description="The file")
+    change: str = Field(description="created, modified, deleted, renamed")
+
+
+class Commit(BaseModel):
+    commit: str = Field(description="The commit's short hash")
+    date: str = Field(description="ISO 8601")
+    author: str = Field(description="Who committed")
+    subject: str = Field(description="The commit's first line")
+    files: list[ChangedFile] = Field(description="The files it changed (at most 50)")
+    more_files: int = Field(description="How many more it changed")
+
+
+class ChangesOut(BaseModel):
+    page: str | None = Field(description="The page asked about (null: the whole wiki)")
+    commits: list[Commit] = Field(description="git commits, newest first")
+    log: list[LogEntry] = Field(description="log.md entries (naming the page), newest first")
+    notes: list[str] = NOTES
+
+
+class ProposalRow(BaseModel):
+    pending_id: str = Field(description="Its name, for withdraw_proposal")
+    created: str = Field(description="When it was proposed (ISO 8601, UTC)")
+    title: str = Field(description="Its title")
+    files: list[str] = Field(description="The files it changes")
+
+
+class ProposalsOut(BaseModel):
+    agent: str = Field(description="The agent they belong to (the client's name and version)")
+    proposals: list[ProposalRow] = Field(description="Still waiting for review, oldest first")
+
+
+class WithdrawnOut(BaseModel):
+    withdrawn: str = Field(description="The proposal taken back")
+    title: str = Field(description="Its title")
+
+
+class SourceRow(BaseModel):
+    path: str = Field(description="Its path (under raw/)")
+    kind: str = Field(description="Its file type (md, pdf, html...)")
+    ingested: bool = Field(description="A page or log.md names it as ingested already")
+
+
+class SourcesOut(BaseModel):
+    count: int = Field(description="How many files in all")
+    sources: list[SourceRow] = Field(description="By path")
+    next_cursor: str | None = NEXT
+    notes: list[str] = NOTES
+
+
+class SourceOut(BaseModel):
+    path: str = Field(description="Its path (under raw/)")
+    kind: str = Field(description="What it was converted from (markdown, pdf, html...)")
+    chars: int = Field(description="The length of its whole text")
+    offset: int = Field(description="Where this part starts")
+    text: str = Field(description="This part of its text, as markdown")
+    next_offset: int | None = Field(description="Pass as `offset` for the next part; null at "
+                                                "the end")

@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from wiki_tui.mcp_server import TOKEN_ENV
-from wiki_tui.mcp_server.envelope import MAX_MESSAGE_BYTES, refusal
+from wiki_tui.mcp_server.transport.envelope import MAX_MESSAGE_BYTES, refusal
 
 PATH = "/mcp"
 TOKEN_MIN_CHARS = 16

@@ -15,7 +15,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError
 
-from wiki_tui.mcp_server.envelope import refusal
+from wiki_tui.mcp_server.transport.envelope import refusal
 
 
 class _CheckedLines:
