@@ -23,15 +23,16 @@ AGENT = Implementation(name="test-agent", version="1.0")
 
 
 @asynccontextmanager
-async def mcp_session(vault: Path, client: Implementation = AGENT,
-                      errlog: Any = None) -> AsyncIterator[ClientSession]:
+async def mcp_session(vault: Path, client: Implementation = AGENT, errlog: Any = None,
+                      **session: Any) -> AsyncIterator[ClientSession]:
+    """`session`: more ClientSession arguments (a message_handler, say)."""
     params = StdioServerParameters(command=WIKI_TUI, args=["mcp", str(vault)],
                                    env={"LITELLM_LOCAL_MODEL_COST_MAP": "True"})
     kwargs = {"errlog": errlog} if errlog is not None else {}
     async with stdio_client(params, **kwargs) as (read, write):
-        async with ClientSession(read, write, client_info=client) as session:
-            await session.initialize()
-            yield session
+        async with ClientSession(read, write, client_info=client, **session) as opened:
+            await opened.initialize()
+            yield opened
 
 
 @contextmanager

@@ -84,7 +84,7 @@ class WikiServer(MCPServer):
         return await call_next(ctx)
 
     async def _publish_update(self, uri: str) -> None:
-        from mcp_types import ResourceUpdated
+        from mcp.shared.subscriptions import ResourceUpdated
 
         await self._subscriptions.publish(ResourceUpdated(uri=uri))
 

@@ -77,7 +77,7 @@ def read_page(vault: Vault, name: str) -> dict[str, Any]:
         answer["text"] = part
         answer["section"] = {"heading": part.split("\n", 1)[0].lstrip("#").strip(),
                              "start_line": first,
-                             "end_line": first + max(part.rstrip("\n").count("\n"), 0)}
+                             "end_line": first + part.count("\n") - part.endswith("\n")}
     return answer
 
 

@@ -22,7 +22,8 @@ def _plain(value: Any) -> Any:
 
 
 def links(vault: Vault, name: str) -> dict[str, Any]:
-    """Each link on the page in file order: as written, where it leads (null: nowhere)."""
+    """Each link on the page by line: as written, where it leads (null: nowhere, or outside
+    the wiki for an external link)."""
     page = find_page(vault, name)
     rows = []
     for link, target, via_alias in vault.outgoing(page.path):
@@ -30,6 +31,10 @@ def links(vault: Vault, name: str) -> dict[str, Any]:
                      "target": target, "subpath": link.subpath or None,
                      "broken": target is None and link.kind != "external",
                      "via_alias": via_alias})
+    for link in page.external_links:  # http(s):, mailto: ... leave the wiki: never broken here
+        rows.append({"raw": link.raw, "line": link.line, "kind": "external", "embed": link.embed,
+                     "target": None, "subpath": None, "broken": False, "via_alias": False})
+    rows.sort(key=lambda row: row["line"])
     return {"page": page.path, "links": rows,
             "broken": sum(1 for row in rows if row["broken"])}
 
