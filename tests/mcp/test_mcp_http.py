@@ -13,7 +13,7 @@ import pytest
 
 from tests.mcp.support import (WIKI_TUI, call, call_error, http_server, mcp_http_session)
 from wiki_tui import __version__
-from wiki_tui.changes import pending
+from wiki_tui.changes.apply import pending
 
 TOKEN = "s3cret-token-for-tests-0123456789"
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -13,7 +13,7 @@ from mcp.types import Implementation
 
 from tests.conftest import git
 from tests.mcp.support import WIKI_TUI, call, call_error, mcp_session
-from wiki_tui.changes import pending
+from wiki_tui.changes.apply import pending
 
 
 def _lines(vault: Path, rel: str) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 from typing import Any
 
-from wiki_tui.changes.logmd import LOG_PATH, parse_log
+from wiki_tui.changes.apply.logmd import LOG_PATH, parse_log
 from wiki_tui.mcp_server.tools.common import find_page, limit_of
 from wiki_tui.vault import Vault, VaultError
 

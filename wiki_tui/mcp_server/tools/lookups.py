@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wiki_tui.changes.logmd import LOG_PATH, parse_log
+from wiki_tui.changes.apply.logmd import LOG_PATH, parse_log
 from wiki_tui.mcp_server.tools.common import (ToolInputError, find_page, limit_of, page_of,
                                               text_arg)
 from wiki_tui.vault import Vault, VaultError

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from wiki_tui.changes import pending
+from wiki_tui.changes.apply import pending
 from wiki_tui.mcp_server.tools.common import ToolInputError, text_arg
 from wiki_tui.vault import Vault
 
 
 def propose_changes(vault: Vault, reply: str, title: str | None, agent: str) -> dict[str, Any]:
     """Build the reply into a changeset (as `apply --dry-run`), keep it as a pending review."""
-    from wiki_tui.changes.propose import propose  # with git: not on the start-up path
+    from wiki_tui.changes.apply.propose import propose  # with git: not on the start-up path
 
     if title is not None and not isinstance(title, str):
         raise ToolInputError("title must be a string")
