@@ -212,3 +212,28 @@ def test_json_output_for_programs(git_vault: Path, tmp_path: Path, capsys):
     assert main(["--vault", str(git_vault), "apply", str(bad), "--yes", "--json"]) == 1
     failed = json.loads(capsys.readouterr().out)
     assert not failed["applied"] and "entities/H4.md" in failed["errors"][0]
+
+
+@pytest.mark.parametrize("stem", ["n" * 238, "é" * 119])  # 241 bytes with ".md": the most
+def test_the_longest_name_validation_allows_is_applied(git_vault: Path, tmp_path: Path, stem):
+    name = f"{stem}.md"
+    assert len(name.encode("utf-8")) == 241
+    reply = _write_reply(tmp_path, f"@@@ WRITE concepts/{name}\n---\ntitle: Long\n---\n# Long\n"
+                                   "@@@ END\n")
+    assert main(["--vault", str(git_vault), "apply", str(reply), "--yes"]) == 0
+    assert (git_vault / "concepts" / name).read_text(encoding="utf-8").startswith("---")
+    assert git(git_vault, "status", "--porcelain").strip() == ""  # committed, no temp left
+
+
+def test_a_name_too_long_for_the_temporary_file_is_refused_before_apply(
+        git_vault: Path, tmp_path: Path, capsys):
+    before = full_state(git_vault)
+    name = "n" * 245 + ".md"  # 248 bytes: the file system takes it, its temporary file not
+    reply = _write_reply(tmp_path, f"@@@ WRITE concepts/{name}\n---\ntitle: Long\n---\n"
+                                   "@@@ END\n")
+    code = main(["--vault", str(git_vault), "apply", str(reply), "--yes"])
+    captured = capsys.readouterr()
+    assert code != 0
+    assert "at most 241" in _flat(captured.out + captured.err)
+    assert "Traceback" not in captured.err and "File name too long" not in captured.err
+    assert full_state(git_vault) == before
