@@ -237,3 +237,50 @@ def test_a_name_too_long_for_the_temporary_file_is_refused_before_apply(
     assert "at most 241" in _flat(captured.out + captured.err)
     assert "Traceback" not in captured.err and "File name too long" not in captured.err
     assert full_state(git_vault) == before
+
+
+def _stored_proposal(vault: Path) -> Path:
+    """A pending proposal (as an MCP agent leaves one) creating concepts/Gnomon.md."""
+    from wiki_tui.changes.apply.propose import propose
+    from wiki_tui.vault import Vault
+
+    opened = Vault.open(vault)
+    try:
+        proposal = propose(opened, "@@@ WRITE concepts/Gnomon.md\n---\ntitle: Gnomon\n---\n"
+                                   "# Gnomon\n@@@ END\n", title="Gnomon", agent="agent 1")
+    finally:
+        opened.close()
+    return vault / ".wiki-tui" / "pending" / f"{proposal.pending.name}.json"
+
+
+@pytest.mark.parametrize("path, words", [
+    ("../escape.md", "not a plain path inside the vault"),
+    ("concepts/../../escape.md", "not a plain path inside the vault"),
+    (".git/hooks/pre-commit.md", "not part of the wiki"),
+])
+def test_apply_pending_edited_to_leave_the_vault_is_a_clean_refusal(
+        git_vault: Path, capsys, path, words):
+    stored = _stored_proposal(git_vault)
+    stored.write_text(stored.read_text(encoding="utf-8").replace(
+        '"concepts/Gnomon.md"', f'"{path}"'), encoding="utf-8")
+    before = full_state(git_vault)
+    code = main(["--vault", str(git_vault), "apply", "--pending", stored.stem, "--yes"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert words in _flat(captured.err) and "Traceback" not in captured.err
+    assert full_state(git_vault) == before
+    assert not (git_vault.parent / "escape.md").exists()
+
+
+def test_apply_pending_after_a_folder_became_a_symlink_is_a_clean_refusal(
+        git_vault: Path, tmp_path: Path, capsys):
+    stored = _stored_proposal(git_vault)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (git_vault / "concepts").rename(elsewhere / "concepts")
+    (git_vault / "concepts").symlink_to(elsewhere / "concepts")
+    code = main(["--vault", str(git_vault), "apply", "--pending", stored.stem, "--yes"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "symlink" in _flat(captured.err) and "Traceback" not in captured.err
+    assert not (elsewhere / "concepts" / "Gnomon.md").exists()
