@@ -1,4 +1,5 @@
-"""Guards on what a model may write: paths confined to the vault, only markdown pages, sizes.
+"""Guards on what a model may write: paths confined to the vault, only markdown pages and JSON
+Canvas files (and the SVG the program draws of a chart), sizes.
 
 Every refusal is a GuardError whose message names the path and says what to do instead; it goes
 back to the model as is. Nothing here writes anything.
@@ -31,6 +32,8 @@ _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 1
 _BAD_CHARS = re.compile(r'[<>:"|?*]')  # control characters: see _INVISIBLE
 _INVISIBLE = {"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"}  # controls, bidi/zero-width, unassigned
 _LINK_BREAKERS = re.compile(r"[#^\[\]]")
+WRITABLE = (".md", ".canvas")  # what a model may write: pages and JSON Canvas files
+RENDERED = (".svg",)  # what the program draws from a reviewed spec (changes/form_files.py)
 
 
 class GuardError(Exception):
@@ -82,8 +85,9 @@ def _check_name(path: str, part: str) -> None:
                          f"{MAX_COMPONENT_BYTES} bytes; shorten it")
 
 
-def clean_relative(path: str) -> str:
-    """Validate the shape of a vault-relative page path and return it normalised (no disk)."""
+def clean_relative(path: str, *, rendered: bool = False) -> str:
+    """Validate the shape of a vault-relative page path and return it normalised (no disk).
+    `rendered`: the path of a file the program draws (a chart's SVG), not a page."""
     shown = path
     if not isinstance(path, str) or not path.strip():
         raise GuardError("", "the path is empty; name the page, e.g. concepts/Page.md")
@@ -112,24 +116,30 @@ def clean_relative(path: str) -> str:
     if parts[0].casefold() == RAW_DIR and len(parts) > 1:
         raise GuardError(clean, f"{RAW_DIR}/ holds the raw sources and is read-only; write "
                          "wiki pages elsewhere (e.g. sources/ for a source's summary page)")
-    if not clean.endswith(".md"):
-        hint = " (use the lower-case '.md' extension)" if clean.lower().endswith(".md") else ""
-        raise GuardError(clean, "only markdown pages ending in '.md' can be written" + hint)
-    if clean[: -len(".md")].endswith("/") or clean == ".md":
+    suffixes = RENDERED if rendered else WRITABLE
+    suffix = next((s for s in suffixes if clean.endswith(s)), None)
+    if suffix is None:
+        lower = next((s for s in suffixes if clean.lower().endswith(s)), None)
+        hint = f" (use the lower-case '{lower}' extension)" if lower else ""
+        what = ("only SVG files ending in '.svg' are drawn" if rendered else
+                "only markdown pages ending in '.md' (and JSON Canvas files ending in "
+                "'.canvas') can be written")
+        raise GuardError(clean, what + hint)
+    if clean[: -len(suffix)].endswith("/") or clean == suffix:
         raise GuardError(clean, "the page name is empty")
     if clean.casefold() in GENERATED:  # casefold: macOS and Windows ignore case
         raise GuardError(clean, GENERATED[clean.casefold()])
     return clean
 
 
-def check_path(vault_root: Path | str, path: str) -> str:
+def check_path(vault_root: Path | str, path: str, *, rendered: bool = False) -> str:
     """The normalised vault-relative POSIX path a model block may write, or raise GuardError.
 
     Beyond the shape checks of `clean_relative`, looks at the disk: the page itself must not be
     a symbolic link, and no folder on the way may be a link leading out of the vault (or into a
     protected part of it).
     """
-    clean = clean_relative(path)
+    clean = clean_relative(path, rendered=rendered)
     root = Path(vault_root).resolve()
     cur = root
     parts = clean.split("/")
@@ -150,7 +160,7 @@ def check_path(vault_root: Path | str, path: str) -> str:
             except ValueError:
                 raise GuardError(clean, f"the folder '{'/'.join(parts[: i + 1])}' is a link "
                                  "leading out of the vault; refused") from None
-            clean_relative(inside + "/" + "/".join(parts[i + 1 :]))  # protected targets too
+            clean_relative(inside + "/" + "/".join(parts[i + 1 :]), rendered=rendered)  # protected targets too
         elif i < len(parts) - 1 and not cur.is_dir():
             raise GuardError(clean, f"'{'/'.join(parts[: i + 1])}' is a file, not a folder")
     final = root / clean

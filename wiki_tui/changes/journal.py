@@ -22,7 +22,8 @@ from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION,
                                      TRAILER_REVERTS, GitError, GitRepo, commit_message,
                                      git_installed, index_lock, no_repo_notice,
                                      parse_trailers)
-from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
+from wiki_tui.changes.form_files import follow_pages
+from wiki_tui.changes.index_md import INDEX_PATH, canvas_rows, page_rows, render_rows
 from wiki_tui.changes.guards import SCHEMA_HOLD
 from wiki_tui.changes.merge import merge3
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
@@ -163,7 +164,9 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]) -> tuple[b
     for i in sorted(gone, reverse=True):
         del rows[i]
     schema = getattr(vault, "schema", None)
-    rendered = render_rows(rows, getattr(schema, "types", None))
+    types = getattr(schema, "types", None)
+    rows += canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
+    rendered = render_rows(rows, types)
     current = atomic.read_bytes(root / INDEX_PATH)
     new = atomic.encode(rendered, atomic.FileFormat.of(current))
     return (None if new == current else new), current
@@ -350,6 +353,7 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
     recovered = recover(vault)
     sync_with_disk(vault)  # under the lock: another process may have applied since we read
     conflicts = sorted(c.path for c in check_conflicts(vault, changeset, accepted_only=True))
+    follow_pages(changeset)  # a chart's SVG takes its page's decision
     result = ApplyResult()
     entry = logmd.LogEntry(changeset.operation, changeset.title, date,
                            left_out=list(changeset.left_out), spend=changeset.spend,
