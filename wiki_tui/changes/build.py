@@ -40,7 +40,7 @@ class EditError:
 
     path: str
     message: str  # complete sentence(s), naming the file
-    kind: str = "match"  # protocol | guard | match | incomplete | unreadable | limit | notice
+    kind: str = "match"  # protocol | guard | match | incomplete | unreadable | limit | notice | form
     retry: bool = True  # False: informational (e.g. an edit that was already applied)
 
     def __str__(self) -> str:
