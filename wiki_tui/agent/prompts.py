@@ -191,7 +191,7 @@ FORM_TASKS = {
 }
 
 
-def task_text(operation: str, form: str = "page") -> str:
+def task_for(operation: str, form: str = "page") -> str:
     """What the operation asks of the model (a save in another form asks for that form)."""
     if operation == "save" and form in FORM_TASKS:
         return FORM_TASKS[form]
@@ -215,7 +215,7 @@ def system_prompt(vault: Any, operation: str, form: str = "page") -> str:
                                                       "AGENTS.md; use plain conventions)")]
     if operation != "query":
         parts.append("# How to propose changes: the edit protocol\n\n" + EDIT_PROTOCOL)
-    parts.append("# Your task\n\n" + task_text(operation, form))
+    parts.append("# Your task\n\n" + task_for(operation, form))
     return "\n\n".join(parts)
 
 
@@ -333,7 +333,7 @@ def build_prompt(vault: Any, operation: str, task_text: str, *, model: str | Non
     if model == OFFLINE_MODEL:
         user = "\n\n".join([task_text, *extra_sections])
         messages = [{"role": "system",
-                     "content": f"{OFFLINE_LABEL}: {task_text(operation, form)}"},
+                     "content": f"{OFFLINE_LABEL}: {task_for(operation, form)}"},
                     {"role": "user", "content": user}]
         return Prompt(messages, [], 0, 0, count_tokens(user))
     system = system_prompt(vault, operation, form)
