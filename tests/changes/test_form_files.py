@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git
-from wiki_tui.changes.build import build_changeset
-from wiki_tui.changes.journal import apply_changeset, undo_last
-from wiki_tui.changes.model import CREATE, REJECTED
-from wiki_tui.changes.protocol import parse_reply
+from wiki_tui.changes.apply.journal import apply_changeset, undo_last
+from wiki_tui.changes.build.changeset import build_changeset
+from wiki_tui.changes.model import CREATE
+from wiki_tui.changes.reply.stream import parse_reply
 from wiki_tui.vault import Vault
 
 CHART_PAGE = """\

@@ -3,7 +3,7 @@
 Each check reads the changeset the model's reply built and returns what is missing, as
 (path, message) pairs the save operation sends back to the model for another round, like any
 refused edit. The chart spec and the canvas format are checked below this layer, for every
-operation (changes/form_files.py); here only the form itself:
+operation (changes/build/form_files.py); here only the form itself:
 
 - table: a page whose markdown table has rows, each row citing a page ([[...]]);
 - slides: a page that is a Marp deck (`marp: true` in its frontmatter) of two slides or more;

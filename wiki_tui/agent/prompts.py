@@ -147,7 +147,7 @@ TASKS = {
 
 # What a save asks for when the answer is filed in another form (`query --save --as FORM`);
 # docs/forms.md shows each. The program checks the form (agent/answer_forms.py), the chart
-# spec and the canvas (changes/form_files.py), and sends back what is wrong.
+# spec and the canvas (changes/build/form_files.py), and sends back what is wrong.
 FORM_TASKS = {
     "table": (
         "File the answer below as a comparison page of type `answer` in the answers folder, "

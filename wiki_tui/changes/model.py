@@ -154,7 +154,7 @@ class FileChange:
     # Set when the file must not be applied by `--yes` alone (the reason, for the message).
     hold: str | None = None
     # A file the program drew from a page's spec (a chart's SVG): the page's path. It follows
-    # that page's decision at apply (changes/form_files.py).
+    # that page's decision at apply (changes/build/form_files.py).
     rendered_from: str | None = None
 
     def __post_init__(self) -> None:
@@ -162,6 +162,16 @@ class FileChange:
             self.base_hash = text_hash(self.base_text)
         if not self.hunks:
             self.rediff()
+
+    @property
+    def source(self) -> str:
+        """The path the change reads from disk (a rename's old path)."""
+        return self.old_path if self.kind == RENAME and self.old_path else self.path
+
+    def warn(self, warning: str) -> None:
+        """Add a warning for the review, once."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
 
     # -- review ---------------------------------------------------------------------------
     def rediff(self) -> None:

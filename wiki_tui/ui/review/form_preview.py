@@ -28,7 +28,7 @@ def change_views(change: FileChange, page: FileChange | None = None, width: int 
                  ) -> list[tuple[str, list[str]]]:
     """The views of a file of the review: its own form, or for a drawn SVG its page's chart."""
     if change.rendered_from and page is not None:
-        from wiki_tui.changes.form_files import page_charts
+        from wiki_tui.changes.build.form_files import page_charts
         from wiki_tui.forms.chart_spec import ChartError
         from wiki_tui.forms.chart_text import render_text
 

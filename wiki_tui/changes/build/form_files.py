@@ -20,8 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from wiki_tui.changes import guards
+from wiki_tui.changes.build import guards
 from wiki_tui.changes.model import ACCEPTED, CREATE, DELETE, MODIFY, Changeset, FileChange
+from wiki_tui.changes.reply.path_rules import GuardError
 from wiki_tui.forms.canvas import CanvasError, check_canvas
 from wiki_tui.forms.chart_spec import (ChartBlock, ChartError, ChartSpec, default_file,
                                        find_chart_blocks, parse_spec)
@@ -71,8 +72,8 @@ def complete_forms(vault: Any, changes: list[FileChange]
                 out.extend(charts)
             else:
                 out.append(fc)
-        except (CanvasError, ChartError, guards.GuardError) as exc:
-            message = str(exc) if isinstance(exc, guards.GuardError) else f"{fc.path}: {exc}"
+        except (CanvasError, ChartError, GuardError) as exc:
+            message = str(exc) if isinstance(exc, GuardError) else f"{fc.path}: {exc}"
             refused.append((fc.path, message))
     return out, refused
 
@@ -154,7 +155,7 @@ def _svg_on_disk(root: Path, path: str) -> str | None:
     except FileNotFoundError:
         return None
     except UnicodeDecodeError:
-        raise guards.GuardError(path, "a file that is not text is already at this path; name "
+        raise GuardError(path, "a file that is not text is already at this path; name "
                                 "another `file` for the chart") from None
 
 
