@@ -136,8 +136,13 @@ TASKS = {
         "required: copy, word for word and in double quotes, the sentence of the page the "
         "finding rests on; for a contradiction quote both claims, `\"<claim on this page>\" vs "
         "\"<claim on the other page>\"`. Report only what you can quote; no table, no "
-        "numbering. Then propose the fixes (including fixes for the structural findings "
-        "listed) as edit blocks."),
+        "numbering. Then list, the same way, what the wiki should look into next: `question` "
+        "(a question worth investigating; the page it starts from, and in the sentence the "
+        "other [[Page]] links it rests on), `source` (a source worth finding: what it is and "
+        "which claim it would settle), `data-gap` (a claim resting on one source, a number "
+        "without a source, a page with no source); quote the claim each rests on. Then "
+        "propose the fixes (including fixes for the structural findings listed) as edit "
+        "blocks."),
     "instruct": (
         "Carry out the person's instruction below as edit blocks. When you rename or merge a "
         "page, also EDIT every page that links to it so its links follow (the backlinks are "

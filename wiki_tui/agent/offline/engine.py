@@ -6,7 +6,8 @@ It is no language model and says so in every reply. What it can do honestly:
   pages' `sources` frontmatter;
 - query: the best-matching passages (BM25, the vault's search) quoted with [[Page]] citations;
 - save: the answer filed as a page;
-- lint: mechanical fixes for structural findings (a broken link -> the suggested target);
+- lint: mechanical fixes for structural findings (a broken link -> the suggested target), and
+  suggestions of what to look into next (offline/suggest.py);
 - instruct: "rename PAGE to NAME" and "merge PAGE into PAGE" (backlinks follow).
 """
 
@@ -356,8 +357,12 @@ def _save(vault: Any, args: dict) -> str:
 
 # -- lint -------------------------------------------------------------------------------------
 def _lint(vault: Any, args: dict) -> str:
+    from wiki_tui.agent.offline.suggest import suggestions
+
+    asks = "\n".join(suggestions(vault))
+    asks = f"What the wiki could look into next:\n\n{asks}\n\n" if asks else ""
     if not args.get("fix", True):
-        return f"{NOTE} Only structural checks; no model-checked findings.\n"
+        return f"{NOTE} Only structural checks; no model-checked findings.\n\n{asks}"
     fixes: dict[str, dict[int, list[tuple[str, str]]]] = {}
     for item in args.get("findings", []):
         new = _link_fix(item)
@@ -381,7 +386,7 @@ def _lint(vault: Any, args: dict) -> str:
             blocks.append(Block(EDIT, path, edits=edits))
     prose = (f"{NOTE} Structural checks only; {len(blocks)} page(s) get mechanical fixes "
              "(links pointed at the page the check suggests). Contradictions and superseded "
-             "claims need a language model.\n\n")
+             "claims need a language model.\n\n" + asks)
     return prose + blocks_as_text(blocks)
 
 
