@@ -40,6 +40,7 @@ from wiki_tui.agent.events import (
     FileReady,
     Findings,
     LintItem,
+    Progress,
     Retry,
     Started,
     Token,
@@ -48,10 +49,11 @@ from wiki_tui.agent.events import (
 )
 from wiki_tui.agent.instructions import merge_request
 from wiki_tui.agent.lint_findings import model_findings
-from wiki_tui.agent.llm import CUT_OFF_KINDS, ChatResult, LLMError, stream_chat
-from wiki_tui.agent.offline.provider import Task, register_task, release_task
+from wiki_tui.agent.citations import citations
+from wiki_tui.agent.convert import MAX_SOURCE_MB, Converted, convert_source, source_title
+from wiki_tui.agent.engines import stream_reply
 from wiki_tui.agent.pageinfo import page_infos
-from wiki_tui.agent.convert import MAX_SOURCE_MB, Converted, convert_source
+from wiki_tui.agent.stream import CUT_OFF_KINDS, ChatResult, LLMError, Task
 from wiki_tui.changes.usage import Spend
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
@@ -82,6 +84,8 @@ async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
     images, run.unseen = await asyncio.to_thread(_image_parts, vault, source, settings)
     for number, part in enumerate(parts, 1):
         label = f"`{path}`" + (f" (part {number} of {len(parts)})" if len(parts) > 1 else "")
+        if len(parts) > 1:
+            yield Progress(f"part {number} of {len(parts)} of {path}", number - 1, len(parts))
         task_text = f"# Source {label}\n\n{part}"
         if source.pages:
             task_text = f"# Source {label}\n\n{_PAGES_NOTE}\n\n{part}"
@@ -335,36 +339,6 @@ def _under_raw(root: Any, path: str) -> bool:
     return raw in (Path(root) / path).resolve().parents
 
 
-def source_title(text: str, path: str) -> str:
-    """The source's title: frontmatter title, else its first heading, else the file name."""
-    m = re.search(r"(?m)^title:\s*[\"']?(.+?)[\"']?\s*$", text[:2000]) if text.startswith("---") \
-        else None
-    if m:
-        return m.group(1).strip()
-    m = re.search(r"(?m)^#\s+(.+?)\s*#*\s*$", text)
-    if m:
-        return m.group(1).strip()
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return re.sub(r"[-_]+", " ", stem).strip().capitalize() or stem
-
-
-def citations(vault: Any, text: str) -> list[str]:
-    """Vault paths the text links to ([[Page]] links that resolve, and raw/ files named)."""
-    from wiki_tui.vault.links import scan_links
-
-    found: list[str] = []
-    for link in scan_links(text):
-        if link.kind in ("wiki", "markdown") and link.target:
-            target = vault.resolve(link.target)
-            if target and target not in found:
-                found.append(target)
-    for raw in re.findall(r"\braw/[^\s`'\")\]]+", text):
-        raw = raw.rstrip(".,;:")
-        if (vault.root / raw).is_file() and raw not in found:
-            found.append(raw)
-    return found
-
-
 def pages_named_in(vault: Any, text: str) -> list[str]:
     """Pages whose path, title or alias appears in `text` (an instruction)."""
     low = text.casefold()
@@ -431,15 +405,13 @@ class _Run:
         """Yields events, then a ChatResult; a fault yields Failed (and sets self.failed),
         except, with `cut_off_ok`, a reply cut off mid-stream: a ChatResult with .cut_off."""
         offered = None if self.settings.offline else tools.TOOLS
-        task_id = register_task(self.task)
         last_progress: dict[str, float] = {}
         text_parts: list[str] = []
         try:
             for _ in range(_TOOL_ROUNDS + 1):
                 result = None
-                async for item in stream_chat(self.settings, messages, tools=offered,
-                                              metadata={"wiki_tui_task": task_id},
-                                              cancel=self.cancel):
+                async for item in stream_reply(self.settings, messages, tools=offered,
+                                               task=self.task, cancel=self.cancel):
                     if isinstance(item, Token):
                         text_parts.append(item.text)
                         yield item
@@ -481,8 +453,6 @@ class _Run:
             self.failed = True
             self.replies.append(partial)
             yield Failed(exc.reason, partial, exc.kind)
-        finally:
-            release_task(task_id)
 
     def _parse_events(self, parse_events: list, last_progress: dict[str, float]):
         from wiki_tui.changes.reply.blocks import BlockComplete, BlockProgress, BlockStarted

@@ -220,8 +220,8 @@ async def consume_events(args, events: AsyncIterator) -> dict:
 
     from wiki_tui.agent.config import OFFLINE_LABEL
     from wiki_tui.agent.events import (
-        Answer, ChangesetReady, Done, Failed, Findings, Retry, Started, Token, ToolActivity,
-        event_to_json,
+        Answer, ChangesetReady, Done, Failed, Findings, Progress, Retry, Started, Token,
+        ToolActivity, event_to_json,
     )
 
     as_json = getattr(args, "json", False)
@@ -243,6 +243,9 @@ async def consume_events(args, events: AsyncIterator) -> dict:
                     streamed = True
             elif isinstance(event, ToolActivity) and not as_json:
                 console_err.print(f"[dim]· {escape(event.detail)}[/]")
+            elif isinstance(event, Progress) and not as_json:
+                count = f" ({event.done}/{event.total})" if event.total else ""
+                console_err.print(f"[dim]… {escape(event.stage)}{count}[/]")
             elif isinstance(event, Retry) and not as_json:
                 console_err.print(f"[yellow]retry {event.attempt}:[/] {escape(event.reason)}")
             elif isinstance(event, Findings):
