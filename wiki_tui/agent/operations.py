@@ -144,16 +144,27 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
 
 
 async def save_answer(vault: Any, question: str, answer: str, settings: AgentSettings, *,
-                      cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
-    """File an answer back into the wiki as a page (a changeset like any other)."""
+                      form: str = "page", cancel: asyncio.Event | None = None
+                      ) -> AsyncIterator[Event]:
+    """File an answer back into the wiki as a page, or in another form (a comparison table, a
+    Marp deck, a chart, a canvas: agent/answer_forms.py); a changeset like any other."""
+    from wiki_tui.agent.answer_forms import FormError, check_form_name, form_problems
+
+    try:
+        form = check_form_name(form)
+    except FormError as exc:
+        yield Failed(str(exc), kind="input")
+        return
     run = _Run(vault, settings, "save", question,
-               Task("save", vault, {"question": question, "answer": answer}), cancel=cancel)
+               Task("save", vault, {"question": question, "answer": answer, "form": form}),
+               cancel=cancel)
     yield run.started()
     task_text = f"# Question\n\n{question}\n\n# Answer to file\n\n{answer}"
     prompt = await _build_prompt(vault, "save", task_text, model=settings.model,
                                   budget=settings.context_tokens, search_query=question,
-                                  extra_paths=citations(vault, answer))
-    async for event in run.edit_conversation(prompt.messages):
+                                  extra_paths=citations(vault, answer), form=form)
+    check = (lambda changeset: form_problems(form, changeset)) if form != "page" else None
+    async for event in run.edit_conversation(prompt.messages, check=check):
         yield event
     if not run.failed:
         if _fill_answer_sources(vault, run.blocks, answer):
@@ -496,9 +507,11 @@ class _Run:
 
     async def edit_conversation(self, messages: list[dict], *, apply_blocks: bool = True,
                                 follow_renames: bool = False,
-                                merges: dict[str, str] | None = None) -> AsyncIterator[Event]:
-        """Model turns until its edits build cleanly (at most settings.edit_rounds rounds)."""
-        from wiki_tui.changes.build.changeset import build_changeset
+                                merges: dict[str, str] | None = None,
+                                check: Any = None) -> AsyncIterator[Event]:
+        """Model turns until its edits build cleanly (at most settings.edit_rounds rounds).
+        `check(changeset)` -> [(path, message)]: what else must be sent back (a save's form)."""
+        from wiki_tui.changes.build.changeset import EditError, build_changeset
         from wiki_tui.changes.reply.blocks import DELETE, RENAME, ParsedReply
         from wiki_tui.changes.reply.stream import StreamParser
 
@@ -536,6 +549,9 @@ class _Run:
                 ParsedReply(candidate + parsed.incomplete, parsed.errors, parsed.prose,
                             repairs=list(self.repairs)),
                 operation=self.operation, title=self.title, model=self.model_name)
+            if check is not None:
+                errors += [EditError(path, message, kind="form")
+                           for path, message in check(changeset)]
             retry = [e for e in errors if e.retry]
             failed_paths = {e.path for e in retry}
             self.blocks = [b for b in candidate

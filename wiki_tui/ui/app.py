@@ -405,11 +405,12 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         classes += [HelpScreen, CitationsScreen, ReplyMessage, FindingsScreen]
         from wiki_tui.ui import browser, review
         from wiki_tui.ui.review.confirm import ConfirmScreen
+        from wiki_tui.ui.review.form_preview import FormPreviewScreen
         from wiki_tui.ui.review.pending import PendingScreen
 
         classes += [browser.PageJumpScreen, browser.SearchScreen, browser.TagsScreen,
                     browser.WikiBrowser, review.ReviewScreen, review.HistoryScreen, ConfirmScreen,
-                    PendingScreen]
+                    PendingScreen, FormPreviewScreen]
         return tuple(classes)
 
     def action_help(self) -> None:

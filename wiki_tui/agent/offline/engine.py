@@ -6,8 +6,10 @@ It is no language model and says so in every reply. What it can do honestly:
   plus the source in `sources:` on the existing pages it mentions;
 - query (offline/answer.py): the wiki's own sentences that answer, the best first, each cited;
   or a plain "the wiki does not hold an answer";
-- save: the answer filed as a short cited page;
-- lint: mechanical fixes for structural findings (a broken link -> the suggested target);
+- save: the answer filed as a short cited page, or as a table, a Marp deck, a chart or a
+  canvas (offline/forms.py);
+- lint: mechanical fixes for structural findings (a broken link -> the suggested target), and
+  suggestions of what to look into next (offline/suggest.py);
 - instruct: "rename PAGE to NAME" and "merge PAGE into PAGE" (backlinks follow).
 """
 
@@ -60,6 +62,10 @@ def _save(vault: Any, args: dict, progress: Any = _quiet) -> str:
     sentences cited), the cited pages in `sources:`."""
     from wiki_tui.agent.offline.answer import NOTE as ANSWER_NOTE
 
+    if args.get("form", "page") != "page":  # a table, a deck, a chart, a canvas
+        from wiki_tui.agent.offline.forms import form_reply
+
+        return form_reply(vault, args)
     question = args["question"].strip()
     ours = ANSWER_NOTE in args["answer"]  # the engine's own answer, not a model's
     answer = args["answer"].replace(ANSWER_NOTE, "").strip()
@@ -78,8 +84,12 @@ def _save(vault: Any, args: dict, progress: Any = _quiet) -> str:
 
 # -- lint -------------------------------------------------------------------------------------
 def _lint(vault: Any, args: dict, progress: Any = _quiet) -> str:
+    from wiki_tui.agent.offline.suggest import suggestions
+
+    asks = "\n".join(suggestions(vault))
+    asks = f"\n\nWhat the wiki could look into next:\n\n{asks}" if asks else ""
     if not args.get("fix", True):
-        return f"{NOTE} Only structural checks; no model-checked findings.\n"
+        return f"{NOTE} Only structural checks; no model-checked findings.{asks}\n"
     fixes: dict[str, dict[int, list[tuple[str, str]]]] = {}
     asked = []  # ambiguous links the context does not settle: the person chooses
     for item in args.get("findings", []):
@@ -116,7 +126,7 @@ def _lint(vault: Any, args: dict, progress: Any = _quiet) -> str:
     if asked:
         prose += (f" {len(asked)} ambiguous link(s) are left for you to choose, their sentence "
                   "does not say which page they mean:\n" + "\n".join(f"- {a}" for a in asked))
-    return prose + "\n\n" + blocks_as_text(blocks)
+    return prose + asks + "\n\n" + blocks_as_text(blocks)
 
 
 _CITING = re.compile(r"(?:\(|;\s*|\b(?:see|per|cf\.?|according to|agrees? with|disagrees? "
