@@ -97,7 +97,8 @@ def keyword_in_block(m: re.Match[str]) -> str | None:
     if kind is not None and word == kw:
         if kind == RENAME:
             return kw if len(split_rename(rest)[0]) == 2 else None
-        return kw if ".md" in rest and read_path(rest)[0].endswith(".md") else None
+        return kw if (".md" in rest or ".canvas" in rest) \
+            and read_path(rest)[0].endswith((".md", ".canvas")) else None
     return None
 
 

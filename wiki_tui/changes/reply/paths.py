@@ -11,7 +11,7 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
-_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")  # "x.txt", "x.MD": left for the guards to judge
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,6}$")  # "x.txt", "x.MD", "x.canvas": for the guards
 _MD_END = re.compile(r"\.md(?![\w.])")
 _TRAILING_MARKER = re.compile(r"[ \t]+@@@+[ \t]*$")
 # A note after a path that names no page: `(new page)`, `— new`, `- updated`.
@@ -79,7 +79,7 @@ def read_path(raw: str) -> tuple[str, str | None]:
     """
     s = raw.strip()
     t = _TRAILING_MARKER.sub("", s)
-    if not clean_path(t, add_md=False).endswith(".md"):
+    if not clean_path(t, add_md=False).endswith((".md", ".canvas")):
         m = _MD_END.search(t)
         if m and t[m.end():].strip():
             head, tail = t[: m.end()], t[m.end():]
