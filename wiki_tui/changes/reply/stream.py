@@ -374,6 +374,10 @@ class StreamParser:
                     events: list[ParseEvent]) -> None:
         op = self._open
         assert op is not None
+        if m is None and op.block.kind == WRITE:  # the common line: page text (kept cheap)
+            op.raw.append(line)
+            op.lines.append(line)
+            return
         if m is not None and run(m) != op.at:
             m = None  # another `@` run than the block's opener: page text
         keyword = keyword_in_block(m) if m and decor in ("", op.decor) else None
