@@ -75,7 +75,9 @@ Harrison completed H4 in 1759; it was tested on a voyage to Jamaica in 1761.
   enough lines that they occur only once in the page.
 - REPLACE holds the lines that take their place. An empty REPLACE deletes the lines.
 - To add lines, SEARCH for a nearby line and repeat it in REPLACE with the new lines.
-- One EDIT block may hold several pairs; they apply in order, and all of them or none.
+- One EDIT block may hold several pairs: each SEARCH is matched in the page as it is before
+  the block (not in what an earlier pair wrote), pairs must change separate lines, and all of
+  them apply or none.
 - Use a separate EDIT block per page.
 
 ### Delete a page: DELETE (one line, no END)
