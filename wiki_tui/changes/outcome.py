@@ -1,0 +1,34 @@
+"""Judging a built changeset by its outcome: its knowledge diff, then the invariants on it.
+
+`judge` is the one call build.py makes after a changeset is built (and `apply --pending` before
+it applies a changeset kept for review): it computes the knowledge diff (knowledge.py), puts it
+on the changeset, and puts each file's breaches (invariants.py) on the file, released where the
+reply declared the intent (intent.py). A failure in here never passes a change unseen: every
+file is held with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wiki_tui.changes.invariants import Breach, assess
+from wiki_tui.changes.knowledge import KnowledgeDiff, knowledge_diff
+from wiki_tui.changes.model import Changeset
+from wiki_tui.changes.twins import TwinIndex
+
+
+def judge(vault: Any, changeset: Changeset, *, intents: dict[str, str] | None = None,
+          rewrites: set[str] = frozenset(), twins: TwinIndex | None = None) -> KnowledgeDiff:
+    """Compute and attach the knowledge diff and the breaches of `changeset`."""
+    intents = dict(intents or changeset.intents or {})
+    changeset.intents = intents
+    try:
+        diff = knowledge_diff(vault, changeset, twins=twins)
+        assess(changeset, diff, intents=intents, rewrites=set(rewrites))
+    except Exception as exc:  # noqa: BLE001 - a bug here must hold, never pass, the change
+        diff = KnowledgeDiff()
+        for fc in changeset.files:
+            fc.breaches = [Breach("links", fc.path, "the change could not be assessed "
+                                  f"({exc!r}): review it", declarable=False)]
+    changeset.knowledge = diff
+    return diff
