@@ -32,3 +32,27 @@ def judge(vault: Any, changeset: Changeset, *, intents: dict[str, str] | None = 
                                   f"({exc!r}): review it", declarable=False)]
     changeset.knowledge = diff
     return diff
+
+
+def outcome_dict(changeset: Changeset) -> dict[str, Any]:
+    """The knowledge diff and the declared intents, for `--json` (files carry their breaches,
+    see `breaches_dict`)."""
+    diff = changeset.knowledge
+    return {"knowledge": diff.to_dict() if diff is not None else None,
+            "intents": dict(changeset.intents)}
+
+
+def breaches_dict(fc: Any) -> list[dict[str, Any]]:
+    return [b.to_dict() | {"holds": b.holds} for b in getattr(fc, "breaches", ())]
+
+
+def outcome_lines(changeset: Changeset) -> list[tuple[str, str]]:
+    """(label, text) lines saying what the changeset does to the wiki: the summary, then each
+    file's breaches (`held` or `declared`). The CLI's text output prints them."""
+    out: list[tuple[str, str]] = []
+    if changeset.knowledge is not None:
+        out.append(("outcome", changeset.knowledge.summary()))
+    for fc in changeset.files:
+        for b in getattr(fc, "breaches", ()):
+            out.append(("held" if b.holds else "declared", f"{fc.path}: {b}"))
+    return out

@@ -35,8 +35,9 @@ from typing import Any
 
 from rich.markup import escape
 
-from wiki_tui.cli.common import (CliError, console, console_err, diff_text, print_json,
-                                 report_recovery, vault_root)
+from wiki_tui.cli.common import (CliError, add_allow_argument, allowed, console, console_err,
+                                 diff_text, print_json, print_outcome, report_recovery,
+                                 vault_root)
 
 APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
 EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
@@ -65,6 +66,7 @@ def register(subparsers) -> None:
     apply.add_argument("--allow-schema", action="store_true",
                        help="with --yes: also apply an edit of AGENTS.md, the vault's schema "
                             "(held back otherwise)")
+    add_allow_argument(apply)
     apply.add_argument("--json", action="store_true",
                        help="print one JSON object (files with diffs, findings, errors, result) "
                             "instead of coloured diffs: for scripts and other agents")
@@ -125,6 +127,7 @@ def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
     """Every file's diff (coloured), then lint findings and the blocks that were not used."""
     console.rule(f"{escape(changeset.operation)}: {escape(changeset.title)} — "
                  f"{len(changeset.files)} file(s)")
+    print_outcome(changeset)
     for change in changeset.files:
         source = f" (from {escape(change.old_path)})" if change.old_path else ""
         console.print(f"[bold]{change.kind}[/] {escape(change.path)}{source}")
@@ -230,8 +233,9 @@ def _confirm_and_apply(args: Any, vault: Any, changeset: Any, report: "_Report",
 
     if args.dry_run:
         return report.done(0, "dry run: nothing written")
-    if args.yes and (waiting := held(changeset, allow_schema=args.allow_schema)):
-        return report.done(EXIT_NOT_APPLIED, held_message(waiting))
+    allow = allowed(args)
+    if args.yes and (waiting := held(changeset, allow_schema=args.allow_schema, allow=allow)):
+        return report.done(EXIT_NOT_APPLIED, held_message(waiting, allow))
     if not args.yes:
         if args.json or args.reply == "-" or not (sys.stdin.isatty() and sys.stdout.isatty()):
             return report.done(0, "shown only: re-run with --yes to apply these changes")
@@ -280,6 +284,10 @@ def _apply_pending(args: Any, vault: Any, record: Any) -> int:
 
     changeset = record.changeset
     stale = check_conflicts(vault, changeset)
+    if not stale:
+        from wiki_tui.changes.outcome import judge
+
+        judge(vault, changeset)  # the knowledge diff against the vault as it is now
     report = _Report(args.json, changeset, [])
     if stale:
         reasons = "; ".join(change.conflict or change.path for change in stale)
