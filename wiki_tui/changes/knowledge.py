@@ -314,7 +314,7 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
     d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
     old_title, new_title = before.get("title"), now.get("title")
     old_stem, new_stem = page_name(old.path), page_name(new.path)
-    if (isinstance(new_title, str) and new_title.strip()
+    if (isinstance(new_title, str) and new_title.strip() and new_title != old_title
             and (not isinstance(old_title, str) or link_key(old_title.strip()) == link_key(old_stem))
             and link_key(new_title.strip()) != link_key(new_stem)):
         d.title_mismatch = f"title {new_title.strip()!r} no longer matches the file name {new_stem!r}"
@@ -339,13 +339,19 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     citation_then = {ident for ident, _l, citation, _b, _g in then if citation}
     citation_now = {ident for ident, _l, citation, _b, _g in now if citation}
     for i, link in removed:
-        if i in paired:
-            continue
+        if i in paired or i[0].startswith("?"):
+            continue  # retargeted, or a link that reached nothing (removing it loses nothing)
         d.links_removed.append(link.raw)
         if i in citation_then:
             d.citations_removed.append(link.raw)
         if link.embed:
             d.embeds_removed.append(link.raw)
+    # a citation backs the sentence it stands in: one fewer of the same source is one lost
+    cited_then = Counter(ident for ident, _l, citation, _b, _g in then if citation)
+    cited_now = Counter(ident for ident, _l, citation, _b, _g in now if citation)
+    for ident, n in (cited_then - cited_now).items():
+        if ident in ids_now and ident in ids_then:
+            d.citations_removed.extend([ids_then[ident].raw] * n)
     d.links_added = [link.raw for i, link in added if i not in paired]
     d.citations_added = len(citation_now - citation_then)
     broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))
