@@ -260,10 +260,10 @@ class Judged:
 def judge_case(root: Path, case: OutcomeCase) -> Judged:
     """Build the case's reply against the vault at `root` (its setup pages written first) and
     say what --yes would do with it. Opens its own Vault; writes only the setup pages."""
-    from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.guards import held
-    from wiki_tui.changes.invariants import holding
-    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.changes.build.changeset import build_changeset
+    from wiki_tui.changes.build.guards import held
+    from wiki_tui.changes.build.invariants import holding
+    from wiki_tui.changes.reply.stream import parse_reply
     from wiki_tui.vault import Vault
 
     for path, text in case.setup.items():

@@ -141,7 +141,7 @@ def event_to_json(event: Any) -> dict:
                 "hunks": len(change.hunks)}
     if isinstance(event, ChangesetReady):
         cs = event.changeset
-        from wiki_tui.changes.outcome import breaches_dict, outcome_dict
+        from wiki_tui.changes.build.outcome import breaches_dict, outcome_dict
 
         return {"event": name, "operation": cs.operation, "title": cs.title,
                 "files": [{"path": f.path, "kind": f.kind, "repairs": list(f.repairs),

@@ -64,7 +64,7 @@ def report_recovery(vault: Any) -> None:
         return  # the usual case: no journal or git code imported
     from rich.markup import escape
 
-    from wiki_tui.changes.journal import recover
+    from wiki_tui.changes.apply.journal import recover
 
     message = recover(vault)
     if message:
@@ -97,7 +97,7 @@ def print_outcome(changeset: Any) -> None:
     breaches of the invariants: held from --yes, or declared by the reply."""
     from rich.markup import escape
 
-    from wiki_tui.changes.outcome import outcome_lines
+    from wiki_tui.changes.build.outcome import outcome_lines
 
     styles = {"outcome": "[bold]outcome:[/]", "held": "[magenta]held:[/]",
               "declared": "[dim]declared:[/]"}
@@ -115,7 +115,7 @@ def add_allow_argument(parser: Any) -> None:
 
 def allowed(args: Any) -> frozenset[str]:
     """The --allow codes (CliError naming an unknown one)."""
-    from wiki_tui.changes.invariants import parse_allow
+    from wiki_tui.changes.build.invariants import parse_allow
 
     try:
         return parse_allow(getattr(args, "allow", None))

@@ -24,9 +24,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.changes.guards import GuardError
-from wiki_tui.changes.protocol import DELETE, EDIT, WRITE, Block
-from wiki_tui.changes.twins import TwinIndex, differs_by
+from wiki_tui.changes.reply.blocks import DELETE, EDIT, WRITE, Block
+from wiki_tui.changes.reply.path_rules import GuardError
+from wiki_tui.changes.reply.twins import TwinIndex, differs_by
 
 
 def _exists(root: Path, path: str) -> bool:

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.changes import knowledge_text as kt
+from wiki_tui.changes.build import knowledge_text as kt
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange
-from wiki_tui.changes.twins import TwinIndex
+from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
 from wiki_tui.vault.page import Page, page_name, parse_page
 from wiki_tui.vault.resolve import Resolver, link_key

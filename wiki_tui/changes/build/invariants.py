@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from wiki_tui.changes.knowledge import KnowledgeDiff, PageDiff, _listed
+from wiki_tui.changes.build.knowledge import KnowledgeDiff, PageDiff, _listed
 from wiki_tui.changes.model import DELETE, RENAME, Changeset
 from wiki_tui.vault.layout import SPECIAL_PAGES
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from wiki_tui.changes.invariants import Breach, assess
-from wiki_tui.changes.knowledge import KnowledgeDiff, knowledge_diff
+from wiki_tui.changes.build.invariants import Breach, assess
+from wiki_tui.changes.build.knowledge import KnowledgeDiff, knowledge_diff
 from wiki_tui.changes.model import Changeset
-from wiki_tui.changes.twins import TwinIndex
+from wiki_tui.changes.reply.twins import TwinIndex
 
 
 def judge(vault: Any, changeset: Changeset, *, intents: dict[str, str] | None = None,
