@@ -244,8 +244,7 @@ def _read_as_meant(root: Path, b: Block, seen: _Reading) -> Block:
     except GuardError as exc:
         raise _naming_twin(exc, b.path, seen) from None
     written = b.path
-    b, note = meant_path(seen.vault, root, b, seen.made,
-                         seen.twins if hasattr(seen.vault, "pages") else None)
+    b, note = meant_path(seen.vault, root, b, seen.made, lambda: seen.twins)
     if b.path != written:
         seen.repaired[written] = b.path
     b = _guard_block(root, b)

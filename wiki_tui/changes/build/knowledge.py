@@ -195,24 +195,51 @@ class _Worlds:
         self.after: dict[str, Page] = {}  # changed pages as they will be
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
+        self._linking: dict[str, list[tuple[str, int]]] | None = None
+        self._before: dict[tuple[str, str], str | None] = {}
+        self._made_names = {p.rsplit("/", 1)[-1].lower() for p in self.made}
 
     def resolve_before(self, target: str, source: str) -> str | None:
         if not self.real:
             return target or source
-        return self.vault.resolve(target, source)
+        key = (target, source)
+        if key not in self._before:
+            self._before[key] = self.vault.resolve(target, source)
+        return self._before[key]
 
     def resolve_after(self, target: str, source: str) -> str | None:
         if not self.real:
             return target or source
+        now = self.resolve_before(target, source)
         if not (self.gone or self.made):
-            return self.vault.resolve(target, source)
+            return now
+        name = target.strip().rsplit("/", 1)[-1].lower()
+        if now not in self.gone and now is not None and not target.startswith(".") and \
+                name not in self._made_names and name + ".md" not in self._made_names:
+            return now  # nothing the changeset makes or removes can answer instead
         # Resolution depends only on the files the linkpath can reach: those of the vault
         # (minus what goes) and those the changeset makes.
         reach = [p for p in self.vault.candidates(target, source) if p not in self.gone]
-        exact = self.vault.resolve(target, source)
-        if exact is not None and exact not in self.gone:
-            reach.append(exact)
+        if now is not None and now not in self.gone:
+            reach.append(now)
         return Resolver([*reach, *self.made]).resolve(target, source)
+
+    def namesakes(self, path: str) -> bool:
+        """Whether a file other than `path` answers to its file name after the change."""
+        name = path.rsplit("/", 1)[-1].lower()
+        if any(p.rsplit("/", 1)[-1].lower() == name for p in self.made):
+            return True
+        return any(p not in self.gone for p in self.vault.candidates(name[:-3] if
+                                                                      name.endswith(".md") else name))
+
+    def linking(self, path: str) -> list[tuple[str, int]]:
+        """(source, links) for the pages whose links reach `path` now, from the link index."""
+        if self._linking is None:
+            items = getattr(self.vault, "resolved_links", {}).items()
+            self._linking = {gone: [(source, targets[gone]) for source, targets in items
+                                    if gone in targets and source != gone]
+                             for gone in self.gone}
+        return sorted(self._linking.get(path, []))
 
     def anchors(self, path: str, *, after: bool) -> tuple[set[str], set[str]] | None:
         """(heading keys, block id keys) of a page, None when it is not a page."""
@@ -321,7 +348,8 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
 
 
 def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
-           old_path: str, path: str, base: str | None, proposed: str | None) -> None:
+           old_path: str, path: str, base: str | None, proposed: str | None,
+           gone: str, came: str) -> None:
     then = _link_facts(world, old, old_path, after=False) if old is not None else []
     now = _link_facts(world, new, path, after=True) if new is not None else []
     ids_then = {ident: link for ident, link, _c, _b, _g in then}
@@ -373,11 +401,11 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         d.citations_removed.extend(f"sources: {s}" for s in gone if s not in d.citations_removed
                                    and not any(s == x for x in d.links_removed))
         d.citations_added += len([s for s in new.sources if s not in old.sources])
-    if base is not None and proposed is not None:
+    if base is not None and proposed is not None and ("[^" in gone or "[^" in came):
         notes = kt.footnotes(base) - kt.footnotes(proposed)
         d.citations_removed.extend(f"footnote [^{n}]" for n in sorted(notes))
         d.citations_added += len(kt.footnotes(proposed) - kt.footnotes(base))
-    if new is not None and proposed is not None:
+    if new is not None and proposed is not None and "://" in came:
         ext = Counter(link.raw for link in new.external_links) + kt.bare_urls(proposed)
         if old is not None and base is not None:
             ext -= Counter(link.raw for link in old.external_links) + kt.bare_urls(base)
@@ -397,8 +425,15 @@ def _inbound(world: _Worlds, d: PageDiff, changed: set[str]) -> None:
         anchors_then[0] - anchors_now[0] or anchors_then[1] - anchors_now[1])
     if not moves and not lost:
         return
+    if moves and not lost and not world.namesakes(source_path):
+        # nothing else answers to its name afterwards: every link into it breaks (read from the
+        # link index, without unpacking each linking page)
+        for source, count in world.linking(source_path):
+            if source not in changed and source not in LISTING_PAGES:
+                d.inbound_broken.append(f"{source} ({count} link{'s' if count > 1 else ''})")
+        return
     removed: set[str] = set()
-    for back in vault.backlinks(source_path):
+    for back in vault.backlinks(source_path, context=False):
         if back.via_alias or back.source in changed or back.source in LISTING_PAGES:
             continue
         link = back.link
@@ -412,24 +447,39 @@ def _inbound(world: _Worlds, d: PageDiff, changed: set[str]) -> None:
     d.anchors_removed = sorted(removed)
 
 
-def _claims(d: PageDiff, base: str, proposed: str) -> None:
-    old, new = kt.TextReading(base), kt.TextReading(proposed)
-    figures_then, figures_now = old.figures(), new.figures()
-    gone, came = figures_then - figures_now, figures_now - figures_then
-    if gone:
-        d.figures_removed = sorted(gone)
-        d.figures_added = sorted(came)
-        d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(gone))][:SHOWN] + \
-                         [f"+{n}: {t}" for n, t in new.figure_lines(set(came))][:SHOWN]
-    kinds = kt.callouts(base) - kt.callouts(proposed)
-    if kinds:
-        d.callouts_removed = kt.callout_lines(base, set(kinds))
-    rows_then, rows_now = kt.table_rows(base), kt.table_rows(proposed)
-    if len(rows_then) > len(rows_now):
-        kept = set(rows_now)
-        d.rows_removed = [r for r in rows_then if r not in kept][: len(rows_then) - len(rows_now)]
-    d.code_changed = sorted((old.hidden() - new.hidden()).keys())
-    d.comments_added = sorted((new.comments() - old.comments()).keys())
+def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None:
+    """Figures, callouts, table rows, code and comments. `gone`/`came`: the lines the change
+    removes and adds; lines it keeps appear on both sides of every multiset compared here, so
+    a page whose removed lines hold no figure (callout, row...) lost none, and is not read."""
+    readings: dict[str, kt.TextReading] = {}
+
+    def reading(text: str) -> kt.TextReading:
+        if text not in readings:
+            readings[text] = kt.TextReading(text)
+        return readings[text]
+
+    if kt.has_figures(gone):
+        old, new = reading(base), reading(proposed)
+        figures_then, figures_now = old.figures(), new.figures()
+        lost, found = figures_then - figures_now, figures_now - figures_then
+        if lost:
+            d.figures_removed = sorted(lost)
+            d.figures_added = sorted(found)
+            d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
+                             [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN]
+    if "[!" in gone:
+        kinds = kt.callouts(base) - kt.callouts(proposed)
+        if kinds:
+            d.callouts_removed = kt.callout_lines(base, set(kinds))
+    if "|" in gone:
+        rows_then, rows_now = kt.table_rows(base), kt.table_rows(proposed)
+        if len(rows_then) > len(rows_now):
+            kept = set(rows_now)
+            d.rows_removed = [r for r in rows_then if r not in kept][: len(rows_then) - len(rows_now)]
+    if gone.strip() and kt.may_hide(base):
+        d.code_changed = sorted((reading(base).hidden() - reading(proposed).hidden()).keys())
+    if "%%" in came or "<!--" in came:
+        d.comments_added = sorted((reading(proposed).comments() - reading(base).comments()).keys())
 
 
 def _share_rewritten(base: str, proposed: str) -> float:
@@ -452,16 +502,21 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
         d.disguise = _disguise(proposed)
         if kind == CREATE and twins is not None:
             d.twin_of = twins.of(fc.path)
+    if base is not None and proposed is not None:  # what the change takes out, puts in
+        gone = "".join(line for h in fc.hunks for line in h.old_lines)
+        came = "".join(line for h in fc.hunks for line in h.new_lines)
+    else:
+        gone, came = base or "", proposed or ""
     if old is not None and new is not None:
         _frontmatter(d, old, new, base or "", proposed or "")
     if kind != DELETE:
-        _links(world, d, old, new, old_path, fc.path, base, proposed)
+        _links(world, d, old, new, old_path, fc.path, base, proposed, gone, came)
     _inbound(world, d, changed)
     if proposed is not None:
-        invisible = kt.invisible(proposed) - (kt.invisible(base) if base else Counter())
+        invisible = kt.invisible(came) - kt.invisible(gone)
         d.invisible_added = [f"{kt.char_name(ch)} ×{n}" for ch, n in invisible.items()]
     if base is not None and proposed is not None:
-        _claims(d, base, proposed)
+        _claims(d, base, proposed, gone, came)
         d.rewritten = _share_rewritten(base, proposed)
         d.blocks = len(fc.hunks)
     elif proposed is not None:  # a new page: what it plants

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from wiki_tui.vault.frontmatter import split_frontmatter
-from wiki_tui.vault.links import prose_spans
+from wiki_tui.vault.blocks import BlockPass
 
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w .-]*?)[ \t]*:(?:[ \t]|$)", re.M)
 # Numbers (1714, 5.1, 1,000, 1761-62, 20/07/1969) and month names: a claim's figures and dates.
@@ -91,7 +91,22 @@ def shown(value: Any, limit: int = 60) -> str:
 
 
 def _prose(text: str, start: int) -> list[tuple[int, int]]:
-    return prose_spans(text, start=start)
+    """Prose spans (the block pass alone: no link is looked for here)."""
+    p = BlockPass(text, start)
+    p.blocks()
+    return p.spans
+
+
+def has_figures(text: str) -> bool:
+    return bool(_NUMBER.search(text) or _MONTH.search(text))
+
+
+_HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
+
+
+def may_hide(text: str) -> bool:
+    """Whether the text can hold code or comments at all (else there is nothing to compare)."""
+    return _HIDING.search(text) is not None
 
 
 def _outside(spans: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
@@ -129,10 +144,10 @@ class TextReading:
 
     def figures(self) -> Counter:
         """Numbers and month names in the prose (outside links), as a multiset."""
-        found: Counter = Counter()
-        for _n, line in self.prose_lines():
-            found.update(_NUMBER.findall(line))
-            found.update(m.lower() for m in _MONTH.findall(line))
+        text = self.text
+        prose = _LINK_TEXT.sub(" ", "\n".join(text[a:b] for a, b in self.spans))
+        found = Counter(_NUMBER.findall(prose))
+        found.update(m.lower() for m in _MONTH.findall(prose))
         return found
 
     def figure_lines(self, wanted: set[str]) -> list[tuple[int, str]]:

@@ -21,6 +21,7 @@ an existing page's file name; a WRITE named after an alias is refused as a near-
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -105,11 +106,12 @@ def twin_index(vault: Any) -> TwinIndex:
 
 
 def meant_path(vault: Any, root: Path, block: Block, made: set[str],
-               twins: TwinIndex | None = None) -> tuple[Block, str]:
+               twins: Callable[[], TwinIndex] | None = None) -> tuple[Block, str]:
     """The block aimed at the page its path means, and the repair note ('' when unchanged).
 
     `made` holds the paths earlier blocks of the reply create: those exist for this block.
-    `twins`: the vault's pages by twin key (built here when not given).
+    `twins`: gives the vault's pages by twin key, built once by the caller (built here when
+    not given), asked for only when the path names no page.
     Raises GuardError when the path names no page and nothing (or several) can be meant.
     """
     path = block.path
@@ -145,13 +147,14 @@ def meant_path(vault: Any, root: Path, block: Block, made: set[str],
     raise _missing(path, block.kind, near)
 
 
-def _twins(vault: Any, path: str, twins: TwinIndex | None) -> list[str]:
+def _twins(vault: Any, path: str, twins: Callable[[], TwinIndex] | None) -> list[str]:
     if not hasattr(vault, "pages"):
         return []
-    return (twins or twin_index(vault)).of(path)
+    return (twins() if twins is not None else twin_index(vault)).of(path)
 
 
-def _twin_target(vault: Any, block: Block, twins: TwinIndex | None) -> tuple[Block, str]:
+def _twin_target(vault: Any, block: Block,
+                 twins: Callable[[], TwinIndex] | None) -> tuple[Block, str]:
     """A WRITE that would create a twin of an existing page: aimed at that page when there is
     one, refused naming them when there are several."""
     found = _twins(vault, block.path, twins)

@@ -81,26 +81,47 @@ def differs_by(path: str, twin: str) -> str:
     return "spaces, underscores or dashes"
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def _bucket(name: str) -> str:
+    """A cheap key twins always share: the file name's letters and digits, compatibility form,
+    look-alikes read as Latin, case folded (twin_key then decides among the few that share it)."""
+    name = name.rsplit("/", 1)[-1]
+    if "%" in name:
+        name = unquote(name)
+    if not name.isascii():
+        name = unicodedata.normalize("NFKC", name.translate(_LOOKALIKE))
+    name = name.casefold()
+    if name.endswith(".md"):
+        name = name[:-3]
+    return _NOT_ALNUM.sub("", name)
+
+
 class TwinIndex:
-    """The pages of a vault by twin key (built once; a few ms for 10k pages)."""
+    """The pages of a vault by the letters of their file name (built once; one regex per page),
+    so that a new path is compared in full (`twin_key`) only with the few pages it could twin."""
 
     def __init__(self, paths: Iterable[str]) -> None:
-        self._by_key: dict[str, list[str]] = {}
+        self._by_bucket: dict[str, list[str]] = {}
         self._folders: set[str] = set()
         for path in paths:
             self.add(path)
 
     def add(self, path: str) -> None:
-        self._by_key.setdefault(twin_key(path), []).append(path)
+        self._by_bucket.setdefault(_bucket(path), []).append(path)
         if "/" in path:
             self._folders.add(path.split("/", 1)[0].casefold())
 
     def of(self, path: str) -> list[str]:
         """Existing pages `path` twins (never `path` itself), shortest first."""
+        near = [p for p in self._by_bucket.get(_bucket(path), ()) if p != path]
+        if not near:
+            return []
         key = twin_key(path)
-        found = [p for p in self._by_key.get(key, ()) if p != path]
+        found = [p for p in near if twin_key(p) == key]
         first, _, rest = key.partition("/")
         if not found and rest and first not in self._folders and \
                 path.split("/", 1)[0].casefold() not in self._folders:
-            found = [p for p in self._by_key.get(rest, ()) if p != path]
+            found = [p for p in near if twin_key(p) == rest]
         return sorted(found, key=lambda p: (len(p), p))
