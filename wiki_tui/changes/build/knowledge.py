@@ -192,6 +192,7 @@ class _Worlds:
         self.made = {fc.path for fc in changes if fc.kind in (CREATE, RENAME)}
         self.moved = {fc.old_path: fc.path for fc in changes if fc.kind == RENAME}
         self.broken_by: dict[str, list[str]] = {}  # page that goes -> changed pages' links to it
+        self.anchors_lost: dict[str, set[str]] = {}  # page -> anchors changed pages' links lose
         self.after: dict[str, Page] = {}  # changed pages as they will be
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
@@ -384,11 +385,17 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     d.citations_added = len(citation_now - citation_then)
     broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))
                           for _i, link, _c, broken, _g in then if broken)
-    for _i, link, _c, broken, gone in now:
+    for ident, link, _c, broken, gone in now:
         if not broken:
             continue
         if gone is not None:  # the page it reaches goes: that deletion's broken link
             world.broken_by.setdefault(gone, []).append(f"{path} {link.raw}")
+            continue
+        target = ident[0]
+        if ident in ids_then and target != path and target in world.after and link.subpath:
+            # a link the page had, into another changed page that loses the anchor it names
+            world.broken_by.setdefault(target, []).append(f"{path} {link.raw}")
+            world.anchors_lost.setdefault(target, set()).add(link.subpath)
             continue
         key = (link_key(link.target), _subpath_key(link.subpath))
         if broken_then[key] > 0:
@@ -543,6 +550,8 @@ def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None 
     out = KnowledgeDiff([page_diff(world, fc, changed, twins) for fc in changes])
     for d in out.pages:
         d.inbound_broken.extend(world.broken_by.get(d.old_path or d.path, []))
+        lost = world.anchors_lost.get(d.path, set()) - set(d.anchors_removed)
+        d.anchors_removed = sorted({*d.anchors_removed, *lost})
     _spread(out)
     if changeset.operation == "ingest" and (changeset.source or source_text):
         _unmentioned(vault, changeset, out, world, source_text)
