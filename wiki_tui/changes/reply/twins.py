@@ -87,12 +87,11 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 def _bucket(name: str) -> str:
     """A cheap key twins always share: the file name's letters and digits, compatibility form,
     look-alikes read as Latin, case folded (twin_key then decides among the few that share it)."""
-    name = name.rsplit("/", 1)[-1]
     if "%" in name:
         name = unquote(name)
     if not name.isascii():
         name = unicodedata.normalize("NFKC", name.translate(_LOOKALIKE))
-    name = name.casefold()
+    name = name.rsplit("/", 1)[-1].casefold()
     if name.endswith(".md"):
         name = name[:-3]
     return _NOT_ALNUM.sub("", name)
