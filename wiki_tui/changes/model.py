@@ -156,6 +156,9 @@ class FileChange:
     # What the change does to the wiki that an invariant forbids unseen (invariants.Breach):
     # each holds the file from `--yes` unless the reply declared it or the person allowed it.
     breaches: list[Any] = field(default_factory=list)
+    # A file the program drew from a page's spec (a chart's SVG): the page's path. It follows
+    # that page's decision at apply (changes/build/form_files.py).
+    rendered_from: str | None = None
 
     def __post_init__(self) -> None:
         if self.base_hash is None:

@@ -90,6 +90,7 @@ def _file_dict(change: FileChange) -> dict[str, Any]:
         "edited_by_hand": change.edited_by_hand, "repairs": list(change.repairs),
         "warnings": list(change.warnings), "hold": change.hold,
         "breaches": [b.to_dict() for b in change.breaches],
+        "rendered_from": change.rendered_from,
     }
 
 
@@ -115,7 +116,8 @@ def _file_change(data: dict[str, Any]) -> FileChange:
                         edited_by_hand=bool(data.get("edited_by_hand")),
                         repairs=list(data.get("repairs", [])),
                         warnings=list(data.get("warnings", [])), hold=data.get("hold"),
-                        breaches=[Breach.from_dict(b) for b in data.get("breaches", [])])
+                        breaches=[Breach.from_dict(b) for b in data.get("breaches", [])],
+                        rendered_from=data.get("rendered_from"))
     decisions = data.get("hunks", [])
     if len(decisions) == len(change.hunks):  # the same texts diff the same way
         for hunk, status in zip(change.hunks, decisions):
