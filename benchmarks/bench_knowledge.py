@@ -10,6 +10,8 @@ On a synthetic vault (benchmarks/gen_vault.py, made in a temp folder unless --di
 - parse_build_diff_1mb_ms: a 1 MB reply (new pages written whole, and EDITs of existing pages)
   parsed, built into a changeset (guards, matching, lint, knowledge diff, invariants). Target
   <= 200 ms (median).
+- knowledge_diff_of_1mb_reply_ms: the knowledge diff + invariants alone, of that changeset (the
+  share of parse_build_diff_1mb_ms this stage adds; the rest is parsing, guards, lint).
 - corpus: the outcome corpus on sample_vault (tests/corpus/outcome.py): how many intended
   changes `--yes` would hold (must stay near zero) and how many damaging ones it holds.
 """
@@ -151,10 +153,12 @@ def main() -> None:
                                             title="bench")
             changes, errors = build()
             build_ms = median_ms(build, max(3, args.runs // 2))
+            judge_1mb_ms = median_ms(lambda: judge(vault, changes), max(3, args.runs // 2))
         print(json.dumps({
             "pages": args.pages,
             "knowledge_diff_50_files_ms": diff_ms, "target_knowledge_diff_ms": 50,
             "parse_build_diff_1mb_ms": build_ms, "target_parse_build_diff_ms": 200,
+            "knowledge_diff_of_1mb_reply_ms": judge_1mb_ms,
             "reply_bytes": len(reply.encode()), "reply_files": len(changes.files),
             "reply_errors": len(errors),
             "corpus": corpus(),
