@@ -116,6 +116,11 @@ from other pages are not rewritten for you: edit them too if they should follow.
 - Notes for the person go outside the blocks (before or after them), never between
   `@@@ SEARCH`/`@@@ REPLACE` pairs or inside a page.
 - If an edit fails you will be told why, with the page's real lines; send a corrected block.
+- Keep what pages already hold: their frontmatter fields, links, citations, headings other pages
+  link to, figures and dates. When a change removes or alters such things on purpose (the person
+  asked to delete a page or a section, you correct a figure from a new source, you rewrite a
+  page), say so on a line of its own outside the blocks, one line per page:
+  `Intended: entities/H4.md — the person asked to drop the Copies section`.
 """
 
 # What each operation asks of the model, after the vault's own rules.
