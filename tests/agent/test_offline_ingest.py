@@ -52,9 +52,11 @@ def test_names_people_places_and_terms_but_no_junk():
 
 
 def test_names_of_existing_pages_are_not_new_pages():
-    found = names_of(STORY, known={"tay bridge", "thomas bouch", "firth of tay"})
+    found = names_of(STORY, known={"tay bridge", "thomas bouch", "firth of tay",
+                                   "north british railway company"})
     assert "Thomas Bouch" not in found and "Tay Bridge" not in found
     assert "Firth of Tay" not in found and "William Barlow" in found
+    assert "North British Railway" not in found  # inside an existing page's longer name
 
 
 @pytest.mark.parametrize("text", [

@@ -122,13 +122,13 @@ def find_names(text: str, known: set[str] = frozenset(), title: str = "") -> lis
             found[key].heading = True
     _fold_surnames(found, counts, shown_units)
     title_key = title.casefold()
-    inside_known = _runs_of(known)
+    by_word = _by_word(known)
     out = []
     # most mentioned first; a bounded number looked at, whatever the size of the source
     ranked = sorted(found.items(), key=lambda kv: (-counts[kv[0]], -kv[1].heading, kv[0]))
     for key, entry in ranked[:_LOOKED_AT]:
         folded = key.casefold()
-        if folded in known or folded == title_key or folded in inside_known \
+        if folded in known or folded == title_key or _inside_known(folded, by_word) \
                 or _holds_known(folded, known):
             continue
         if folded in _GENERIC_HEADINGS or not _good(key):
@@ -216,18 +216,23 @@ def _holds_known(folded: str, known: set[str]) -> bool:
     return False
 
 
-def _runs_of(known: set[str], longest: int = 8) -> set[str]:
-    """Every run of two or more words inside an existing page's longer name: "royal
-    observatory" of "royal observatory greenwich" is that page, not a new one."""
-    runs = set()
+def _by_word(known: set[str]) -> dict[str, list[str]]:
+    """Existing names of three words or more, by each of their words."""
+    index: dict[str, list[str]] = {}
     for name in known:
         words = name.split()
-        if not 2 < len(words) <= longest:
-            continue
-        for n in range(2, len(words)):
-            for i in range(len(words) - n + 1):
-                runs.add(" ".join(words[i:i + n]))
-    return runs
+        if len(words) > 2:
+            for word in set(words):
+                index.setdefault(word, []).append(name)
+    return index
+
+
+def _inside_known(folded: str, by_word: dict[str, list[str]]) -> bool:
+    """Is the run inside a longer existing name ("royal observatory" of "royal observatory
+    greenwich")? Then it is that page, not a new one."""
+    padded = f" {folded} "
+    return any(padded in f" {name} " for name in by_word.get(folded.split()[0], ())
+               if len(name) > len(folded))
 
 
 def _fold_surnames(found: dict[str, Name], counts: Counter,

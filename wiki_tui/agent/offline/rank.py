@@ -146,7 +146,7 @@ def best_sentences(vault: Any, question: str, limit: int = 8) -> Ranking:
     pages = _candidate_pages(vault, question, asked)
     if not pages:
         return ranking
-    people = _people(vault)
+    people = _people(vault) if "who" in kinds else set()  # a pass over every page
     said = set(words(question))
     units: list[tuple[str, str, Sentence, list[str], set[str]]] = []
     subjects = set()  # pages the question is about: one of their names is wholly in it
