@@ -87,7 +87,8 @@ async def run_suite(settings: Any, suite: Suite, *, on_progress: ProgressHook | 
     model = "offline" if settings.offline else settings.model
     run = EvalRun(model, suite.name, _dt.date.today().isoformat(),
                   [TaskResult(t.name, t.kind) for t in suite.tasks])
-    await asyncio.to_thread(load_litellm)  # its import (seconds) is no task's wall time
+    if not settings.offline:  # its import (seconds) is no task's wall time
+        await asyncio.to_thread(load_litellm)
     say = on_progress or (lambda _p: None)
     with tempfile.TemporaryDirectory(prefix="wiki-tui-eval-") as scratch:
         for index, (task, result) in enumerate(zip(suite.tasks, run.tasks), 1):

@@ -1,4 +1,5 @@
-"""What a vault-relative path may be, whatever the vault holds: inside the vault, a markdown page,
+"""What a vault-relative path may be, whatever the vault holds: inside the vault, a markdown page
+or a JSON Canvas file (or the SVG the program draws of a chart),
 portable names (no reserved device names, no characters common systems refuse, nothing
 invisible that could disguise a name), not raw/ and not a file wiki-tui writes itself.
 
@@ -33,6 +34,8 @@ _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 1
                      "LPT²", "LPT³", "CONIN$", "CONOUT$"}
 _BAD_CHARS = re.compile(r'[<>:"|?*]')  # control characters: see _INVISIBLE
 _INVISIBLE = {"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"}  # controls, bidi/zero-width, unassigned
+WRITABLE = (".md", ".canvas")  # what a model may write: pages and JSON Canvas files
+RENDERED = (".svg",)  # what the program draws from a reviewed spec (build/form_files.py)
 
 
 class GuardError(Exception):
@@ -87,8 +90,9 @@ def _check_name(path: str, part: str) -> None:
                          "written through): shorten it")
 
 
-def clean_relative(path: str) -> str:
-    """Validate the shape of a vault-relative page path and return it normalised (no disk)."""
+def clean_relative(path: str, *, rendered: bool = False) -> str:
+    """Validate the shape of a vault-relative page path and return it normalised (no disk).
+    `rendered`: the path of a file the program draws (a chart's SVG), not a page."""
     shown = path
     if not isinstance(path, str) or not path.strip():
         raise GuardError("", "the path is empty; name the page, e.g. concepts/Page.md")
@@ -117,10 +121,16 @@ def clean_relative(path: str) -> str:
     if parts[0].casefold() == RAW_DIR and len(parts) > 1:
         raise GuardError(clean, f"{RAW_DIR}/ holds the raw sources and is read-only; write "
                          "wiki pages elsewhere (e.g. sources/ for a source's summary page)")
-    if not clean.endswith(".md"):
-        hint = " (use the lower-case '.md' extension)" if clean.lower().endswith(".md") else ""
-        raise GuardError(clean, "only markdown pages ending in '.md' can be written" + hint)
-    if clean[: -len(".md")].endswith("/") or clean == ".md":
+    suffixes = RENDERED if rendered else WRITABLE
+    suffix = next((s for s in suffixes if clean.endswith(s)), None)
+    if suffix is None:
+        lower = next((s for s in suffixes if clean.lower().endswith(s)), None)
+        hint = f" (use the lower-case '{lower}' extension)" if lower else ""
+        what = ("only SVG files ending in '.svg' are drawn" if rendered else
+                "only markdown pages ending in '.md' (and JSON Canvas files ending in "
+                "'.canvas') can be written")
+        raise GuardError(clean, what + hint)
+    if clean[: -len(suffix)].endswith("/") or clean == suffix:
         raise GuardError(clean, "the page name is empty")
     if clean.casefold() in GENERATED:  # casefold: macOS and Windows ignore case
         raise GuardError(clean, GENERATED[clean.casefold()])
