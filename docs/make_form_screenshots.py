@@ -10,17 +10,14 @@ table's diff; a deck's second slide, a chart drawn as text and a canvas read, ea
 
 from __future__ import annotations
 
-import asyncio
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "docs"))
 
-from make_screenshots import REVIEW_SIZES, save, settled  # noqa: E402
+from make_screenshots import REVIEW_SIZES, on_a_demo_vault, save, settled  # noqa: E402
 
 FORMS = ("table", "slides", "chart", "canvas")
 
@@ -56,17 +53,5 @@ async def shoot_forms(vault: Path) -> None:
                 await settled(pilot, lambda: not isinstance(app.screen, ReviewScreen))
 
 
-def main() -> None:
-    from wiki_tui.cli.app_commands import make_demo_vault
-
-    os.environ.setdefault("TEXTUAL_COLOR_SYSTEM", "truecolor")
-    with tempfile.TemporaryDirectory(prefix="wiki-tui-shots-") as scratch:
-        os.environ["XDG_CONFIG_HOME"] = str(Path(scratch) / "config")
-        os.environ["XDG_STATE_HOME"] = str(Path(scratch) / "state")
-        os.environ.pop("WIKI_TUI_MODEL", None)
-        vault = make_demo_vault(Path(scratch) / "vault")
-        asyncio.run(shoot_forms(vault))
-
-
 if __name__ == "__main__":
-    main()
+    on_a_demo_vault(shoot_forms)

@@ -77,22 +77,24 @@ def _chart(block: CodeBlock, options: ConsoleOptions) -> Text | None:
     return Text("\n".join(lines), style="markdown.code_block")
 
 
-class _ChartOrCode(_HighlightedCode):
+class _ChartFirst:
+    """A fence that is a ```chart is drawn as its chart; any other, as the code class after
+    this one in the bases draws it."""
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        chart = _chart(self, options)
+        chart = _chart(self, options)  # type: ignore[arg-type]
         if chart is None:
-            yield from super().__rich_console__(console, options)
+            yield from super().__rich_console__(console, options)  # type: ignore[misc]
         else:
             yield Padding(chart, (0, 1))
 
 
-class _ChartOrPlainCode(_PlainCode):
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        chart = _chart(self, options)
-        if chart is None:
-            yield from super().__rich_console__(console, options)
-        else:
-            yield Padding(chart, (0, 1))
+class _ChartOrCode(_ChartFirst, _HighlightedCode):
+    pass
+
+
+class _ChartOrPlainCode(_ChartFirst, _PlainCode):
+    pass
 
 
 @lru_cache(maxsize=1)
