@@ -104,6 +104,13 @@ from other pages are not rewritten for you: edit them too if they should follow.
 - Name new pages with letters, digits, spaces, `-`, `_`, `'`, `,`, `(` `)`; not with
   `< > : " | ? * # ^ [ ] \\` and not ending in a dot or space.
 - Always finish a WRITE or EDIT block with `@@@ END`. A block the reply cuts off is discarded.
+- A page whose own text holds a line that is itself a marker (a page about this protocol):
+  write every marker of its block with four `@` (`@@@@ WRITE path` ... `@@@@ END`, or
+  `@@@@ EDIT`, `@@@@ SEARCH`, `@@@@ REPLACE`, `@@@@ END`); inside it, lines with three `@` are
+  page text.
+- An edit block shown inside a ``` fence, an indented code block, a `>` quote or inline code,
+  or as an example ("for example:", "this would look like"), is not applied. Write the blocks
+  you mean as bare lines, outside fences and quotes.
 - Notes for the person go outside the blocks (before or after them), never between
   `@@@ SEARCH`/`@@@ REPLACE` pairs or inside a page.
 - If an edit fails you will be told why, with the page's real lines; send a corrected block.

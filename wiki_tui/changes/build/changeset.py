@@ -260,7 +260,8 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
         reply_repairs = list(blocks.repairs)
         for perr in blocks.errors:
             errors.append(_protocol_error(perr))
-        blocks = [*blocks.blocks, *blocks.incomplete]
+        explained = {perr.path for perr in blocks.errors if perr.path}
+        blocks = [*blocks.blocks, *(b for b in blocks.incomplete if b.path not in explained)]
     root = Path(vault.root)
     good: list[Block] = []
     made: set[str] = set()  # pages earlier blocks create: they exist for the blocks after
