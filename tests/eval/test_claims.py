@@ -188,3 +188,22 @@ def test_sentences_of_a_page():
     assert [s.text for s in sentences(page)] == [
         "Title", "A paragraph that wraps across lines.", "And a second one", "a third.",
         "an item", "another"]
+
+
+def test_a_range_with_the_gold_value_at_one_end_says_it():
+    claim = Claim("1886", "year", "Quell Engineering|drawing office|traded")
+    for text in ["From 1886 to 1890 Quell's drawing office traded as Quell Engineering.",
+                 "It absorbed Quell Engineering (1886-1890).",
+                 "Quell Engineering traded between 1886 and 1890."]:
+        assert _read(claim, text) == (True, False), text
+    assert _read(claim, "Quell Engineering traded from 1887 to 1890.") == (False, True)
+
+
+@pytest.mark.parametrize("text, credited", [
+    ("In 1898.", True), ("1898 ([[Tessaly Bridge]]).", True),
+    ("In 1898 (construction began in 1894).", True),
+    ("In 1889.", False), ("In 1898. Actually, 1889.", False), ("Not 1889 but 1898.", True),
+    ("Not 1898 but 1889.", False), ("Some say 1898.", False),
+])
+def test_an_answer_that_never_names_its_subject_answers_the_question(text, credited):
+    assert read_claim(OPENED, text, answer=True).credited is credited, text

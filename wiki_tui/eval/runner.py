@@ -176,7 +176,7 @@ def score(task: TaskSpec, rec: StepRecord, before: kn.VaultView, after: kn.Vault
         if task.superseded:
             knowledge["superseded"] = kn.superseded(task, after, findings)
         if task.kind == "lint":
-            knowledge["lint"] = kn.lint_scores(task, after, findings)
+            knowledge["lint"] = kn.lint_scores(task, before, after, findings)
         if task.moves:
             knowledge["moves"] = kn.moves(task, before, after)
     scores["knowledge"] = knowledge

@@ -33,10 +33,11 @@ class TaskSpec:
     source: str = ""  # ingest: raw/FILE
     question: str = ""  # query
     instruction: str = ""  # instruct
-    answer: tuple[str, ...] = ()  # query: regexes the answer must all match
+    answer: tuple[dict, ...] = ()  # query: claims {"value", "kind", "about"} it must assert
     cite: tuple[str, ...] = ()  # query: pages a good answer cites (any of them)
     unanswerable: bool = False  # query: the wiki cannot answer; the right reply says so
-    facts: tuple[dict, ...] = ()  # {"page", "pattern"}: present after the step
+    asks: dict = field(default_factory=dict)  # unanswerable: {"kind", "about"} of the value asked
+    facts: tuple[dict, ...] = ()  # {"page", "value", "kind", "about"}: asserted after the step
     contradictions: tuple[dict, ...] = ()  # {"pages": [a, b], "claims": [x, y]}
     superseded: tuple[dict, ...] = ()  # {"page", "old", "new"}
     missing_pages: tuple[dict, ...] = ()  # lint: {"name", "path", "mentioned_on"}
@@ -83,10 +84,18 @@ def load_suite(name: str = DEFAULT_SUITE) -> Suite:
 
 
 def _task(raw: dict[str, Any]) -> TaskSpec:
+    from wiki_tui.eval.claims.check import Claim
+
     if raw.get("kind") not in KINDS:
         raise SuiteError(f"task {raw.get('name')!r}: kind must be one of {', '.join(KINDS)}")
     values = dict(raw)
     for key in ("answer", "cite", "facts", "contradictions", "superseded", "missing_pages",
                 "missing_links"):
         values[key] = tuple(values.get(key, ()))
-    return TaskSpec(**values)
+    try:  # every gold claim must read as its kind before any task runs
+        for claim in [*values["answer"], *values["facts"], *([raw["asks"]] if "asks" in raw
+                                                              else [])]:
+            Claim.from_json(claim)
+        return TaskSpec(**values)
+    except (ValueError, TypeError) as exc:
+        raise SuiteError(f"task {raw.get('name')!r}: {exc}") from None

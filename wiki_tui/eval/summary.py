@@ -65,6 +65,9 @@ def summarise(tasks: list) -> dict[str, Any]:
                                              k("contradictions", "reports")),
             "superseded_marked": ratio(k("superseded", "marked"), k("superseded", "planted")),
             "facts_present": ratio(k("facts", "present"), k("facts", "gold")),
+            "facts_contradicted": ratio(
+                k("facts", "contradicted") + sum(q["contradicted"] for q in answerable),
+                k("facts", "gold") + sum(q["claims"] for q in answerable)),
             "answers_correct": ratio(sum(q["answer_correct"] for q in answerable),
                                      len(answerable)),
             "citations_gold": ratio(sum(q["cited_gold"] for q in answerable), len(answerable)),

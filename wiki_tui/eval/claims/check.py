@@ -58,22 +58,29 @@ class Reading:
         return self.asserted and not self.contradicted
 
 
-def read_claim(claim: Claim, text: str, *, callouts: bool = False) -> Reading:
-    """How `text` holds `claim` (contradiction callouts are read only with `callouts`)."""
-    asserted, wrong = False, []
+def read_claim(claim: Claim, text: str, *, callouts: bool = False,
+               answer: bool = False) -> Reading:
+    """How `text` holds `claim` (contradiction callouts are read only with `callouts`). An
+    `answer` that never names what the claim is about ("In 1898.") is read sentence by
+    sentence, each about the question: its value said first is the one it gives."""
     about = claim.about_re()
+    found = sentences(text, callouts=callouts)
+    if answer and about is not None and not any(about.search(s.text) for s in found):
+        about = re.compile(r"^")
+    asserted, wrong = False, []
     carried = False  # the last sentence was about the claim ("it", "its" ... go on with it)
-    for sentence in sentences(text, callouts=callouts):
+    for sentence in found:
         cues = [m.start() for m in about.finditer(sentence.text)] if about else [0]
-        if not cues and carried and _GOES_ON.match(sentence.text):
-            cues = [0]
+        # "it", "its" ... may go on with what the last sentence was about, or with its
+        # subject: such a sentence can say the gold value, it is not read as denying it
+        going_on = not cues and carried and _GOES_ON.match(sentence.text) is not None
         carried = bool(cues)
-        if not cues:
+        if not cues and not going_on:
             continue
         said = [(pos, gold, written) for pos, gold, state, written
                 in _occurrences(claim, sentence) if state == ASSERTED]
         asserted = asserted or any(gold for _pos, gold, _w in said)
-        if about is None or not said:
+        if about is None or not said or going_on:
             continue
         for cue in cues:  # the value said nearest to what the claim is about
             _pos, gold, written = min(said, key=lambda s: abs(s[0] - cue))
@@ -95,8 +102,20 @@ def _occurrences(claim: Claim, sentence: Sentence) -> list[tuple[int, bool, str,
         return [(m.start(), True, polarity(sentence, m.start(), m.end()), m.group())
                 for m in pattern.finditer(text)]
     gold = claim.gold()
-    return [(v.start, v.same(gold), polarity(sentence, v.start, v.end, dated=v.kind == YEAR),
-             text[v.start:v.end]) for v in values_in(text) if v.comparable(gold)]
+    values = [v for v in values_in(text) if v.comparable(gold)]
+    out = [(v.start, v.same(gold), polarity(sentence, v.start, v.end, dated=v.kind == YEAR),
+            text[v.start:v.end]) for v in values]
+    for i in range(len(values) - 1):  # a span of years with the gold one at one end says it
+        a, b = values[i], values[i + 1]
+        if gold.kind != YEAR:
+            break
+        if (a.same(gold) or b.same(gold)) and _RANGE.match(text[a.end:b.start]):
+            out[i], out[i + 1] = out[i][:1] + (True,) + out[i][2:], \
+                out[i + 1][:1] + (True,) + out[i + 1][2:]
+    return out
+
+
+_RANGE = re.compile(r"^\s*(?:-|–|—|to|until|till|and|through)\s*$", re.IGNORECASE)
 
 
 # -- unanswerable questions ----------------------------------------------------------------------

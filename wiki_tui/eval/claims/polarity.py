@@ -55,7 +55,7 @@ _HISTORY_BEFORE = re.compile(
 _HISTORY_AFTER = re.compile(
     r"^\W*(?:[\w'’-]+\W+){0,2}?(?:superseded|outdated|obsolete|no longer|since (?:raised|"
     r"lowered|revised|replaced|corrected))\b", re.IGNORECASE)
-_UNTIL_AFTER = re.compile(r"^\W*(?:[\w'’-]+\W+){0,2}?(?:until|till)\b", re.IGNORECASE)
+_UNTIL_AFTER = re.compile(r"^[\s,]*(?:until|till)\b", re.IGNORECASE)
 
 
 def polarity(sentence: Sentence, start: int, end: int, *, dated: bool = False) -> str:
