@@ -4,9 +4,11 @@
     wiki-tui eval --compare RUN_A RUN_B
 
 Each model runs the whole suite on scratch copies of the bundled eval vault (the vault it was
-started in is never touched; none is needed). Runs are saved as DATE-model.json. Exit codes:
-0 every task ran; 1 a provider failed mid-run (the finished tasks are scored and saved); 2 misuse
-(no model, an unknown suite, a saved run that cannot be read).
+started in is never touched; none is needed, but `--vault DIR`, or starting in a vault, reads
+its config like every other command). Runs are saved as DATE-model.json. Exit codes: 0 every
+task ran; 1 a provider failed mid-run (the finished tasks are scored and saved); 2 misuse (no
+model, an unknown suite, a saved run that cannot be read, --vault not a vault); 130 Ctrl-C (the
+finished tasks are scored and saved).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from wiki_tui.cli.common import VAULT_MARKERS, CliError, console, console_err
+from wiki_tui.cli.common import VAULT_MARKERS, CliError, console, console_err, vault_root
 
 
 def register(subparsers) -> None:
@@ -40,10 +42,11 @@ def register(subparsers) -> None:
 
 
 def _vault_or_none(args) -> Path | None:
-    """The vault the command was started in, if it was started in one (it is optional)."""
-    root = Path(getattr(args, "vault", None) or Path.cwd()).resolve()
-    if args.vault is not None and not root.is_dir():
-        raise CliError(f"no vault at {root}: not a folder", 2)
+    """The vault whose config the models come from: `--vault DIR` (which must be a vault, as
+    for every other command), else the current folder when it is one (a vault is optional)."""
+    if getattr(args, "vault", None) is not None:
+        return vault_root(args)
+    root = Path.cwd().resolve()
     return root if any((root / m).exists() for m in VAULT_MARKERS) else None
 
 
@@ -60,7 +63,7 @@ def run_eval_command(args) -> int:
         _print(args, runs)
         return 0
     suite = _suite(args.suite)
-    runs, stopped = [], False
+    runs, code = [], 0
     for settings in _settings(args, vault):
         run = _run_one(settings, suite)
         data = run.to_json()
@@ -69,10 +72,12 @@ def run_eval_command(args) -> int:
             path = report.save_run(data, folder)
             console_err.print(f"saved {path}", markup=False, highlight=False)
         if run.stopped:
-            stopped = True
+            code = 130 if run.interrupted else 1
             console_err.print(f"[bold red]stopped:[/] {run.stopped}", highlight=False)
+        if run.interrupted:
+            break  # Ctrl-C stops every model still to run
     _print(args, runs)
-    return 1 if stopped else 0
+    return code
 
 
 def _suite(name: str | None):
@@ -92,13 +97,29 @@ def _settings(args, vault: Path | None) -> list:
         if not models:
             settings = resolve_settings(vault, None, args.api_base)
             if settings.source == "no model configured":
-                raise CliError("no model configured: pass --model MODEL (repeat it to compare "
-                               "models), set WIKI_TUI_MODEL, or pass --model offline to score "
-                               "the built-in offline engine", 2)
+                raise CliError("no model configured (" + _looked_at(vault) + "): pass --model "
+                               "MODEL (repeat it to compare models), set WIKI_TUI_MODEL, or "
+                               "pass --model offline to score the built-in offline engine", 2)
             return [settings]
         return [resolve_settings(vault, m, args.api_base) for m in models]
     except ConfigError as exc:
         raise CliError(str(exc), 2) from None
+
+
+def _looked_at(vault: Path | None) -> str:
+    """Where a model was looked for, and why a config beside the command was not read."""
+    from wiki_tui.agent.config import user_config_path, vault_config_path
+
+    where = ["--model", "WIKI_TUI_MODEL"]
+    if vault is not None:
+        where.append(str(vault_config_path(vault)))
+    where.append(str(user_config_path()))
+    text = "looked at " + ", ".join(where)
+    here = Path.cwd().resolve()
+    if vault is None and vault_config_path(here).is_file():
+        text += (f"; {vault_config_path(here)} was not read: {here} is not a vault (no "
+                 f"{', '.join(VAULT_MARKERS)}); pass --vault DIR for a vault's config")
+    return text
 
 
 def _run_one(settings, suite):

@@ -20,7 +20,7 @@ def _sum(tasks: list, group: str, key: str, sub: str | None = None) -> int:
 
 
 def summarise(tasks: list) -> dict[str, Any]:
-    ran = [t for t in tasks if t.scores]
+    ran = [t for t in tasks if "knowledge" in t.scores]  # scored (a provider's fault is not)
     edits = [t for t in ran if "format" in t.scores]
     queries = [t.scores["knowledge"]["query"] for t in ran if t.kind == "query"]
     answerable = [q for q in queries if not q["unanswerable"]]
@@ -29,7 +29,7 @@ def summarise(tasks: list) -> dict[str, Any]:
     def k(sub: str, key: str) -> int:
         return _sum(ran, "knowledge", key, sub)
 
-    costs = [t.scores["cost"] for t in ran]
+    costs = [t.scores["cost"] for t in tasks if "cost" in t.scores]  # failed ones spent too
     known = [c["cost_usd"] for c in costs if c["cost_usd"] is not None]
     first = [c["first_token_s"] for c in costs if c["first_token_s"] is not None]
     silently_wrong = _sum(edits, "format", "silently_wrong")
