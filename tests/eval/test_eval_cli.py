@@ -118,3 +118,50 @@ def test_ctrl_c_keeps_the_finished_tasks_scores(llm_server, tmp_path):
     assert run["stopped"].startswith("interrupted (Ctrl-C) during task query-opened")
     saved = list(results.glob("*-openai_test-model.json"))
     assert len(saved) == 1 and json.loads(saved[0].read_text())["tasks"][3]["status"] == "done"
+
+
+def test_a_judge_grades_the_answers_beside_the_checks(capsys, llm_server, tmp_path,
+                                                      monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.chdir(tmp_path)
+    llm_server.queue(*profiles.replies(profiles.GAMED, TASKS))
+    # a lenient judge: one gamed answer passes it; one verdict it does not write as asked
+    llm_server.queue(*[profiles._reply(text) for text in [
+        "VERDICT: WRONG\nREASON: it denies 1898 and gives 1889.",
+        "VERDICT: RIGHT\nREASON: Mara Quell and 1879 are both named.",
+        "**Verdict:** wrong\nReason: rust is not corrosion fatigue.",
+        "The answer seems fine to me.",
+        "VERDICT: WRONG\nREASON: it gives a figure."]])
+    code, out, err = _run(capsys, "eval", "--model", "openai/test-model", "--judge",
+                          "openai/judge-model", "--api-base", llm_server.api_base, "--json",
+                          "--no-save")
+    assert code == 0, err
+    run = json.loads(out)
+    judge = run["judge"]
+    assert judge["model"] == "openai/judge-model"
+    assert judge["answers_correct"] == {"count": 1, "of": 3, "share": 0.333}
+    assert judge["unanswerable_declined"] == {"count": 0, "of": 2, "share": 0.0}
+    assert judge["unreadable"] == 1
+    assert [v["verdict"] for v in judge["verdicts"]] == ["wrong", "right", "wrong",
+                                                         "unreadable", "wrong"]
+    assert judge["cost"]["tokens_in"] == 5000  # its own cost line ...
+    assert run["summary"]["cost"]["tokens_in"] == 12000  # ... apart from the model's
+    # beside the checks, never in their place
+    assert run["summary"]["knowledge"]["answers_correct"]["count"] == 0
+    asked = llm_server.requests[-5:]
+    assert all(r.body["model"] == "judge-model" for r in asked)
+    assert "VERDICT: RIGHT or WRONG" in asked[0].text()
+    assert "It did not open in 1898; it opened in 1889" in asked[0].text()
+    assert "The answer is: 1898." in asked[0].text()
+    assert "cannot answer" in asked[3].text()
+
+    from wiki_tui.eval.report import scorecard
+
+    table = scorecard([run])
+    assert "answers correct (judge)" in table and "1/3 (33%)" in table
+
+
+def test_the_offline_engine_cannot_judge(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _out, err = _run(capsys, "eval", "--model", "offline", "--judge", "offline")
+    assert code == 2 and "cannot judge" in err

@@ -38,6 +38,11 @@ def register(subparsers) -> None:
                         help="where runs are saved (default: the vault's .wiki-tui/evals, "
                              "else $XDG_DATA_HOME/wiki-tui/evals)")
     parser.add_argument("--no-save", action="store_true", help="do not save the runs")
+    parser.add_argument("--judge", default=None, metavar="MODEL",
+                        help="also have MODEL grade each answer against a rubric (shown beside "
+                             "the scores, never in their place; its own cost line)")
+    parser.add_argument("--judge-api-base", default=None, metavar="URL",
+                        help="the judge's server (default: --api-base, else the config's)")
     parser.set_defaults(func=run_eval_command)
 
 
@@ -60,12 +65,18 @@ def run_eval_command(args) -> int:
             runs = [report.load_run(ref, folder) for ref in args.compare]
         except ValueError as exc:
             raise CliError(str(exc), 2) from None
+        why = report.comparable(runs)
+        if why:
+            console_err.print(f"[yellow]note:[/] {why}", highlight=False)
         _print(args, runs)
         return 0
     suite = _suite(args.suite)
+    judge = _judge_settings(args, vault)
     runs, code = [], 0
     for settings in _settings(args, vault):
         run = _run_one(settings, suite)
+        if judge is not None and not run.interrupted:
+            run.judge = _judged(judge, suite, run)
         data = run.to_json()
         runs.append(data)
         if not args.no_save:
@@ -104,6 +115,33 @@ def _settings(args, vault: Path | None) -> list:
         return [resolve_settings(vault, m, args.api_base) for m in models]
     except ConfigError as exc:
         raise CliError(str(exc), 2) from None
+
+
+def _judge_settings(args, vault: Path | None):
+    """The judge's settings (--judge MODEL), resolved as a model's are; None without one."""
+    if not args.judge:
+        return None
+    from wiki_tui.agent.config import ConfigError, resolve_settings
+
+    try:
+        settings = resolve_settings(vault, args.judge, args.judge_api_base or args.api_base)
+    except ConfigError as exc:
+        raise CliError(str(exc), 2) from None
+    if settings.offline:
+        raise CliError("--judge offline: the offline engine is no language model and cannot "
+                       "judge answers; pass a model", 2)
+    return settings
+
+
+def _judged(judge, suite, run) -> dict:
+    from wiki_tui.eval.judge import run_judge
+
+    console_err.print(f"judging the answers with {judge.model} at {judge.server} ...",
+                      markup=False, highlight=False)
+    verdicts = run_judge(judge, suite, run)
+    if verdicts["stopped"]:
+        console_err.print(f"[yellow]judge:[/] {verdicts['stopped']}", highlight=False)
+    return verdicts
 
 
 def _looked_at(vault: Path | None) -> str:

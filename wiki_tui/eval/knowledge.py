@@ -182,14 +182,15 @@ def query_scores(task: TaskSpec, answer: str | None, citations: tuple[str, ...]
                  ) -> dict[str, Any]:
     text = answer or ""
     if task.unanswerable:
-        return {"unanswerable": True, "declined": declines(text, Claim.from_json(task.asks))}
+        return {"unanswerable": True, "declined": declines(text, Claim.from_json(task.asks)),
+                "answer": text}
     readings = [read_claim(Claim.from_json(claim), text, answer=True) for claim in task.answer]
     return {"unanswerable": False,
             "answer_correct": bool(text.strip()) and all(r.credited for r in readings),
             "claims": len(readings), "contradicted": sum(r.contradicted for r in readings),
             "cited_gold": any(path in task.cite for path in citations),
             "citations_on_gold": sum(1 for path in citations if path in task.cite),
-            "citations": list(citations)}
+            "citations": list(citations), "answer": text}
 
 
 def lint_scores(task: TaskSpec, before: VaultView, after: VaultView, findings: list

@@ -59,6 +59,7 @@ class EvalRun:
     tasks: list[TaskResult]
     stopped: str = ""  # why the run stopped early ("" when every task ran)
     interrupted: bool = False  # stopped by Ctrl-C
+    judge: dict | None = None  # --judge: a model's verdicts on the answers (judge.py)
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -70,6 +71,7 @@ class EvalRun:
         return {"model": self.model, "suite": self.suite, "scoring": SCORING,
                 "date": self.date, "stopped": self.stopped,
                 "tasks": [t.to_json() for t in self.tasks],
+                **({"judge": self.judge} if self.judge is not None else {}),
                 "summary": self.summary}
 
 
