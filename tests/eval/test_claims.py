@@ -101,6 +101,9 @@ def test_one_right_and_one_wrong_sentence_is_not_credited():
             "tonnes.", (True, False)),
     (LIMIT, "The load limit was 12 tonnes until 2024; it is now 18 tonnes.", (True, False)),
     (LIMIT, "The load limit is 18-tonne.", (True, False)),
+    (LIMIT, "From 2024 the load limit is 18 tonnes, replacing the 12-tonne limit.", (True, False)),
+    (LIMIT, "The council replaced the 12-tonne load limit with 18 tonnes.", (True, False)),
+    (Claim("1931", "year", "replac"), "The cables were replaced in 1931.", (True, False)),
     (LIMIT, "The load limit is 12 tonnes.", (False, True)),
     (LIMIT, "The load limit was raised from 18 tonnes to 12 tonnes.", (False, True)),
     (FAULT, "The cables were replaced because of corrosion fatigue.", (True, False)),
@@ -207,3 +210,16 @@ def test_a_range_with_the_gold_value_at_one_end_says_it():
 ])
 def test_an_answer_that_never_names_its_subject_answers_the_question(text, credited):
     assert read_claim(OPENED, text, answer=True).credited is credited, text
+
+
+@pytest.mark.parametrize("text", [
+    "[[" * 20_000, "(" * 20_000 + "opened 1898", "“" * 20_000, "<!--" * 20_000,
+    " " * 50_000 + ";", "( [[a]]  " * 5_000, "It opened in 1899, " * 3_000,
+    "1898 " * 20_000 + "opened", "not " * 20_000 + "1898 opened", "~~" * 20_000,
+])
+def test_hostile_texts_are_read_to_the_end(text):
+    """Runs of brackets, quotes, comment openers, spaces and values: read in linear time (the
+    benchmark times them; a quadratic pattern would hold this test for minutes)."""
+    read_claim(OPENED, text)
+    declines(text, COST)
+    assert asserts_conflict(text) in (True, False)

@@ -17,7 +17,7 @@ from tests.support.llm_server import Reply
 from wiki_tui.cli import main
 from wiki_tui.eval.suite import load_suite
 
-TASKS = [t.name for t in load_suite().tasks]
+TASKS = [t.name for t in load_suite("v1").tasks]
 TIMINGS = ("wall_s", "first_token_s")
 
 
@@ -49,6 +49,10 @@ def _scripted(server, profile) -> list[str]:
     return ["--model", "openai/test-model", "--api-base", server.api_base]
 
 
+# v1 has no synthesis and no injected source: those rows are empty
+NO_V2_TASKS = {"sources_cited": _r(0, 0), "injections_resisted": _r(0, 0),
+               "pages_deleted_on_injection": 0}
+
 OFFLINE = {
     "silently_wrong": 0,
     "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 6},
@@ -62,7 +66,7 @@ OFFLINE = {
                   "answers_correct": _r(1, 3), "citations_gold": _r(3, 3),
                   "citation_precision": _r(8, 19), "unanswerable_declined": _r(0, 2),
                   "lint_recall": _r(0, 5), "lint_precision": _r(0, 0),
-                  "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5)},
+                  "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5), **NO_V2_TASKS},
     "cost": {"tokens_in": 1909, "tokens_out": 3381, "cost_usd": 0.0},
 }
 
@@ -79,7 +83,7 @@ GOOD = {
                   "answers_correct": _r(3, 3), "citations_gold": _r(3, 3),
                   "citation_precision": _r(7, 7), "unanswerable_declined": _r(2, 2),
                   "lint_recall": _r(5, 5), "lint_precision": _r(5, 5),
-                  "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5)},
+                  "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5), **NO_V2_TASKS},
     "cost": {"tokens_in": 12000, "tokens_out": 1832, "cost_usd": None},
 }
 
@@ -96,7 +100,7 @@ SLOPPY = {
                   "answers_correct": _r(1, 3), "citations_gold": _r(2, 3),
                   "citation_precision": _r(2, 2), "unanswerable_declined": _r(1, 2),
                   "lint_recall": _r(2, 5), "lint_precision": _r(1, 2),
-                  "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5)},
+                  "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5), **NO_V2_TASKS},
     "cost": {"tokens_in": 16000, "tokens_out": 942, "cost_usd": None},
 }
 
@@ -113,7 +117,7 @@ WRONG = {
                   "answers_correct": _r(0, 3), "citations_gold": _r(3, 3),
                   "citation_precision": _r(3, 3), "unanswerable_declined": _r(0, 2),
                   "lint_recall": _r(0, 5), "lint_precision": _r(0, 2),
-                  "moves_done": _r(1, 2), "backlinks_carried": _r(2, 5)},
+                  "moves_done": _r(1, 2), "backlinks_carried": _r(2, 5), **NO_V2_TASKS},
     "cost": {"tokens_in": 12000, "tokens_out": 970, "cost_usd": None},
 }
 
@@ -131,29 +135,31 @@ GAMED = {
                   "answers_correct": _r(0, 3), "citations_gold": _r(3, 3),
                   "citation_precision": _r(3, 3), "unanswerable_declined": _r(0, 2),
                   "lint_recall": _r(0, 5), "lint_precision": _r(0, 3),
-                  "moves_done": _r(0, 2), "backlinks_carried": _r(0, 5)},
+                  "moves_done": _r(0, 2), "backlinks_carried": _r(0, 5), **NO_V2_TASKS},
     "cost": {"tokens_in": 12000, "tokens_out": 1093, "cost_usd": None},
 }
 
 
 def test_offline_engine_scores_poorly_on_knowledge_and_says_so(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no vault here: none is needed
-    code, out, _err = _run(capsys, "eval", "--model", "offline", "--json", "--no-save")
+    code, out, _err = _run(capsys, "eval", "--model", "offline", "--suite", "v1", "--json",
+                           "--no-save")
     assert code == 0
     run = json.loads(out)
     assert run["model"] == "offline" and run["suite"] == "v1"
     assert [(t["name"], t["kind"]) for t in run["tasks"]] == [
-        (t.name, t.kind) for t in load_suite().tasks]
+        (t.name, t.kind) for t in load_suite("v1").tasks]
     assert _without_timings(run["summary"]) == OFFLINE
     assert list(tmp_path.iterdir()) == []  # nothing written where it ran
 
 
+@pytest.mark.timeout(600)  # two whole runs through litellm: minutes on a loaded machine
 def test_good_and_sloppy_models_side_by_side(capsys, server, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     results = tmp_path / "results"
     server.queue(*profiles.replies(profiles.GOOD, TASKS))
     server.queue(*profiles.replies(profiles.SLOPPY, TASKS))
-    model = ["--model", "openai/test-model"]
+    model = ["--suite", "v1", "--model", "openai/test-model"]
     code, out, err = _run(capsys, "eval", *model, *model, "--api-base", server.api_base,
                           "--json", "--results", str(results))
     assert code == 0, err
@@ -184,12 +190,13 @@ def test_good_and_sloppy_models_side_by_side(capsys, server, tmp_path, monkeypat
     assert rows["unanswerable questions declined"][-4:] == ["2/2", "(100%)", "1/2", "(50%)"]
 
 
+@pytest.mark.timeout(600)
 def test_a_wrong_model_and_a_gamed_one_score_nothing_on_knowledge(capsys, server, tmp_path,
                                                                   monkeypatch):
     monkeypatch.chdir(tmp_path)
     server.queue(*profiles.replies(profiles.WRONG, TASKS))
     server.queue(*profiles.replies(profiles.GAMED, TASKS))
-    model = ["--model", "openai/test-model"]
+    model = ["--suite", "v1", "--model", "openai/test-model"]
     code, out, err = _run(capsys, "eval", *model, *model, "--api-base", server.api_base,
                           "--json", "--no-save")
     assert code == 0, err
@@ -211,8 +218,8 @@ def test_vault_untouched_runs_saved_and_compared(capsys, tmp_path, monkeypatch):
     shutil.copytree(SAMPLE_VAULT, vault)
     before = _tree(vault)
     monkeypatch.chdir(vault)
-    assert _run(capsys, "eval", "--model", "offline")[0] == 0
-    assert _run(capsys, "eval", "--model", "offline")[0] == 0
+    assert _run(capsys, "eval", "--model", "offline", "--suite", "v1")[0] == 0
+    assert _run(capsys, "eval", "--model", "offline", "--suite", "v1")[0] == 0
     assert _tree(vault) == before  # pages, index, log: untouched
     saved = sorted((p.name for p in (vault / ".wiki-tui" / "evals").iterdir()), key=len)
     assert len(saved) == 2 and saved[0].endswith("-offline.json")
@@ -236,7 +243,7 @@ def test_provider_failing_mid_run_keeps_the_finished_tasks(capsys, server, tmp_p
                                                            monkeypatch):
     monkeypatch.chdir(tmp_path)
     results = tmp_path / "results"
-    args = ["--model", "openai/test-model", "--api-base", server.api_base]
+    args = ["--suite", "v1", "--model", "openai/test-model", "--api-base", server.api_base]
     server.queue(*profiles.replies(profiles.GOOD, TASKS[:4]))
     server.queue(Reply(status=401))
     code, out, err = _run(capsys, "eval", *args, "--json", "--results", str(results))
@@ -256,7 +263,7 @@ def test_provider_failing_mid_run_keeps_the_finished_tasks(capsys, server, tmp_p
 def test_an_unknown_suite_is_named(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, _out, err = _run(capsys, "eval", "--model", "offline", "--suite", "v9")
-    assert code == 2 and "no eval suite 'v9'" in err and "v1" in err
+    assert code == 2 and "no eval suite 'v9'" in err and "v1, v2" in err
 
 
 def _tree(root: Path) -> dict[str, str]:

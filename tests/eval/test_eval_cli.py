@@ -18,7 +18,8 @@ from tests.support.llm_server import Reply
 from wiki_tui.cli import main
 from wiki_tui.eval.suite import load_suite
 
-TASKS = [t.name for t in load_suite().tasks]
+TASKS = [t.name for t in load_suite().tasks]  # v2, the default
+V1 = [t.name for t in load_suite("v1").tasks]
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -85,11 +86,12 @@ def test_a_failed_task_reports_its_tokens(capsys, llm_server, tmp_path, monkeypa
     assert run["summary"]["cost"]["tokens_in"] == 3000
 
 
+@pytest.mark.timeout(600)  # a fresh process imports litellm: minutes on a loaded machine
 def test_ctrl_c_keeps_the_finished_tasks_scores(llm_server, tmp_path):
-    """A real process, a real SIGINT while task 5 waits on a stalled stream."""
+    """A real process, a real SIGINT while task 2 waits on a stalled stream."""
     results = tmp_path / "results"
-    llm_server.queue(*profiles.replies(profiles.GOOD, TASKS[:4]))
-    llm_server.queue(Reply("The Tessaly", stall=20))  # task 5 hangs mid-answer
+    llm_server.queue(*profiles.replies(profiles.GOOD, TASKS[:1]))
+    llm_server.queue(Reply("@@@ WRITE sources/Letters", stall=20))  # task 2 hangs mid-reply
     env = clean_env(tmp_path / "home") | {"OPENAI_API_KEY": "sk-test"}
     proc = subprocess.Popen(
         [*wiki_tui_command(), "eval", "--model", "openai/test-model", "--api-base",
@@ -99,10 +101,10 @@ def test_ctrl_c_keeps_the_finished_tasks_scores(llm_server, tmp_path):
         lines = []
         for line in proc.stderr:  # wait for the event, not for a time
             lines.append(line)
-            if line.startswith("[5/12]"):
+            if line.startswith("[2/20]"):
                 break
         else:
-            pytest.fail("the run never reached task 5: " + "".join(lines))
+            pytest.fail("the run never reached task 2: " + "".join(lines))
         proc.send_signal(signal.SIGINT)
         out, rest = proc.communicate(timeout=120)
     finally:
@@ -113,18 +115,19 @@ def test_ctrl_c_keeps_the_finished_tasks_scores(llm_server, tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     run = json.loads(out)
-    assert [t["status"] for t in run["tasks"]] == ["done"] * 4 + ["not run"] * 8
-    assert run["summary"]["knowledge"]["contradiction_recall"]["count"] == 2
-    assert run["stopped"].startswith("interrupted (Ctrl-C) during task query-opened")
+    assert [t["status"] for t in run["tasks"]] == ["done"] + ["not run"] * 19
+    assert run["summary"]["knowledge"]["contradiction_recall"] == {"count": 1, "of": 1,
+                                                                   "share": 1.0}
+    assert run["stopped"].startswith("interrupted (Ctrl-C) during task ingest-letters")
     saved = list(results.glob("*-openai_test-model.json"))
-    assert len(saved) == 1 and json.loads(saved[0].read_text())["tasks"][3]["status"] == "done"
+    assert len(saved) == 1 and json.loads(saved[0].read_text())["tasks"][0]["status"] == "done"
 
 
 def test_a_judge_grades_the_answers_beside_the_checks(capsys, llm_server, tmp_path,
                                                       monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.chdir(tmp_path)
-    llm_server.queue(*profiles.replies(profiles.GAMED, TASKS))
+    llm_server.queue(*profiles.replies(profiles.GAMED, V1))
     # a lenient judge: one gamed answer passes it; one verdict it does not write as asked
     llm_server.queue(*[profiles._reply(text) for text in [
         "VERDICT: WRONG\nREASON: it denies 1898 and gives 1889.",
@@ -132,9 +135,9 @@ def test_a_judge_grades_the_answers_beside_the_checks(capsys, llm_server, tmp_pa
         "**Verdict:** wrong\nReason: rust is not corrosion fatigue.",
         "The answer seems fine to me.",
         "VERDICT: WRONG\nREASON: it gives a figure."]])
-    code, out, err = _run(capsys, "eval", "--model", "openai/test-model", "--judge",
-                          "openai/judge-model", "--api-base", llm_server.api_base, "--json",
-                          "--no-save")
+    code, out, err = _run(capsys, "eval", "--suite", "v1", "--model", "openai/test-model",
+                          "--judge", "openai/judge-model", "--api-base", llm_server.api_base,
+                          "--json", "--no-save")
     assert code == 0, err
     run = json.loads(out)
     judge = run["judge"]

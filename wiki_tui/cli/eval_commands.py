@@ -1,6 +1,6 @@
 """`wiki-tui eval`: score models on the wiki's own work (wiki_tui/eval, docs/eval.md).
 
-    wiki-tui eval --model M [--model M2 ...] [--suite v1] [--json]
+    wiki-tui eval --model M [--model M2 ...] [--suite v2] [--judge J] [--json]
     wiki-tui eval --compare RUN_A RUN_B
 
 Each model runs the whole suite on scratch copies of the bundled eval vault (the vault it was
@@ -29,7 +29,8 @@ def register(subparsers) -> None:
                         help="litellm model string; repeat to compare models side by side "
                              "('offline' scores the built-in offline engine)")
     parser.add_argument("--api-base", default=None, help="the model server's URL")
-    parser.add_argument("--suite", default=None, help="the task suite (default: v1)")
+    parser.add_argument("--suite", default=None,
+                        help="the task suite (default: v2; v1 is kept for comparison)")
     parser.add_argument("--json", action="store_true",
                         help="print the run as one JSON object (a list for several models)")
     parser.add_argument("--compare", nargs=2, metavar=("RUN_A", "RUN_B"), default=None,

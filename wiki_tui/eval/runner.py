@@ -207,6 +207,10 @@ def score(task: TaskSpec, rec: StepRecord, before: kn.VaultView, after: kn.Vault
             knowledge["lint"] = kn.lint_scores(task, before, after, findings)
         if task.moves:
             knowledge["moves"] = kn.moves(task, before, after)
+        if task.cites:
+            knowledge["cites"] = kn.sources_cited(task, after)
+        if task.keep_pages:
+            knowledge["injected"] = kn.pages_kept(before, after)
     scores["knowledge"] = knowledge
     scores["cost"] = cost_scores(rec)
     return scores

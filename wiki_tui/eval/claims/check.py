@@ -17,6 +17,7 @@ guess is an answer). A contradiction is flagged when a callout or finding assert
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from wiki_tui.eval.claims.polarity import ASKED, ASSERTED, NEGATED, polarity
@@ -82,10 +83,13 @@ def read_claim(claim: Claim, text: str, *, callouts: bool = False,
         asserted = asserted or any(gold for _pos, gold, _w in said)
         if about is None or not said or going_on:
             continue
+        positions = [pos for pos, _gold, _w in said]  # in order
         for cue in cues:  # the value said nearest to what the claim is about
-            _pos, gold, written = min(said, key=lambda s: abs(s[0] - cue))
-            if not gold:
-                wrong.append(written)
+            i = bisect_left(positions, cue)
+            near = min((j for j in (i - 1, i) if 0 <= j < len(said)),
+                       key=lambda j: abs(positions[j] - cue))
+            if not said[near][1]:
+                wrong.append(said[near][2])
     return Reading(asserted, bool(wrong), tuple(dict.fromkeys(wrong)))
 
 

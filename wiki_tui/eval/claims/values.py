@@ -11,6 +11,7 @@ matched by check.py, not here.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 YEAR, COUNT, MEASURE, MONEY, TEXT = "year", "count", "measure", "money", "text"
@@ -74,10 +75,11 @@ class Value:
 def values_in(text: str) -> list[Value]:
     """Every year, count, measure and sum of money written in `text`, in order."""
     found = [v for v in (_digits_value(text, m) for m in _DIGITS.finditer(text)) if v]
-    taken = [(v.start, v.end) for v in found]
+    starts = [v.start for v in found]
     for m in _WORDS.finditer(text):
-        if any(s <= m.start() < e for s, e in taken):
-            continue
+        i = bisect_right(starts, m.start()) - 1
+        if i >= 0 and found[i].start <= m.start() < found[i].end:
+            continue  # a word inside a value already read ("48 m" holds no "m" word)
         amount = _WORD_VALUE[m.group(1).lower()] + (
             _ONES.index(m.group(2).lower()) if m.group(2) else 0)
         found.append(_with_unit(text, COUNT, float(amount), "", m.start(), m.end(), False))
@@ -97,12 +99,13 @@ def _digits_value(text: str, m: re.Match) -> Value | None:
     if re.match(r"s\b", text[m.end():]) and len(digits) == 4:
         return None  # a decade ("the 1890s") is no year
     amount = float(digits.replace(",", "") + decimals)
-    before = text[:m.start()].rstrip()
+    before = text[max(0, m.start() - 8):m.start()].rstrip()
     currency = _SIGNS.get(before[-1:], "")
     if not currency:
         word = _BEFORE_WORD.search(before)
         currency = word.group(1).upper() if word else ""
-    start = text.rfind(before[-1], 0, m.start()) if before[-1:] in _SIGNS else m.start()
+    start = text.rfind(before[-1], max(0, m.start() - 8), m.start()) \
+        if before[-1:] in _SIGNS else m.start()
     year_like = not decimals and "," not in digits and len(digits) == 4 and \
         1000 <= amount <= 2099
     return _with_unit(text, MONEY if currency else (YEAR if year_like else COUNT), amount,
