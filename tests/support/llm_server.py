@@ -182,7 +182,7 @@ class LLMServer:
         from wiki_tui.agent.config import AgentSettings
 
         values = dict(model="openai/test-model", offline=False, api_base=self.api_base,
-                      api_key="sk-test", source="test server", timeout=5.0,
+                      api_key="sk-test", source="test server", timeout=60.0,
                       retry_base_delay=0.01)
         values.update(overrides)
         return AgentSettings(**values)
