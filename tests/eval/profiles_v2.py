@@ -19,7 +19,8 @@ LIMIT_18 = (f"  {REPORT}). The load limit is 18 tonnes since 2024\n"
 BRIDGE_OPENED = "[[Quell Works]]. It opened in 1898 ([[Harbour Gazette Profile]])."
 QUELL_OFFICE = "Her drawing office traded for a time as [[Quell Engineering]]."
 QUELL_BUILT = "built the [[Tessaly Bridge]] between 1894 and 1898."
-SPAN = "- A [[Cable-stayed design|cable-stayed]] main span of 212 metres ([[Harbour Gazette Profile]])."
+SPAN = ("- A [[Cable-stayed design|cable-stayed]] main span of 212 metres "
+        "([[Harbour Gazette Profile]]).")
 
 
 def _page(kind: str, title: str, summary: str, body: str, sources: str) -> str:

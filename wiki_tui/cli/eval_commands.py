@@ -139,7 +139,12 @@ def _judged(judge, suite, run) -> dict:
 
     console_err.print(f"judging the answers with {judge.model} at {judge.server} ...",
                       markup=False, highlight=False)
-    verdicts = run_judge(judge, suite, run)
+    try:
+        verdicts = run_judge(judge, suite, run)
+    except KeyboardInterrupt:  # the run's scores stand and are saved; nothing more runs
+        run.interrupted = True
+        run.stopped = run.stopped or "interrupted (Ctrl-C) while judging"
+        verdicts = {"model": judge.model, "stopped": "interrupted (Ctrl-C)", "verdicts": []}
     if verdicts["stopped"]:
         console_err.print(f"[yellow]judge:[/] {verdicts['stopped']}", highlight=False)
     return verdicts
