@@ -108,7 +108,12 @@ ATTEMPTS = [
     ("@@@ WRITE concepts//x.md\nx\n@@@ END\n", "empty or '.' folder name"),
     ("@@@ WRITE concepts/./x.md\nx\n@@@ END\n", "empty or '.' folder name"),
     ("@@@ WRITE AGENTS.md/x.md\nx\n@@@ END\n", "'AGENTS.md' is a file, not a folder"),
-    ("@@@ WRITE concepts/" + "n" * 300 + ".md\nx\n@@@ END\n", "longer than 255 bytes"),
+    ("@@@ WRITE concepts/" + "n" * 300 + ".md\nx\n@@@ END\n", "at most 241"),
+    # 242-255 bytes: under the file system's 255, but the temporary file beside it is not
+    ("@@@ WRITE concepts/" + "n" * 239 + ".md\nx\n@@@ END\n", "is 242 bytes (UTF-8)"),
+    ("@@@ WRITE concepts/" + "n" * 252 + ".md\nx\n@@@ END\n", "at most 241"),
+    ("@@@ WRITE concepts/" + "é" * 121 + ".md\nx\n@@@ END\n", "is 245 bytes"),
+    ("@@@ WRITE " + "f" * 250 + "/x.md\nx\n@@@ END\n", "at most 241"),
     ("@@@ DELETE concepts/Missing.md\n", "cannot DELETE a page that does not exist"),
     ("@@@ RENAME concepts/A.md -> AGENTS.md\n", "that page already exists"),
 ]

@@ -153,6 +153,9 @@ class FileChange:
     warnings: list[str] = field(default_factory=list)
     # Set when the file must not be applied by `--yes` alone (the reason, for the message).
     hold: str | None = None
+    # A file the program drew from a page's spec (a chart's SVG): the page's path. It follows
+    # that page's decision at apply (changes/build/form_files.py).
+    rendered_from: str | None = None
 
     def __post_init__(self) -> None:
         if self.base_hash is None:

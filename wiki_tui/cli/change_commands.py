@@ -276,11 +276,14 @@ def _apply_pending(args: Any, vault: Any, record: Any) -> int:
     """Re-check every base as the app does when it restores a pending review; refuse the whole
     changeset when a page changed since it was proposed (the agent should propose again)."""
     from wiki_tui.changes.apply import pending
-    from wiki_tui.changes.apply.journal import check_conflicts
+    from wiki_tui.changes.apply.journal import ApplyError, check_conflicts
 
     changeset = record.changeset
-    stale = check_conflicts(vault, changeset)
     report = _Report(args.json, changeset, [])
+    try:  # a pending file edited by hand (a path out of the vault, into .git/), a folder
+        stale = check_conflicts(vault, changeset)  # swapped for a symlink since: refused
+    except ApplyError as exc:
+        return report.done(1, f"not applied: {record.name}: {exc}; the vault is untouched")
     if stale:
         reasons = "; ".join(change.conflict or change.path for change in stale)
         return report.done(1, f"not applied: {len(stale)} file(s) changed on disk since "

@@ -197,7 +197,11 @@ def lint_scores(task: TaskSpec, before: VaultView, after: VaultView, findings: l
                 ) -> dict[str, int]:
     """Planted lint issues found (a finding with the right code on the right page, whose
     evidence quotes that page; or the issue fixed by the step), and how many of the model's
-    findings are such a finding."""
+    findings are such a finding. Suggestions of what to look into next (question, source,
+    data-gap) are not findings of a fault: they are left out."""
+    from wiki_tui.agent.lint_findings import SUGGESTIONS
+
+    findings = [f for f in findings if f.code not in SUGGESTIONS]
     found = 0
     matched: set[int] = set()
 

@@ -99,7 +99,8 @@ async def run_suite(settings: Any, suite: Suite, run: EvalRun, *,
     """Run the suite's tasks one after another into `run` (filled as each task ends)."""
     from wiki_tui.agent.llm import load_litellm
 
-    await asyncio.to_thread(load_litellm)  # its import (seconds) is no task's wall time
+    if not settings.offline:  # its import (seconds) is no task's wall time
+        await asyncio.to_thread(load_litellm)
     say = on_progress or (lambda _p: None)
     with tempfile.TemporaryDirectory(prefix="wiki-tui-eval-") as scratch:
         for index, (task, result) in enumerate(zip(suite.tasks, run.tasks), 1):

@@ -81,7 +81,7 @@ class OperationsMixin:
         self.run_operation("query", lambda: ops.query(self.vault, question, self.settings,
                                                       history or None))
 
-    def _command_save(self, _arg: str) -> None:
+    def _command_save(self, form: str) -> None:
         if not self._needs_vault():
             return
         if not self.last_answer:
@@ -90,7 +90,8 @@ class OperationsMixin:
         ops = self._operations()
         question, answer = self.last_question, self.last_answer
         self.run_operation("save", lambda: ops.save_answer(self.vault, question, answer,
-                                                           self.settings))
+                                                           self.settings,
+                                                           form=form or "page"))
 
     def _command_lint(self, _arg: str) -> None:
         if not self._needs_vault():

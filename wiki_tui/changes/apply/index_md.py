@@ -9,6 +9,10 @@
     - [[sources/Some Source|Some Source Title]] — one-line summary
     - [[sources/Other|Other]] — ⚠ no summary
 
+JSON Canvas files (`.canvas`, outside raw/) are listed too, by their path with the extension
+(`[[answers/Map.canvas|Map]]`), in the section of their folder's type, summarised by their first
+text node (canvas_rows).
+
 Sections follow the schema's type order (heading: the type's folder, capitalised); pages of a
 missing or unknown type go under "## Other"; empty sections are left out. Entries sort by title
 (casefold, then path). Nothing is ever truncated. Deterministic: same pages, same bytes.
@@ -92,6 +96,55 @@ def page_rows(pages: Any) -> Iterable[tuple[str, str, Any, Any]]:
     finally:
         if enabled:
             gc.enable()
+
+
+CANVAS = ".canvas"
+
+
+def canvas_row(path: str, text: str | None, types: Mapping[str, str] | None
+               ) -> tuple[str, str, Any, Any]:
+    """(path, title, summary, type) of a canvas: titled by its file name, summarised by its
+    first text node, typed by its folder (the schema's type -> folder map read backwards)."""
+    import json
+
+    title = path.rsplit("/", 1)[-1][: -len(CANVAS)]
+    summary = ""
+    try:
+        nodes = json.loads(text or "").get("nodes") or []
+        first = next((n.get("text") for n in nodes if isinstance(n, dict)
+                      and n.get("type") == "text" and isinstance(n.get("text"), str)), "")
+        files = sum(1 for n in nodes if isinstance(n, dict) and n.get("type") == "file")
+        summary = next((ln.strip("# ").strip() for ln in first.splitlines() if ln.strip()), "")
+        summary = summary or (f"a canvas of {files} files" if files else "")
+    except (ValueError, AttributeError, RecursionError):  # not JSON: listed, unsummarised
+        pass
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    kind = next((t for t, f in (types or {}).items() if folder and f == folder), None)
+    return path, title, summary[:200], kind
+
+
+def canvas_rows(root: Any, paths: Iterable[str], types: Mapping[str, str] | None,
+                texts: Mapping[str, str | None] = {}) -> list[tuple[str, str, Any, Any]]:
+    """Rows of the vault's canvases (`paths`: its non-page files) with `texts` applied over
+    disk (a changeset's new text; None: removed)."""
+    from pathlib import Path
+
+    rows = []
+    names = {p for p in paths if p.endswith(CANVAS)} | {p for p in texts if p.endswith(CANVAS)}
+    for path in sorted(names):
+        if path.startswith("raw/"):
+            continue
+        if path in texts:
+            text = texts[path]
+            if text is None:
+                continue
+        else:
+            try:
+                text = (Path(root) / path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = None
+        rows.append(canvas_row(path, text, types))
+    return rows
 
 
 def render_index(pages: Any, types: Mapping[str, str] | None) -> str:

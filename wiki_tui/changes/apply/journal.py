@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from wiki_tui.changes.apply import atomic, logmd, transaction
-from wiki_tui.changes.apply.index_md import INDEX_PATH, page_rows, render_rows
+from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows, page_rows, render_rows
 from wiki_tui.changes.apply.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
 from wiki_tui.changes.apply.vault_lock import VaultBusy, vault_lock
+from wiki_tui.changes.build.form_files import follow_pages
 from wiki_tui.changes.build.merge import merge3
 from wiki_tui.changes.build.review_notes import mark_review_notes
 from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION, TRAILER_REVERTS, GitError,
@@ -161,7 +162,9 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]) -> tuple[b
     for i in sorted(gone, reverse=True):
         del rows[i]
     schema = getattr(vault, "schema", None)
-    rendered = render_rows(rows, getattr(schema, "types", None))
+    types = getattr(schema, "types", None)
+    rows += canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
+    rendered = render_rows(rows, types)
     current = atomic.read_bytes(root / INDEX_PATH)
     new = atomic.encode(rendered, atomic.FileFormat.of(current))
     return (None if new == current else new), current
@@ -343,6 +346,7 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
     recovered = recover(vault)
     sync_with_disk(vault)  # under the lock: another process may have applied since we read
     conflicts = sorted(c.path for c in check_conflicts(vault, changeset, accepted_only=True))
+    follow_pages(changeset)  # a chart's SVG takes its page's decision
     result = ApplyResult()
     entry = logmd.LogEntry(changeset.operation, changeset.title, date,
                            left_out=list(changeset.left_out), spend=changeset.spend,

@@ -86,6 +86,7 @@ def _file_dict(change: FileChange) -> dict[str, Any]:
         "hunks": [hunk.status for hunk in change.hunks], "conflict": change.conflict,
         "edited_by_hand": change.edited_by_hand, "repairs": list(change.repairs),
         "warnings": list(change.warnings), "hold": change.hold,
+        "rendered_from": change.rendered_from,
     }
 
 
@@ -110,7 +111,8 @@ def _file_change(data: dict[str, Any]) -> FileChange:
                         base_hash=data.get("base_hash"), conflict=data.get("conflict"),
                         edited_by_hand=bool(data.get("edited_by_hand")),
                         repairs=list(data.get("repairs", [])),
-                        warnings=list(data.get("warnings", [])), hold=data.get("hold"))
+                        warnings=list(data.get("warnings", [])), hold=data.get("hold"),
+                        rendered_from=data.get("rendered_from"))
     decisions = data.get("hunks", [])
     if len(decisions) == len(change.hunks):  # the same texts diff the same way
         for hunk, status in zip(change.hunks, decisions):

@@ -9,7 +9,9 @@ Before that, each block is read as meant where that is safe and shown: a path th
 is aimed at the page it means (reply/page_paths.py), a WRITE marked `(rewrite)` is noted. Placeholder
 lines ("...", "rest of the section unchanged") that would delete what they stand for are refused.
 A WRITE that drops most of a page or changes its title gets a warning, and a hold (not applied
-by `--yes` alone) unless the reply marked it as a rewrite.
+by `--yes` alone) unless the reply marked it as a rewrite. Last, form files are checked and
+completed (form_files.py): a `.canvas` must be JSON Canvas, a new ```chart spec must be valid
+and is drawn to the SVG its page embeds.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from wiki_tui.changes.build import guards
+from wiki_tui.changes.build.form_files import complete_forms
 from wiki_tui.changes.build.match import BOM, MatchError, apply_edits_report
 from wiki_tui.changes.lines import newline_style
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange
@@ -37,7 +40,7 @@ class EditError:
 
     path: str
     message: str  # complete sentence(s), naming the file
-    kind: str = "match"  # protocol | guard | match | incomplete | unreadable | limit | notice
+    kind: str = "match"  # protocol | guard | match | incomplete | unreadable | limit | notice | form
     retry: bool = True  # False: informational (e.g. an edit that was already applied)
 
     def __str__(self) -> str:
@@ -257,7 +260,8 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
         reply_repairs = list(blocks.repairs)
         for perr in blocks.errors:
             errors.append(_protocol_error(perr))
-        blocks = [*blocks.blocks, *blocks.incomplete]
+        explained = {perr.path for perr in blocks.errors if perr.path}
+        blocks = [*blocks.blocks, *(b for b in blocks.incomplete if b.path not in explained)]
     root = Path(vault.root)
     good: list[Block] = []
     made: set[str] = set()  # pages earlier blocks create: they exist for the blocks after
@@ -315,6 +319,8 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
                 _flag_rewrite(fc, fc.path in rewrites)
         changes.extend(group_changes)
     changes.sort(key=lambda fc: order.get(fc.path, 0))
+    changes, refused = complete_forms(vault, changes)
+    errors.extend(EditError(path, message, kind="guard") for path, message in refused)
 
     total = sum(len((fc.proposed_text or "").encode("utf-8", "surrogatepass")) for fc in changes)
     try:

@@ -22,14 +22,14 @@ MAX_CHANGESET_BYTES = 5_000_000  # all proposed texts of one changeset together
 _LINK_BREAKERS = re.compile(r"[#^\[\]]")
 
 
-def check_path(vault_root: Path | str, path: str) -> str:
+def check_path(vault_root: Path | str, path: str, *, rendered: bool = False) -> str:
     """The normalised vault-relative POSIX path a model block may write, or raise GuardError.
 
     Beyond the shape checks of `clean_relative`, looks at the disk: the page itself must not be
     a symbolic link, and no folder on the way may be a link leading out of the vault (or into a
     protected part of it).
     """
-    clean = clean_relative(path)
+    clean = clean_relative(path, rendered=rendered)
     root = Path(vault_root).resolve()
     cur = root
     parts = clean.split("/")
@@ -50,7 +50,7 @@ def check_path(vault_root: Path | str, path: str) -> str:
             except ValueError:
                 raise GuardError(clean, f"the folder '{'/'.join(parts[: i + 1])}' is a link "
                                  "leading out of the vault; refused") from None
-            clean_relative(inside + "/" + "/".join(parts[i + 1 :]))  # protected targets too
+            clean_relative(inside + "/" + "/".join(parts[i + 1 :]), rendered=rendered)  # protected targets too
         elif i < len(parts) - 1 and not cur.is_dir():
             raise GuardError(clean, f"'{'/'.join(parts[: i + 1])}' is a file, not a folder")
     final = root / clean

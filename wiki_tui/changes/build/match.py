@@ -4,7 +4,7 @@ Matching is by whole lines. Tiers, tried in order; the first tier with any hit d
 must have exactly one:
   1. exact lines (line endings never matter: a CRLF page matches an LF search);
   2. trailing whitespace ignored;  3. indentation ignored too;  4. runs of inner whitespace
-     collapsed.  A search that is one line fragment may then match exactly once inside a line.
+     collapsed. Part of a line never matches it (the refusal quotes the whole line).
   5. typography ignored: curly quotes, en/em dashes, no-break spaces, '…' (models retype them);
   6. line-number prefixes ("12 | ", "12: ", "12→") a model copied into every SEARCH line are
      removed (and from REPLACE lines that carry them), then tiers 1-5 again;
@@ -13,11 +13,14 @@ Tiers 2-7 are computed only when the exact tier fails, so a well-formed reply co
 Every line of the search must match: there is no first/last-line "anchor" matching and no fuzzy
 similarity (both silently corrupted files in other tools). Where a tolerant tier matched, lines
 the REPLACE repeats unchanged from the SEARCH keep the page's own characters, and the report
-says which tier matched (a repair note for the review). A search found twice, or nowhere, raises
-MatchError naming the file and showing the real lines, which is what the model is sent for
-another try. An edit whose replacement is already in the page is reported as already applied
-and skipped, never doubled; an edit whose REPLACE equals its SEARCH is refused as changing
-nothing. All edits of one call apply in order, together or not at all.
+says which tier matched (a repair note for the review), and link targets in the REPLACE keep the
+page's spelling. A search found twice, or nowhere, or once inside a code block or comment while
+the page's own text holds it with other spacing, raises MatchError naming the file and showing
+the real lines, which is what the model is sent for another try. An edit whose replacement is
+already in the page is reported as already applied and skipped, never doubled; an edit whose
+REPLACE equals its SEARCH is refused as changing nothing. The edits of one call (one EDIT block)
+all match the page as it was before them, must change separate lines, and apply together or
+not at all.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from rapidfuzz import fuzz, process
 
 from wiki_tui.changes.lines import line_body as _body
 from wiki_tui.changes.lines import newline_style, split_lines
+from wiki_tui.changes.reply.fences import closes, fence
 
 BOM = "\ufeff"
 _MAX_SHOWN = 3  # candidate places shown in an ambiguity error
@@ -125,6 +129,55 @@ def _trim_blank(lines: list[str]) -> tuple[int, int]:
     return start, end
 
 
+class _Regions:
+    """Which page lines are code (inside a ``` / ~~~ fence, the fence lines too) or comment
+    (`<!-- -->`, Obsidian's `%% %%`): text a SEARCH rarely means when the page's own prose
+    holds the same words. Computed on first use; a page without fences or comments skips it."""
+
+    def __init__(self, bodies: list[str]) -> None:
+        self._bodies = bodies
+        self._code: list[bool] | None = None
+        self._comment: list[bool] | None = None
+
+    def _compute(self) -> None:
+        n = len(self._bodies)
+        self._code, self._comment = [False] * n, [False] * n
+        run: str | None = None
+        comment_end: str | None = None
+        for i, line in enumerate(self._bodies):
+            if run is not None:
+                self._code[i] = True
+                if closes(line, run):
+                    run = None
+                continue
+            if comment_end is not None:
+                self._comment[i] = True
+                if comment_end in line:
+                    comment_end = None
+                continue
+            if ("`" in line or "~" in line) and (f := fence(line)) is not None:
+                self._code[i], run = True, f[0]
+                continue
+            text = line.strip()
+            for left, right in (("<!--", "-->"), ("%%", "%%")):
+                if text.startswith(left):
+                    self._comment[i] = True
+                    if right not in text[len(left):]:
+                        comment_end = right
+                    break
+
+    def in_code(self, i: int) -> bool:
+        if self._code is None:
+            self._compute()
+        return self._code[i]  # type: ignore[index]
+
+    def quiet(self, start: int, end: int) -> bool:
+        """Any of lines [start, end) is code or comment."""
+        if self._code is None:
+            self._compute()
+        return any(self._code[start:end]) or any(self._comment[start:end])  # type: ignore[index]
+
+
 # -- one edit ----------------------------------------------------------------------------------
 
 def _locate(bodies: list[str], search: list[str],
@@ -191,6 +244,26 @@ def _keep_page_spelling(replace: list[str], search: list[str], page_run: list[st
     return [mine.get(r.rstrip()) or r for r in replace]
 
 
+# A link's target: `[[target`, `![[target` (up to | # ^ ]) and `](target)`.
+_LINK_TARGET = re.compile(r"\[\[([^\]|#^\n]+)|\]\(([^)\n]+)\)")
+
+
+def _keep_link_targets(replace: list[str], page_run: list[str]) -> list[str]:
+    """After a match that ignored typography, link targets in the REPLACE are spelled as the
+    page spells them: a model that retyped quotes or dashes must not retarget a link (a curly
+    quote in `[[Harrison's clock]]` names another page). A target the page run does not hold
+    is written as typed on a keyboard, never with a curly quote or dash the repair let in."""
+    known = {_typed(m.group(1) or m.group(2)): m.group(1) or m.group(2)
+             for line in page_run for m in _LINK_TARGET.finditer(line)}
+
+    def spelled(m: re.Match[str]) -> str:
+        target = m.group(1) or m.group(2)
+        want = known.get(_typed(target), _typed(target))
+        return m.group(0) if want == target else m.group(0).replace(target, want, 1)
+
+    return [_LINK_TARGET.sub(spelled, r) if "[" in r else r for r in replace]
+
+
 def _reindent(replace: list[str], page_run: list[str], search: list[str]) -> list[str]:
     """When the match ignored indentation, shift the replacement by the same consistent offset."""
     pairs = [(p, s) for p, s in zip(page_run, search) if s.strip()]
@@ -204,7 +277,7 @@ def _reindent(replace: list[str], page_run: list[str], search: list[str]) -> lis
         elif si.endswith(pi):
             deltas.add(("drop", si[: len(si) - len(pi)]))
         else:
-            return replace
+            return _retabbed(replace, pairs)
     if len(deltas) != 1:
         return replace
     how, prefix = deltas.pop()
@@ -218,6 +291,21 @@ def _reindent(replace: list[str], page_run: list[str], search: list[str]) -> lis
             out.append(prefix + r)
         else:
             out.append(r[len(prefix):] if r.startswith(prefix) else r)
+    return out
+
+
+def _retabbed(replace: list[str], pairs: list[tuple[str, str]]) -> list[str]:
+    """The SEARCH indents with tabs where the page has spaces (or the reverse), the same width:
+    the REPLACE is indented the page's way."""
+    lead = lambda x: x[: len(x) - len(x.lstrip())]  # noqa: E731
+    if any(lead(p).expandtabs(4) != lead(s).expandtabs(4) for p, s in pairs):
+        return replace
+    tabs = any("\t" in lead(p) for p, _ in pairs)
+    out = []
+    for r in replace:
+        width = len(lead(r).expandtabs(4))
+        indent = "\t" * (width // 4) + " " * (width % 4) if tabs else " " * width
+        out.append(indent + r.lstrip() if r.strip() else r)
     return out
 
 
@@ -250,7 +338,8 @@ def _show(bodies: list[str], start: int, length: int, context: int = 1) -> str:
     shown = bodies[lo:hi]
     longest = max((len(run) for line in shown for run in re.findall(r"`+", line)), default=0)
     fence = "`" * max(3, longest + 1)
-    return f"lines {lo + 1}-{hi}:\n{fence}\n" + "".join(x + "\n" for x in shown) + fence
+    where = f"line {hi}" if hi - lo == 1 else f"lines {lo + 1}-{hi}"
+    return f"{where}:\n{fence}\n" + "".join(x + "\n" for x in shown) + fence
 
 
 def _splice(lines: list[str], bodies: list[str], start: int, end: int,
@@ -261,10 +350,19 @@ def _splice(lines: list[str], bodies: list[str], start: int, end: int,
             bodies[:start] + [_body(x) for x in new] + bodies[end:])
 
 
-def _apply_one(lines: list[str], bodies: list[str], search_text: str, replace_text: str,
-               nl: str, path: str, idx: int,
-               count: int) -> tuple[list[str], list[str], str]:
-    """Return (new lines, their bodies, tier) or raise MatchError; tier 'already': skipped."""
+@dataclass
+class _Plan:
+    """Where one edit lands: page lines [start, end) become `new` (tier 'already': nothing)."""
+
+    start: int
+    end: int
+    new: list[str]
+    tier: str
+
+
+def _plan_one(lines: list[str], bodies: list[str], search_text: str, replace_text: str,
+              nl: str, path: str, idx: int, count: int, page: _Regions) -> _Plan:
+    """Where the edit lands on the page, or raise MatchError."""
     search = [_body(x) for x in split_lines(search_text)]
     replace = [_body(x) for x in split_lines(replace_text)]
     s0, s1 = _trim_blank(search)
@@ -281,15 +379,6 @@ def _apply_one(lines: list[str], bodies: list[str], search_text: str, replace_te
         search = search[s0:s1]
         replace = replace[lead : len(replace) - trail]
     hits, tier, m = _locate(bodies, search)
-    if not hits and len(search) == 1:  # a phrase inside one line
-        inside = [i for i, b in enumerate(bodies) if search[0] in b]
-        if len(inside) == 1 and bodies[inside[0]].count(search[0]) == 1:
-            i = inside[0]
-            ending = lines[i][len(bodies[i]):]
-            new_text = bodies[i].replace(search[0], nl.join(replace), 1) + ending
-            return *_splice(lines, bodies, i, i + 1, split_lines(new_text)), "phrase"
-        if len(inside) > 1:
-            hits = inside  # reported as ambiguous below
     if not hits:
         hits, tier, m = _locate(bodies, search, _TYPOGRAPHIC)
     if not hits and (plain := _unnumbered(search, replace)) is not None:
@@ -303,41 +392,34 @@ def _apply_one(lines: list[str], bodies: list[str], search_text: str, replace_te
         if runs:
             hits, lengths, tier = [r[0] for r in runs], [r[1] for r in runs], "re-wrapped"
     if len(hits) == 1:
+        _check_rival(bodies, search, hits[0], lengths[0], tier, page, path, idx, count)
+    if len(hits) == 1:
         start, m = hits[0], lengths[0]
         if _already(bodies, replace, hits, m):
-            return lines, bodies, "already"
+            return _Plan(start, start, [], "already")
         if tier in ("indentation", "inner whitespace", "typography", "line numbers"):
             replace = _reindent(replace, bodies[start : start + m], search)
         if tier not in ("exact", "re-wrapped"):
             replace = _keep_page_spelling(replace, search, bodies[start : start + m])
+        if tier in ("typography", "line numbers", "re-wrapped"):
+            replace = _keep_link_targets(replace, bodies[start : start + m])
         end = start + m
         last_ending = lines[end - 1][len(bodies[end - 1]):]
         new = [r + nl for r in replace]
         if new and not last_ending:  # the match ran to the end of a file without final newline
             new[-1] = replace[-1]
-        return *_splice(lines, bodies, start, end, new), tier
+        return _Plan(start, end, new, tier)
     if hits:
-        m = lengths[0]
-        shown = "\n".join(_show(bodies, h, m, 1) for h in hits[:_MAX_SHOWN])
-        more = f"\n(and {len(hits) - _MAX_SHOWN} more)" if len(hits) > _MAX_SHOWN else ""
-        where = ", ".join(str(h + 1) for h in hits[:10]) + (", ..." if len(hits) > 10 else "")
-        note = TIER_NOTES.get(tier)  # exact and trailing-whitespace matches go unnamed
-        how = f" ({note.replace('matched ', '')})" if note else ""
-        raise MatchError(path, f"the SEARCH text matches {len(hits)} places{how} (lines "
-                         f"{where}); it must match exactly one. "
-                         "Add neighbouring lines to the SEARCH (and the same lines to the "
-                         f"REPLACE) so that it is unique.\n{shown}{more}",
-                         edit_index=idx, edit_count=count, kind="ambiguous",
-                         candidates=[h + 1 for h in hits])
+        _ambiguous(bodies, hits, lengths[0], TIER_NOTES.get(tier), path, idx, count)
     # Not found: perhaps it was already applied (the replacement is there, the search is not).
     # Only a distinctive replacement counts: a short one ("TODO") may be there by chance.
     if sum(len(r.strip()) for r in replace) >= _DISTINCTIVE:
         r0, r1 = _trim_blank(replace)
         rhits, _, _ = _locate(bodies, replace[r0:r1])
         if len(rhits) == 1:
-            return lines, bodies, "already"
-        if r1 - r0 == 1 and len(search) == 1 and sum(b.count(replace[r0]) for b in bodies) == 1:
-            return lines, bodies, "already"  # a phrase replaced before
+            return _Plan(rhits[0], rhits[0], [], "already")
+    if len(search) == 1:
+        _refuse_part_of_line(bodies, search[0], path, idx, count)
     near = _closest(bodies, search)
     if near is None:
         hint = "No line of the page resembles it."
@@ -349,6 +431,57 @@ def _apply_one(lines: list[str], bodies: list[str], search_text: str, replace_te
                      "SEARCH must repeat lines of the page as it is now, exactly, in order. "
                      f"{hint}\nCopy the lines exactly, or send the whole page with '@@@ WRITE'.",
                      edit_index=idx, edit_count=count, kind="not_found")
+
+
+def _ambiguous(bodies: list[str], hits: list[int], m: int, note: str | None, path: str,
+               idx: int, count: int, why: str = "") -> None:
+    shown = "\n".join(_show(bodies, h, m, 1) for h in hits[:_MAX_SHOWN])
+    more = f"\n(and {len(hits) - _MAX_SHOWN} more)" if len(hits) > _MAX_SHOWN else ""
+    where = ", ".join(str(h + 1) for h in hits[:10]) + (", ..." if len(hits) > 10 else "")
+    how = f" ({note.replace('matched ', '')})" if note else ""  # exact matches go unnamed
+    raise MatchError(path, f"the SEARCH text matches {len(hits)} places{how} (lines "
+                     f"{where}){why}; it must match exactly one. "
+                     "Add neighbouring lines to the SEARCH (and the same lines to the "
+                     f"REPLACE) so that it is unique.\n{shown}{more}",
+                     edit_index=idx, edit_count=count, kind="ambiguous",
+                     candidates=[h + 1 for h in hits])
+
+
+def _refuse_part_of_line(bodies: list[str], phrase: str, path: str, idx: int,
+                         count: int) -> None:
+    """A one-line SEARCH that is only part of a page line (cut short, or a phrase) matches
+    nothing: a SEARCH holds whole lines. The refusal quotes the line(s) it is part of."""
+    if not phrase.strip():
+        return
+    key = _plain(phrase)
+    inside = [i for i, b in enumerate(bodies) if phrase in b or (key and key in _plain(b))]
+    if not inside:
+        return
+    shown = "\n".join(_show(bodies, i, 1, 0) for i in inside[:_MAX_SHOWN])
+    where = ", ".join(str(i + 1) for i in inside[:10]) + (", ..." if len(inside) > 10 else "")
+    raise MatchError(path, f"the SEARCH text {phrase.strip()!r} is only part of line"
+                     f"{'s' if len(inside) > 1 else ''} {where}, and a SEARCH matches whole "
+                     "lines only. Copy the whole line into SEARCH, and the whole line as it "
+                     f"should read into REPLACE.\n{shown}",
+                     edit_index=idx, edit_count=count, kind="partial",
+                     candidates=[i + 1 for i in inside])
+
+
+def _check_rival(bodies: list[str], search: list[str], hit: int, m: int, tier: str,
+                 page: _Regions, path: str, idx: int, count: int) -> None:
+    """A hit inside a code block or a comment while a more tolerant tier also finds the
+    SEARCH in the page's own text: which one the model meant is not certain, so refuse."""
+    if not page.quiet(hit, hit + m):
+        return
+    rivals: set[int] = set()
+    for _name, norm in _NORMALISERS + _TYPOGRAPHIC:
+        rivals.update(_find([norm(b) for b in bodies], [norm(s) for s in search]))
+    rivals = {r for r in rivals if r != hit and not page.quiet(r, r + m)}
+    if rivals:
+        where = "a code block" if page.in_code(hit) else "a comment"
+        _ambiguous(bodies, sorted({hit, *rivals}), m, None, path, idx, count,
+                   f": line {hit + 1} is inside {where}, the other in the page's text with "
+                   "other spacing or typography")
 
 
 def _first_difference(bodies: list[str], start: int, search: list[str]) -> str:
@@ -390,23 +523,86 @@ def _already(bodies: list[str], replace: list[str], hits: list[int], m: int) -> 
 # -- all edits of one file ---------------------------------------------------------------------
 
 def apply_edits_report(text: str, edits: list[tuple[str, str]], path: str) -> EditReport:
-    """Apply every edit in order (each sees the result of the ones before) or raise MatchError."""
+    """Apply every edit of one EDIT block, or raise MatchError.
+
+    Each pair is matched against the page as it was before the block (never against text an
+    earlier pair wrote); two pairs that change overlapping lines are refused. A pair whose
+    SEARCH is not in that page but only in what earlier pairs wrote (the model chained its
+    pairs) is matched there, after the others, with a note.
+    """
     bom = text.startswith(BOM)
     body = text[1:] if bom else text
     nl = newline_style(body)
     lines = split_lines(body)
     bodies = [_body(x) for x in lines]
+    page = _Regions(bodies)
     report = EditReport(text)
+    count = len(edits)
+    plans: dict[int, _Plan] = {}
+    later: list[tuple[int, MatchError]] = []
     for i, (search, replace) in enumerate(edits):
-        lines, bodies, tier = _apply_one(lines, bodies, search, replace, nl, path, i, len(edits))
+        try:
+            plans[i] = _plan_one(lines, bodies, search, replace, nl, path, i, count, page)
+        except MatchError as exc:
+            if exc.kind not in ("not_found", "partial") or count == 1:
+                raise
+            later.append((i, exc))
+    _drop_repeats(plans, edits)
+    _refuse_overlaps(plans, bodies, path, count)
+    for plan in sorted((p for p in plans.values() if p.tier != "already"),
+                       key=lambda p: p.start, reverse=True):
+        lines, bodies = _splice(lines, bodies, plan.start, plan.end, plan.new)
+    for i, first_error in later:  # SEARCH text only an earlier pair wrote
+        search, replace = edits[i]
+        try:
+            plan = _plan_one(lines, bodies, search, replace, nl, path, i, count, _Regions(bodies))
+        except MatchError:
+            raise first_error from None
+        if plan.tier == "already":
+            raise first_error
+        lines, bodies = _splice(lines, bodies, plan.start, plan.end, plan.new)
+        plans[i] = plan
+        which = f"edit {i + 1}"
+        report.notes.append(f"{which} matched lines an earlier pair of the same EDIT wrote")
+    for i in range(count):
+        tier = plans[i].tier
         if tier == "already":
             report.already_applied.append(i)
         elif tier in TIER_NOTES:
-            which = f"edit {i + 1}" if len(edits) > 1 else "the edit"
+            which = f"edit {i + 1}" if count > 1 else "the edit"
             report.notes.append(f"{which} {TIER_NOTES[tier]}")
         report.tiers.append(tier)
     report.text = (BOM if bom else "") + "".join(lines)
     return report
+
+
+def _drop_repeats(plans: dict[int, _Plan], edits: list[tuple[str, str]]) -> None:
+    """A pair the reply repeats word for word lands where its first copy does: it is the
+    same edit, counted as already applied (not an overlap)."""
+    seen: dict[tuple[str, str], int] = {}
+    for i in sorted(plans):
+        if plans[i].tier == "already":
+            continue
+        if edits[i] in seen:
+            first = plans[seen[edits[i]]]
+            plans[i] = _Plan(first.start, first.start, [], "already")
+        else:
+            seen[edits[i]] = i
+
+
+def _refuse_overlaps(plans: dict[int, _Plan], bodies: list[str], path: str, count: int) -> None:
+    """Two pairs of one EDIT that change the same lines of the page: which text wins is not
+    certain, so the block is refused (the model merges them into one pair)."""
+    spans = sorted((p.start, p.end, i) for i, p in plans.items() if p.tier != "already")
+    for (s1, e1, i1), (s2, e2, i2) in zip(spans, spans[1:]):
+        if s2 < e1:
+            a, b = sorted((i1, i2))
+            raise MatchError(path, f"edits {a + 1} and {b + 1} both change lines {s2 + 1}-"
+                             f"{max(e1, e2)} of the page; pairs of one EDIT must change "
+                             "separate lines. Merge them into one SEARCH/REPLACE pair.\n"
+                             f"{_show(bodies, min(s1, s2), max(e1, e2) - min(s1, s2), 0)}",
+                             edit_index=b, edit_count=count, kind="overlap",
+                             candidates=[s1 + 1, s2 + 1])
 
 
 def apply_edits(text: str, edits: list[tuple[str, str]], path: str) -> str:

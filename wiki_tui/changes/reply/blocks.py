@@ -105,17 +105,33 @@ def _with_newline(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
+def _at_run(texts: list[str]) -> str:
+    """The `@` run a block's markers need: three, or one more than any line of its text that
+    starts with a run followed by a word (such a line would read as a marker)."""
+    longest = 2
+    for text in texts:
+        for line in text.splitlines():
+            body = line.lstrip(" \t")
+            n = len(body) - len(body.lstrip("@"))
+            if n >= 3 and body[n:].lstrip(" \t")[:1].isalpha():
+                longest = max(longest, n)
+    return "@" * (longest + 1)
+
+
 def format_block(block: Block) -> str:
     """The protocol text for a block (what a model would write); parse_reply reads it back.
 
     A text that does not end with a newline gets one: every line before a marker ends in one.
+    A text holding marker-like lines gets markers with a longer `@` run (`@@@@ WRITE`).
     """
     if block.kind == WRITE:
-        return f"@@@ WRITE {block.path}\n{_with_newline(block.content or '')}@@@ END\n"
+        at = _at_run([block.content or ""])
+        return f"{at} WRITE {block.path}\n{_with_newline(block.content or '')}{at} END\n"
     if block.kind == EDIT:
-        pairs = "".join(f"@@@ SEARCH\n{_with_newline(s)}@@@ REPLACE\n{_with_newline(r)}"
+        at = _at_run([t for pair in block.edits for t in pair])
+        pairs = "".join(f"{at} SEARCH\n{_with_newline(s)}{at} REPLACE\n{_with_newline(r)}"
                         for s, r in block.edits)
-        return f"@@@ EDIT {block.path}\n{pairs}@@@ END\n"
+        return f"{at} EDIT {block.path}\n{pairs}{at} END\n"
     if block.kind == DELETE:
         return f"@@@ DELETE {block.path}\n"
     return f"@@@ RENAME {block.path} -> {block.new_path}\n"

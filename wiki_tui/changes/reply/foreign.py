@@ -1,7 +1,9 @@
 """Edits written in other tools' formats, seen in the prose of a reply: aider's SEARCH/REPLACE
 markers (read as meant), and a unified diff, an apply_patch patch, a JSON or XML tool call,
-aider's whole-file fence (refused, saying what to send instead). Nothing in another format is
-ever applied unseen.
+aider's whole-file fence, `SEARCH:`/`REPLACE:` words (refused, saying what to send instead).
+Beside the reply's own blocks, such text is an illustration only where it shows one of them (a
+diff of a block's pair, a page a block writes); otherwise it is an edit left out, and refused
+naming its line. Nothing in another format is ever dropped or applied unseen.
 """
 
 from __future__ import annotations
@@ -51,9 +53,19 @@ class ForeignFormats:
         self._xml_tool: str | None = None  # an XML tool call is open: its tag
         self._xml_path: tuple[str, int] | None = None
         self.whole: tuple[str, int] | None = None  # such a path followed by a fence opener
+        self._whole_next: tuple[str, int] | None = None  # ...whose first line decides
+        self.pages: list[tuple[str, int]] = []  # whole pages in a fence under their path
+        self.hunks: list[tuple[int, list[str], list[str]]] = []  # bare hunks: line, -, +
+        self._hunk: tuple[int, list[str], list[str]] | None = None
 
     def prose_line(self, line: str, line_no: int) -> None:
         text = line.rstrip("\r\n")
+        if self._hunk is not None and self._hunk_line(text):
+            return
+        if self._whole_next is not None and text.strip():
+            if text.strip() == "---" or text.startswith("# "):  # frontmatter or a title: a page
+                self.pages.append(self._whole_next)
+            self._whole_next = None
         named, self._path_line = self._path_line, None
         old, self._old = self._old, None
         if text.startswith("--- "):
@@ -66,6 +78,10 @@ class ForeignFormats:
             return
         if _HUNK.match(text) and not any(w == "a unified diff" for w, *_ in self.found):
             self._add("a unified diff", "", line_no, _SEND_EDIT)
+            self._hunk = (line_no, [], [])
+            return
+        if _HUNK.match(text):
+            self._hunk = None
             return
         if m := _PATCH_FILE.match(text):
             self._add("an apply_patch patch ('*** Begin Patch')", m.group(1), line_no, _SEND_EDIT)
@@ -84,13 +100,27 @@ class ForeignFormats:
             return
         if named is not None and (f := fence(text)) is not None and f[1] in WRAPPER_INFO:
             self.whole = self.whole or named
+            self._whole_next = named
             return
         if (path := path_line(text)) is not None:
             self._path_line = (path, line_no)
             self._named = path
-        elif WORD_MARKER.match(text) and not self.alone:
+        elif WORD_MARKER.match(text) and not self.alone and not fence(text):
             self.alone.append(("SEARCH/REPLACE sections written without the '@@@' marker lines",
                                self._named or "", line_no, _SEND_EDIT))
+
+    def _hunk_line(self, text: str) -> bool:
+        """A line of a bare hunk's body ('-', '+' or ' ' lines); False when the hunk ended."""
+        assert self._hunk is not None
+        if text[:1] == "-" and text[:3] != "---":
+            self._hunk[1].append(text[1:].strip())
+        elif text[:1] == "+" and text[:3] != "+++":
+            self._hunk[2].append(text[1:].strip())
+        elif text[:1] != " " and text.strip():
+            self.hunks.append(self._hunk)
+            self._hunk = None
+            return False
+        return True
 
     def _xml_line(self, text: str, line_no: int) -> bool:
         if m := _XML_TOOL.match(text):
@@ -111,25 +141,47 @@ class ForeignFormats:
         if not any(p == path and w == what for w, p, _, _ in self.found):
             self.found.append((what, path, line_no, send))
 
-    def refusals(self, touched: set[str], any_block: bool) -> list[tuple[str, int, str]]:
-        """(message, line, path) for every foreign edit of a page no block of the reply touches;
-        aider's whole-file shape only when the reply has no block at all (else it may be an
-        illustration)."""
+    def refusals(self, blocks: list) -> list[tuple[str, int, str]]:
+        """(message, line, path) for every foreign edit no block of the reply accounts for: an
+        edit of a page no block touches, a bare hunk that is no block's pair shown as a diff,
+        `SEARCH:`/`REPLACE:` words or a whole page fenced under its path for a page no block
+        touches (beside a block of the same page they illustrate it)."""
+        touched = {p for b in blocks for p in (b.path, b.new_path) if p}
+        if self._hunk is not None:
+            self.hunks.append(self._hunk)
+            self._hunk = None
         out = []
         for what, path, line_no, send in self.found:
-            if (path in touched) if path else any_block:
-                continue  # shown beside a block of the same page, or a hunk naming no page
+            if (path and path in touched) or (not path and blocks and self._shown(line_no, blocks)):
+                continue  # shown beside a block of the same page, or a hunk of a block's pair
             target = path or "path/to/Page.md"
             out.append((f"this looks like {what}" + (f" for {path}" if path else "")
-                        + "; wiki-tui only reads its own edit blocks, nothing was changed. "
+                        + "; wiki-tui only reads its own edit blocks, so it was not applied. "
                         "Instead, " + send.format(path=target), line_no, path))
-        for what, path, line_no, send in self.alone if not any_block else ():
-            out.append((f"the reply has no edit block; this looks like {what}"
-                        + (f" for {path}" if path else "") + ". Instead, "
+        for what, path, line_no, send in self.alone:
+            if path and path in touched:
+                continue
+            lead = "the reply has no edit block; " if not blocks else ""
+            out.append((f"{lead}this looks like {what}" + (f" for {path}" if path else "")
+                        + ", which is not applied. Instead, "
                         + send.format(path=path or "path/to/Page.md"), line_no, path))
-        if self.whole and not any_block and self.whole[0] not in touched:
-            path, line_no = self.whole
-            out.append((f"the reply has no edit block; '{path}' followed by a ``` fence looks "
-                        "like a whole page in a code fence, which is not applied. Instead, "
+        wholes = self.pages if blocks else ([self.whole] if self.whole else [])
+        for path, line_no in wholes:
+            if path in touched:
+                continue
+            lead = "the reply has no edit block; " if not blocks else ""
+            out.append((f"{lead}'{path}' followed by a ``` fence looks like a whole page in a "
+                        "code fence, which is not applied. Instead, "
                         + _SEND_WRITE.format(path=path), line_no, path))
         return out
+
+    def _shown(self, line_no: int, blocks: list) -> bool:
+        """A bare hunk (no page named) whose lines are an EDIT pair of the reply: the model
+        showed its change as a diff. A hunk that is no block's is an edit left out."""
+        hunk = next((h for h in self.hunks if h[0] == line_no), None)
+        if hunk is None:
+            return False
+        old = {t.strip() for b in blocks for s, _ in b.edits for t in s.splitlines()}
+        new = {t.strip() for b in blocks for _, r in b.edits for t in r.splitlines()}
+        new |= {t.strip() for b in blocks if b.content for t in b.content.splitlines()}
+        return bool(hunk[1] or hunk[2]) and set(hunk[1]) <= old and set(hunk[2]) <= new

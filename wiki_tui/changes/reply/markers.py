@@ -16,7 +16,10 @@ from wiki_tui.changes.reply.fences import last_text
 from wiki_tui.changes.reply.paths import clean_path, read_path
 
 # `@@@ KEYWORD rest`: leading/trailing blanks and keyword case are forgiven (models drift).
-_MARKER = re.compile(r"^[ \t]*@@@[ \t]*([A-Za-z]+)\b[ \t]*(.*?)[ \t\r]*$")
+# Three `@` or more: a block opened with a longer run (`@@@@ WRITE`) ends only at a marker of
+# the same run, so its page may hold lines that are three-`@` markers (see `run`).
+_MARKER = re.compile(r"^[ \t]*@@@+[ \t]*([A-Za-z]+)\b[ \t]*(.*?)[ \t\r]*$")
+MARKER_RUN = 3  # the `@` of a plain marker line
 _OPENERS = {"WRITE": WRITE, "EDIT": EDIT, "DELETE": DELETE, "RENAME": RENAME}
 _RENAME_ARROW = re.compile(r"\s+(?:->|=>|→)\s+")
 _PUNCT_ONLY = re.compile(r"[^\w\s]*")
@@ -54,6 +57,12 @@ def marker(line: str) -> tuple[re.Match[str] | None, str]:
     return None, ""
 
 
+def run(m: re.Match[str]) -> int:
+    """How many `@` a marker line starts with (3 for a plain marker)."""
+    text = m.string.lstrip(" \t")
+    return len(text) - len(text.lstrip("@"))
+
+
 def opener_kind(keyword: str) -> str | None:
     return _OPENERS.get(keyword) or ALIASES.get(keyword)
 
@@ -88,7 +97,8 @@ def keyword_in_block(m: re.Match[str]) -> str | None:
     if kind is not None and word == kw:
         if kind == RENAME:
             return kw if len(split_rename(rest)[0]) == 2 else None
-        return kw if ".md" in rest and read_path(rest)[0].endswith(".md") else None
+        return kw if (".md" in rest or ".canvas" in rest) \
+            and read_path(rest)[0].endswith((".md", ".canvas")) else None
     return None
 
 

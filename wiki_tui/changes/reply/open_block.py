@@ -28,11 +28,12 @@ class OpenBlock:
 
     __slots__ = ("block", "lines", "section", "search", "replace", "replace_nos", "bad", "raw",
                  "emitted", "decor", "aider", "standalone", "notes", "fence_run", "update",
-                 "decorated_end", "report")
+                 "decorated_end", "report", "at")
 
-    def __init__(self, block: Block, report: Report, decor: str = "") -> None:
+    def __init__(self, block: Block, report: Report, decor: str = "", at: int = 3) -> None:
         self.block = block
         self.report = report
+        self.at = at  # the `@` run of its opener: only markers with the same run are markers
         self.raw: list[str] = []  # every body line, for progress previews
         self.lines: list[str] = []  # WRITE content lines
         self.section: str | None = None  # EDIT: None (before first SEARCH) | "search" | "replace"
@@ -76,6 +77,14 @@ class OpenBlock:
                 self.fail("'@@@ REPLACE' without a '@@@ SEARCH' before it", events)
                 return False
             self.section = "replace"
+            return False
+        if self.section == "replace" and not self.aider and AIDER_SEARCH.match(line):
+            # aider's pair after an '@@@' pair: another pair, not text of this REPLACE
+            self.finish_pair(events)
+            self.aider = True
+            self._start_pair()
+            self.block.repairs.append(f"read '<<<<<<< SEARCH' (reply line {line_no}) after an "
+                                      "'@@@' pair as the start of another pair")
             return False
         if self.section == "search":
             self.search.append(line)

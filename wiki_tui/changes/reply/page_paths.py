@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from wiki_tui.changes.reply.blocks import DELETE, EDIT, WRITE, Block
-from wiki_tui.changes.reply.path_rules import GuardError
+from wiki_tui.changes.reply.path_rules import GENERATED, GuardError
 
 
 def _exists(root: Path, path: str) -> bool:
@@ -82,6 +82,11 @@ def _ambiguous(path: str, kind: str, found: list[str], how: str) -> GuardError:
 
 
 def _missing(path: str, kind: str, near: list[str]) -> GuardError:
+    generated = [p for p in near if p.casefold() in GENERATED]
+    near = [p for p in near if p.casefold() not in GENERATED]
+    if generated and not near:  # never lead the model to a file only wiki-tui writes
+        return GuardError(path, f"no page is at this path, and {generated[0]} is not a page "
+                          f"a model may change: {GENERATED[generated[0].casefold()]}")
     if near:
         return GuardError(path, f"cannot {kind.upper()} a page that does not exist. A page "
                           f"that goes by that name is at {', '.join(near[:4])}; if you mean "

@@ -6,10 +6,12 @@ path_rules.py and the build's guards.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
+from urllib.parse import unquote
 
-_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")  # "x.txt", "x.MD": left for the guards to judge
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,6}$")  # "x.txt", "x.MD", "x.canvas": for the guards
 _MD_END = re.compile(r"\.md(?![\w.])")
 _TRAILING_MARKER = re.compile(r"[ \t]+@@@+[ \t]*$")
 # A note after a path that names no page: `(new page)`, `— new`, `- updated`.
@@ -18,6 +20,9 @@ _NOTE_WORDS = r"(?:new|new page|new file|create[sd]?|creating|update[sd]?|updati
 _NOTE_ONLY = rf"{_NOTE_WORDS}(?:\s+(?:page|file|note))?"  # nothing more: "(new findings)" is a name
 _PATH_NOTE = re.compile(rf"\s+(?:\(\s*{_NOTE_ONLY}\s*\)|[—–-]{{1,2}}\s*{_NOTE_ONLY})\s*$",
                         re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}[ \t]+")
+# A markdown link written where a path goes: `[H4](entities/H4.md)`, `[x](<a b.md>)`.
+_MD_LINK = re.compile(r"^!?\[[^\]]*\]\(\s*<?([^()<>]+?\.md)>?\s*\)$", re.IGNORECASE)
 _QUOTED_PATH = re.compile(r"`([^`]+\.md)`|\*\*([^*]+\.md)\*\*|<path>\s*([^<]+\.md)\s*</path>")
 _BARE_PATH = re.compile(r"^\s*(?:[*_`#>]+\s*)?(?:File:\s*)?([^\s`*][^`*]*?\.md)\s*[`*_:]*\s*$",
                         re.IGNORECASE)
@@ -26,8 +31,15 @@ _BARE_PATH = re.compile(r"^\s*(?:[*_`#>]+\s*)?(?:File:\s*)?([^\s`*][^`*]*?\.md)\
 def clean_path(raw: str, *, add_md: bool = True) -> str:
     """Forgive how a model may quote a path: `"a b.md"`, 'x.md', `x.md`, <x.md>, [[x]], a
     trailing colon, and a page path without '.md' (wiki links omit it; only pages are written).
+    Links are read as the page they reach: `[H4](entities/H4.md)` (its %-escapes decoded),
+    `[[H4#Trials]]` and `[[H4|the watch]]` (a heading or a label is not part of the path); a
+    sentence's full stop after `.md` is not part of it either (`entities/H4.md.`), nor heading
+    marks before it (`## entities/H4.md`); HTML entities are decoded (`Q&amp;A.md`).
     """
     s = raw.strip()
+    if "&" in s and ";" in s:  # `Q&amp;A.md`: a path HTML-escaped on its way
+        s = html.unescape(s)
+    s = _HEADING.sub("", s)  # `## entities/H4.md`: the path written as a heading
     if s.endswith(":") and not s.endswith("::"):
         s = s[:-1].rstrip()
     for _ in range(3):  # e.g. `"x.md"`, **x.md**
@@ -35,8 +47,12 @@ def clean_path(raw: str, *, add_md: bool = True) -> str:
             s = s[2:-2].strip()
         if len(s) >= 2 and (s[0], s[-1]) in (('"', '"'), ("'", "'"), ("`", "`"), ("<", ">")):
             s = s[1:-1].strip()
-    if s.startswith("[[") and s.endswith("]]") and not set(s[2:-2]) & set("[]|#"):
-        s = s[2:-2].strip()
+    if (m := _MD_LINK.match(s)) is not None:
+        s = unquote(m.group(1).strip())
+    if s.startswith("[[") and s.endswith("]]") and not set(s[2:-2]) & set("[]"):
+        s = re.split(r"[|#^]", s[2:-2], maxsplit=1)[0].strip()
+    while s.endswith(".") and s[:-1].lower().endswith(".md"):
+        s = s[:-1]
     if add_md and s and not s.endswith(".md") and not _EXTENSION.search(s):
         s += ".md"
     while s.startswith("./"):
@@ -63,7 +79,7 @@ def read_path(raw: str) -> tuple[str, str | None]:
     """
     s = raw.strip()
     t = _TRAILING_MARKER.sub("", s)
-    if not clean_path(t, add_md=False).endswith(".md"):
+    if not clean_path(t, add_md=False).endswith((".md", ".canvas")):
         m = _MD_END.search(t)
         if m and t[m.end():].strip():
             head, tail = t[: m.end()], t[m.end():]

@@ -22,10 +22,12 @@ import re
 from wiki_tui.changes.reply.blocks import (DELETE, EDIT, RENAME, WRITE, Block, BlockComplete,
                                            BlockIncomplete, BlockStarted, ParsedReply,
                                            ParseEvent, ProtocolError, Prose)
+from wiki_tui.changes.reply.examples import (Examples, indent_width, is_cue, is_list_item,
+                                             quoted_marker)
 from wiki_tui.changes.reply.fences import closes, fence
 from wiki_tui.changes.reply.foreign import AIDER_SEARCH, ForeignFormats
 from wiki_tui.changes.reply.markers import (ALIASES, UPDATE, keyword_in_block, marker,
-                                            opener_kind, quote, split_rename)
+                                            opener_kind, quote, run, split_rename)
 from wiki_tui.changes.reply.open_block import OpenBlock
 from wiki_tui.changes.reply.paths import path_line, read_path, split_rewrite
 from wiki_tui.changes.reply.think import Reasoning, opens, stray_close, stray_note
@@ -41,7 +43,16 @@ class StreamParser:
         self._line_no = 0
         self._open: OpenBlock | None = None
         self._held_fence: str | None = None  # a prose fence line that may wrap the next block
+        self._held_extra: list[str] = []  # blank or path lines after it (still maybe a wrapper)
+        self._held_first = False  # the held fence is the reply's first text
         self._prose_fence: str | None = None  # a code block open in the prose (its fence run)
+        self._fence_is_reply = False  # ...opened by the reply's first line: a wrapper, no example
+        self._seen_text = False  # a non-blank line was read
+        self._cue: str | None = None  # the last prose line, when it announces an example
+        self._in_list = False  # the last prose line was a list item (indentation continues it)
+        self._quiet: tuple[str, int] | None = None  # an example being shown: ("indent", 0) or
+        #                                              ("end", its `@` run), up to its END
+        self._examples = Examples()
         self._after_block = False  # the previous line closed a block (a wrapping fence may follow)
         self._after_block_oneliner = False  # a stray END right after DELETE/RENAME is forgiven
         self._prose_out: list[str] = []  # prose lines of the current feed() call
@@ -49,6 +60,8 @@ class StreamParser:
         self._think: Reasoning | None = None  # an open <think> section
         self._recent_path: str | None = None  # a prose line naming a page (aider puts it there)
         self._last_edit: str | None = None  # an EDIT that just ended (blank lines since)
+        self._last_closed: Block | None = None  # the last WRITE/EDIT closed by an END...
+        self._text_since = 0  # ...and the non-blank prose lines read since
         self._foreign = ForeignFormats()
         self.blocks: list[Block] = []
         self.incomplete: list[Block] = []
@@ -94,8 +107,8 @@ class StreamParser:
             self._tail = []
             self._line(line, events)
         if self._held_fence is not None:
-            self._prose_out.append(self._held_fence)
-            self._held_fence = None
+            self._prose_out += [self._held_fence, *self._held_extra]
+            self._held_fence, self._held_extra = None, []
         self._close_think(events)
         op = self._open
         if op is not None:
@@ -114,6 +127,9 @@ class StreamParser:
                 self.incomplete.append(block)
                 events.append(BlockIncomplete(block))
         self._refuse_foreign(events)
+        self.repairs += self._examples.notes()
+        for message, line_no, path in self._examples.refusals(bool(self.blocks or self.incomplete)):
+            self._error(message, events, path or None, line=line_no)
         self._flush(events)
         return events
 
@@ -125,6 +141,8 @@ class StreamParser:
     def _line(self, line: str, events: list[ParseEvent]) -> None:
         self._line_no += 1
         self._dispatch(line, events)
+        if not self._seen_text and line.strip():
+            self._seen_text = True
 
     def _dispatch(self, line: str, events: list[ParseEvent]) -> None:
         if self._think is not None:
@@ -134,8 +152,14 @@ class StreamParser:
         if self._open is not None:
             self._block_line(line, m, decor, events)
             return
+        if self._quiet is not None and self._quiet_line(line, m):
+            return
         if m is not None:
-            self._outside_marker(m, events, decor, line)
+            where = self._example_where(line, m, decor)
+            if where is None:
+                self._outside_marker(m, events, decor, line)
+            else:
+                self._show_example(line, m, where)
             return
         if "<" in line:
             if t := opens(line):
@@ -152,30 +176,96 @@ class StreamParser:
         if line.strip():
             self._after_block_oneliner = False
             self._last_edit = None
+            self._text_since += 1
         if after and (f := fence(line)) is not None and f[1] == "":
             return  # the closing fence of a fence the model wrapped around a block
         self._prose_line(line)
 
     def _prose_line(self, line: str) -> None:
         self._foreign.prose_line(line, self._line_no)
-        if self._held_fence is not None:  # it opened a code block in the prose
-            self._prose_out.append(self._held_fence)
-            self._prose_fence = fence(self._held_fence)[0]  # type: ignore[index]
-            self._held_fence = None
+        if (q := quoted_marker(line)) is not None and opener_kind(q.group(1).upper()):
+            self._examples.add(self._line_no, q, "in a > quote", cued=self._cue is not None)
+        if self._held_fence is not None:
+            named = path_line(line) if line.strip() else None
+            if not line.strip() or named:  # a blank or a path line: the fence may still wrap
+                self._held_extra.append(line)
+                self._recent_path = named or self._recent_path
+                return
+            self._open_prose_fence()  # it opened a code block in the prose
         if fence(line) is not None:
             if self._prose_fence is not None and closes(line, self._prose_fence):
                 self._prose_fence = None  # it closes a code block of the prose: no wrapper
             else:
                 self._held_fence = line  # decided by the next line: a block marker drops it
+                self._held_first = not self._seen_text
                 return
-        if line.strip() and not _XML_TAG_LINE.match(line):  # `<diff>` keeps a `<path>` line's
-            self._recent_path = path_line(line)
+        if line.strip():
+            if not _XML_TAG_LINE.match(line):  # `<diff>` keeps a `<path>` line's
+                self._recent_path = path_line(line)
+            if self._prose_fence is None:
+                self._cue = line if is_cue(line) else None
+                self._in_list = is_list_item(line) or (self._in_list and line[:1] in " \t")
         self._prose_out.append(line)
+
+    def _open_prose_fence(self) -> None:
+        """The held fence opened a code block of the prose (it wrapped no block)."""
+        held = self._held_fence
+        assert held is not None
+        self._prose_out += [held, *self._held_extra]
+        self._prose_fence = fence(held)[0]  # type: ignore[index]
+        self._fence_is_reply = self._held_first
+        self._held_fence, self._held_extra = None, []
 
     def _take_wrapper_fence(self) -> str | None:
         """A fence line just before a block only wrapped it: the repair note, if there was one."""
         held, self._held_fence = self._held_fence, None
+        self._prose_out += self._held_extra
+        self._held_extra = []
         return f"ignored the {held.strip()} fence around the block" if held else None
+
+    # examples -----------------------------------------------------------------------------
+    def _example_where(self, line: str, m: re.Match[str], decor: str) -> str | None:
+        """Where a marker line outside a block shows an example, or None (it is an edit)."""
+        if self._prose_fence is not None and not self._fence_is_reply:
+            return f"inside a {self._prose_fence} code block"
+        if opener_kind(m.group(1).upper()) is None:
+            return None
+        if self._cue is not None:
+            return f"after '{quote(self._cue)}'"
+        if self._indented(line):
+            return "in an indented code block"
+        if decor.startswith("`") and opener_kind(m.group(1).upper()) in (DELETE, RENAME):
+            return "in inline code"
+        return None
+
+    def _indented(self, line: str) -> bool:
+        """Indented as a code block (in a list item, past the item's own indentation)."""
+        return indent_width(line) >= (8 if self._in_list else 4)
+
+    def _show_example(self, line: str, m: re.Match[str], where: str) -> None:
+        """A marker line shown as an example: prose, and so is the block it opens."""
+        kind = opener_kind(m.group(1).upper())
+        cued, self._cue = self._cue is not None, None  # a cue announces one example
+        if self._held_fence is not None:
+            self._open_prose_fence()  # a fence right before it: the example's code block
+        if kind is not None:
+            self._examples.add(self._line_no, m, where, cued)
+            if kind not in (DELETE, RENAME) and self._prose_fence is None:
+                self._quiet = ("indent", 0) if self._indented(line) else ("end", run(m))
+        self._after_block = False
+        self._prose_out.append(line)
+
+    def _quiet_line(self, line: str, m: re.Match[str] | None) -> bool:
+        """A line of an example block outside a fence: prose, up to its END (or, indented,
+        up to the first line that is not). False when the example ended before `line`."""
+        how, at = self._quiet  # type: ignore[misc]
+        if how == "indent" and line.strip() and indent_width(line) < 4:
+            self._quiet = None
+            return False
+        if how == "end" and m is not None and run(m) == at and m.group(1).upper() == "END":
+            self._quiet = None
+        self._prose_out.append(line)
+        return True
 
     # blocks -------------------------------------------------------------------------------
     def _outside_marker(self, m: re.Match[str], events: list[ParseEvent], decor: str = "",
@@ -185,14 +275,16 @@ class StreamParser:
         self._after_block = False
         last_edit, self._last_edit = self._last_edit, None
         if keyword == "SEARCH" and last_edit:
-            self._continue_edit(last_edit, events)
+            self._continue_edit(last_edit, run(m), events)
             return
         kind = opener_kind(keyword)
         if kind is None:
-            if keyword == "END":
+            if keyword in ("END", "SEARCH", "REPLACE") and self._ended_early(keyword, events):
+                pass
+            elif keyword == "END":
                 if not self._after_block_oneliner:
-                    self._error("'@@@ END' outside a block (no WRITE or EDIT is open); "
-                                "nothing was closed", events)
+                    self._error("'@@@ END' outside a block (no WRITE or EDIT is open); nothing "
+                                "was closed", events)
             elif keyword in ("SEARCH", "REPLACE"):
                 self._error(f"'@@@ {keyword}' outside an EDIT block: start the block with "
                             "'@@@ EDIT path/to/Page.md' first", events)
@@ -203,7 +295,7 @@ class StreamParser:
             return
         self._after_block_oneliner = False
         self._flush_prose(events)
-        self._recent_path = self._prose_fence = None
+        self._recent_path = self._prose_fence = self._cue = None
         notes = [n for n in (wrapper, decor and f"read '{raw.strip()}' as a marker") if n]
         if keyword in ALIASES and kind != UPDATE:
             notes.append(f"read '@@@ {m.group(1)}' as '@@@ {kind.upper()}'")
@@ -234,19 +326,40 @@ class StreamParser:
             return
         if kind == WRITE:
             block.content = ""
-        self._open = OpenBlock(block, self._error, decor)
+        self._open = OpenBlock(block, self._error, decor, run(m))
         if kind == UPDATE:
             self._open.update = m.group(1)
         events.append(BlockStarted(path, block.kind, line))
 
-    def _continue_edit(self, path: str, events: list[ParseEvent]) -> None:
+    def _ended_early(self, keyword: str, events: list[ParseEvent]) -> bool:
+        """A stray `@@@ END` (or SEARCH, REPLACE) after a block that closed, with page-like text
+        between: the block most likely ended early, at a marker line of its own page (a page
+        about this protocol). It is withdrawn, never applied cut short, and the error says how
+        to send such a page. False when no block is suspect."""
+        last = self._last_closed
+        if last is None or not self._text_since or not self.blocks or self.blocks[-1] is not last:
+            return False
+        self.blocks.pop()  # withdrawn: reported incomplete (an event after its complete)
+        last.complete = False
+        self.incomplete.append(last)
+        events.append(BlockIncomplete(last))
+        self._last_closed = None
+        kind = last.kind.upper()
+        self._error(f"'@@@ {keyword}' outside a block: the {kind} block for {last.path} (line "
+                    f"{last.line}) seems to have ended early, at a line '@@@ END' of its own "
+                    f"text (reply line {last.end_line}), so it was not used. A page that holds "
+                    "marker lines as text is sent with four @ on each marker of its block: "
+                    f"'@@@@ {kind} {last.path}' ... '@@@@ END'", events, last.path)
+        return True
+
+    def _continue_edit(self, path: str, at: int, events: list[ParseEvent]) -> None:
         """`@@@ SEARCH` right after an EDIT block's END: the model closed the block after each
         pair; the pair continues the same page (a new EDIT block, applied after the first)."""
         self._flush_prose(events)
         line = self._line_no
         block = Block(EDIT, path, line=line, repairs=[
             f"read '@@@ SEARCH' after '@@@ END' (line {line}) as another pair for {path}"])
-        self._open = OpenBlock(block, self._error)
+        self._open = OpenBlock(block, self._error, at=at)
         self._open.section = "search"
         events.append(BlockStarted(path, EDIT, line))
 
@@ -261,6 +374,8 @@ class StreamParser:
                     events: list[ParseEvent]) -> None:
         op = self._open
         assert op is not None
+        if m is not None and run(m) != op.at:
+            m = None  # another `@` run than the block's opener: page text
         keyword = keyword_in_block(m) if m and decor in ("", op.decor) else None
         if m and decor and keyword is None and op.decorated_end is None and (
                 keyword_in_block(m) == "END"):  # remembered for the message if END never comes
@@ -277,7 +392,9 @@ class StreamParser:
                 self._error(f"the {op.block.kind.upper()} block for {op.block.path} "
                             f"(line {op.block.line}) was not closed with '@@@ END' before the "
                             "next block began; it was not used. Send it again, ending with "
-                            "'@@@ END'", events, op.block.path)
+                            f"'@@@ END'. If its page holds the line '{quote(line)}' as text, "
+                            f"send it with four @: '@@@@ {op.block.kind.upper()} "
+                            f"{op.block.path}' ... '@@@@ END'", events, op.block.path)
             self._outside_marker(m, events, decor, line)  # type: ignore[arg-type]
             return
         rest = m.group(2) if keyword is not None and m is not None else ""
@@ -286,7 +403,9 @@ class StreamParser:
 
     def _aider_open(self, events: list[ParseEvent]) -> None:
         """`<<<<<<< SEARCH` in prose: aider's format, with the page path on a line before it."""
-        self._held_fence = self._prose_fence = None  # a fence before it wraps the aider block
+        if self._held_fence is not None:  # a fence before it wraps the aider block
+            self._take_wrapper_fence()
+        self._prose_fence = None
         self._flush_prose(events)
         path = self._recent_path or ""
         block = Block(EDIT, path, line=self._line_no)
@@ -316,6 +435,7 @@ class StreamParser:
             return
         if block.kind == EDIT and not op.standalone:
             self._last_edit = block.path
+        self._last_closed, self._text_since = block, 0
         self.blocks.append(block)
         events.append(BlockComplete(block))
 
@@ -347,13 +467,12 @@ class StreamParser:
         drafts = len(self.blocks) + len(self.errors)
         self.blocks, self.errors, self._prose, self._prose_out = [], [], [], []
         self._held_fence, self._recent_path, self._foreign = None, None, ForeignFormats()
+        self._held_extra, self._examples, self._cue = [], Examples(), None
         self.repairs.append(stray_note(self._line_no, tag, drafts))
 
     # other formats ------------------------------------------------------------------------
     def _refuse_foreign(self, events: list[ParseEvent]) -> None:
-        blocks = [*self.blocks, *self.incomplete]
-        touched = {p for b in blocks for p in (b.path, b.new_path) if p}
-        for message, line, path in self._foreign.refusals(touched, bool(blocks)):
+        for message, line, path in self._foreign.refusals([*self.blocks, *self.incomplete]):
             self._error(message, events, path or None, line=line)
 
     # events -------------------------------------------------------------------------------
