@@ -106,6 +106,10 @@ def test_one_right_and_one_wrong_sentence_is_not_credited():
     (Claim("1931", "year", "replac"), "The cables were replaced in 1931.", (True, False)),
     (LIMIT, "The load limit is 12 tonnes.", (False, True)),
     (LIMIT, "The load limit was raised from 18 tonnes to 12 tonnes.", (False, True)),
+    (Claim("1879", "year", "found"), "Mara Quell was born in 1851 and founded Quell Works "
+     "in 1879.", (True, False)),
+    (Claim("1879", "year", "found"), "Mara Quell was born in 1879 and founded Quell Works "
+     "in 1881.", (True, True)),
     (FAULT, "The cables were replaced because of corrosion fatigue.", (True, False)),
     (FAULT, "It was not corrosion fatigue; the cables were replaced because of rust.",
      (False, False)),

@@ -20,7 +20,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from wiki_tui.eval.claims.polarity import ASKED, ASSERTED, NEGATED, polarity
+from wiki_tui.eval.claims.polarity import ASKED, ASSERTED, NEGATED, clause_span, polarity
 from wiki_tui.eval.claims.prose import Sentence, sentences
 from wiki_tui.eval.claims.values import KINDS, TEXT, YEAR, Value, parse_value, values_in
 
@@ -84,9 +84,13 @@ def read_claim(claim: Claim, text: str, *, callouts: bool = False,
         if about is None or not said or going_on:
             continue
         positions = [pos for pos, _gold, _w in said]  # in order
-        for cue in cues:  # the value said nearest to what the claim is about
-            i = bisect_left(positions, cue)
-            near = min((j for j in (i - 1, i) if 0 <= j < len(said)),
+        for cue in cues:  # the value said nearest to what the claim is about, in its clause
+            lo, hi = clause_span(sentence, cue)  # if its clause says one, else in the sentence
+            first, stop = bisect_left(positions, lo), bisect_left(positions, hi)
+            if first == stop:
+                first, stop = 0, len(said)
+            i = min(max(bisect_left(positions, cue, first, stop), first), stop - 1)
+            near = min((j for j in (i - 1, i) if first <= j < stop),
                        key=lambda j: abs(positions[j] - cue))
             if not said[near][1]:
                 wrong.append(said[near][2])

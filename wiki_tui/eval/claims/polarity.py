@@ -90,6 +90,12 @@ def polarity(sentence: Sentence, start: int, end: int, *, dated: bool = False) -
     return ASSERTED
 
 
+def clause_span(sentence: Sentence, pos: int) -> tuple[int, int]:
+    """Where the clause that holds `pos` starts and ends in the sentence."""
+    lo, hi, _marks = _layout(sentence.text).clause(pos)
+    return lo, hi
+
+
 class _Marks:
     """Where the cues of a text are (start offsets, in order): found once per sentence, so
     that each value is read in O(log n), however many values a sentence holds."""
