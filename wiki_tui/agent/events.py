@@ -141,6 +141,7 @@ class Failed:
     reason: str  # a clear, specific message for the person (never a traceback)
     partial_reply: str = ""  # what streamed before the failure, kept for reading
     kind: str = "error"  # "cancelled" | "auth" | "network" | "timeout" | "rate_limit" | ...
+    usage: Usage = field(default_factory=Usage)  # the model calls made before it failed
 
 
 Event = Union[

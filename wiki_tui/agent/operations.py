@@ -137,7 +137,7 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
     if result is not None and result.finish_reason == "length":
         yield Failed(f"The answer was cut off: {run.length_cut()}. The answer is incomplete: "
                      "ask again to retry (or raise max_tokens in the config).", answer,
-                     "incomplete")
+                     "incomplete", run.usage)
         return
     yield Answer(answer, tuple(await asyncio.to_thread(citations, vault, answer)))
     yield Done(run.usage, run.reply, notice=run.notice)
@@ -453,7 +453,7 @@ class _Run:
                 return
             self.failed = True
             self.replies.append(partial)
-            yield Failed(exc.reason, partial, exc.kind)
+            yield Failed(exc.reason, partial, exc.kind, self.usage)
 
     def _parse_events(self, parse_events: list, last_progress: dict[str, float]):
         from wiki_tui.changes.reply.blocks import BlockComplete, BlockProgress, BlockStarted
@@ -602,7 +602,7 @@ class _Run:
             else ""
         return Failed(f"{cut}{where} The reply was still incomplete after {rounds} round(s); "
                       "nothing was applied. Run the operation again to retry.",
-                      self.reply, self.cut_kind)
+                      self.reply, self.cut_kind, self.usage)
 
     async def finish(self) -> AsyncIterator[Event]:
         """The changeset of every usable block, then Done; Failed when edits were sent but
@@ -627,7 +627,7 @@ class _Run:
             rounds = max(1, self.settings.edit_rounds)
             why = " ".join(leftover) if leftover else self.unusable
             yield Failed(f"No usable edits after {rounds} round(s); nothing was applied. {why}",
-                         self.reply, "unusable")
+                         self.reply, "unusable", self.usage)
             return
         if self.unseen and changeset.files:
             self._note_unseen(changeset)
