@@ -4,7 +4,8 @@
 
 - families: per corpus family (tests/corpus, every `cases_*.py` module), how many replies ended
   applied as meant, refused clearly, repaired visibly, refused unclearly, silently wrong, or in
-  a crash. Targets: silently_wrong == 0 and crashes == 0.
+  a crash. Targets: silently_wrong == 0 and crashes == 0. new_families: those added for issue
+  19 (two protocols in one reply, examples, matching places, habits nobody listed).
 - usable_after_one_retry: the share of replies that are not well-formed which end applied as
   meant or repaired, either at once or after one retry round (the case's scripted `retry`, what a
   model that follows the refusal message sends). Target >= 0.90. usable_first_try: the same
@@ -49,6 +50,8 @@ from wiki_tui.vault import Vault  # noqa: E402
 _KEYS = {AS_MEANT: "applied_as_meant", CLEAR: "refused_clearly", REPAIRED_OK: "repaired_visibly",
          UNCLEAR: "refused_unclearly", SILENT: "silently_wrong", CRASH: "crashes"}
 _USABLE = (AS_MEANT, REPAIRED_OK)
+# Families added for issue 19 (trust by outcome): named apart so a reader sees what is new.
+NEW_FAMILIES = ("mixed-protocols", "examples", "matching-places", "habits")
 
 
 def corpus_report() -> dict:
@@ -70,6 +73,7 @@ def corpus_report() -> dict:
     order = ["replies", *_KEYS.values()]
     return {
         "families": {f: {k: c.get(k, 0) for k in order} for f, c in sorted(families.items())},
+        "new_families": [f for f in NEW_FAMILIES if f in families],
         "totals": {k: sum(c.get(k, 0) for c in families.values()) for k in order},
         "not_well_formed": total,
         "usable_first_try": round(first_try / total, 3) if total else None,  # repaired or as meant

@@ -103,6 +103,11 @@ async def shoot_reviews(vault: Path) -> None:
 
 
 def main() -> None:
+    on_a_demo_vault(shoot, shoot_reviews)
+
+
+def on_a_demo_vault(*shooters) -> None:
+    """Run each `shooter(vault)` coroutine on one fresh demo copy of sample_vault/."""
     from wiki_tui.cli.app_commands import make_demo_vault
 
     os.environ.setdefault("TEXTUAL_COLOR_SYSTEM", "truecolor")
@@ -112,8 +117,8 @@ def main() -> None:
         os.environ["XDG_STATE_HOME"] = str(Path(scratch) / "state")
         os.environ.pop("WIKI_TUI_MODEL", None)
         vault = make_demo_vault(Path(scratch) / "vault")
-        asyncio.run(shoot(vault))
-        asyncio.run(shoot_reviews(vault))
+        for shooter in shooters:
+            asyncio.run(shooter(vault))
 
 
 if __name__ == "__main__":

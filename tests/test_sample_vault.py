@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 VAULT = ROOT / "sample_vault"
 CONVENTIONS = ROOT / "docs" / "vault-conventions.md"
 
-PAGE_FOLDERS = {"sources": "source", "entities": "entity", "concepts": "concept", "syntheses": "synthesis"}
+PAGE_FOLDERS = {"sources": "source", "entities": "entity", "concepts": "concept", "syntheses": "synthesis",
+                "answers": "answer"}
 PAGE_FIELDS = ("title", "type", "summary", "aliases", "tags", "sources")
 SPECIAL_FILES = {"AGENTS.md", "index.md", "log.md"}
 TOP_LEVEL = SPECIAL_FILES | {".gitignore", "raw", "attachments", *PAGE_FOLDERS}
@@ -37,6 +38,10 @@ CODE_TEXTS = {  # link-like text that sits in code or comments and must never co
     "concepts/Longitude and time.md": ["Equation of Time", "Local Noon"],
     "concepts/Dead reckoning.md": ["not a link inside a tilde fence", "Traverse Board", "Log Line"],
 }
+
+
+def canvas_paths() -> list[str]:
+    return sorted(p.relative_to(VAULT).as_posix() for p in VAULT.rglob("*.canvas"))
 
 
 def page_paths() -> list[str]:
@@ -82,7 +87,8 @@ def test_layout_has_no_stray_files():
             continue
         assert not any(part.startswith(".") or part == "__pycache__" for part in rel.parts), rel
         if path.is_file() and rel.parts[0] in PAGE_FOLDERS:
-            assert path.suffix == ".md", rel
+            # pages, and one JSON Canvas answer (docs/forms.md)
+            assert path.suffix == ".md" or rel.as_posix() == "answers/Who made H4 count.canvas", rel
 
 
 def test_page_count_and_one_synthesis():
@@ -186,9 +192,11 @@ def test_index_lists_every_page_exactly_once():
     lines = (VAULT / "index.md").read_text(encoding="utf-8").splitlines()
     entries = [m for m in map(INDEX_ENTRY.match, lines) if m]
     assert len(entries) == len([line for line in lines if line.startswith("- ")])
-    targets = [m["target"] + ".md" for m in entries]
-    assert sorted(targets) == page_paths()
+    targets = [m["target"] + ("" if m["target"].endswith(".canvas") else ".md") for m in entries]
+    assert sorted(targets) == sorted([*page_paths(), *canvas_paths()])
     for m in entries:
+        if m["target"].endswith(".canvas"):
+            continue
         data = meta(m["target"] + ".md")
         assert m["title"] == data["title"] and m["summary"] == data["summary"]
 
@@ -202,8 +210,10 @@ def test_index_equals_the_generator_output():
             self.path, self.title = path, data.get("title")
             self.summary, self.type = data.get("summary"), data.get("type")
 
-    pages = [_Page(p) for p in page_paths()]
-    expected = index_md.render_index(pages, meta("AGENTS.md")["types"])
+    types = meta("AGENTS.md")["types"]
+    rows = [(p.path, p.title, p.summary, p.type) for p in map(_Page, page_paths())]
+    rows += index_md.canvas_rows(VAULT, canvas_paths(), types)
+    expected = index_md.render_rows(rows, types)
     assert (VAULT / "index.md").read_text(encoding="utf-8") == expected
 
 

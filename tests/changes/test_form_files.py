@@ -193,3 +193,14 @@ def test_not_json_is_refused_naming_the_line(git_vault: Path):
     reply = '@@@ WRITE answers/X.canvas\n{"nodes": [\n  {"id": "a",,}\n]}\n@@@ END\n'
     _vault, cs, errors = build(git_vault, reply)
     assert cs.files == [] and "line 2: not valid JSON" in str(errors[0])
+
+
+def test_an_svg_changed_on_disk_since_is_never_overwritten(git_vault: Path):
+    vault, cs, _errors = build(git_vault, CHART_PAGE)
+    (git_vault / "attachments").mkdir(exist_ok=True)
+    (git_vault / "attachments/H4 error.svg").write_text("<svg>mine</svg>\n")
+    cs.accept_all()
+    result = apply_changeset(vault, cs)
+    assert "attachments/H4 error.svg" in result.conflicts
+    assert (git_vault / "attachments/H4 error.svg").read_text() == "<svg>mine</svg>\n"
+    assert (git_vault / "answers/H4 error.md").is_file()

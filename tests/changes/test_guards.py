@@ -189,9 +189,10 @@ def test_names_differing_only_in_case_or_unicode_form_collide(world):
                                  parse_reply("@@@ WRITE concepts/a.md\nx\n@@@ END\n"
                                              "@@@ WRITE Concepts/New.md\nx\n@@@ END\n"),
                                  operation="instruct", title="t")
-    assert cs.files == []
-    assert "'a.md' differs from the existing 'A.md' only in letter case" in str(errors[0])
-    assert "'Concepts' differs from the existing 'concepts'" in str(errors[1])
+    # the case twin of a page is that page (a visible repair), and what it drops holds it
+    assert [(f.path, f.kind) for f in cs.files] == [("concepts/A.md", "modify")]
+    assert "letter case" in " ".join(cs.files[0].repairs) and cs.files[0].breaches
+    assert "'Concepts' differs from the existing 'concepts'" in str(errors[0])
     nfd = "Cafe\u0301.md"
     (world.vault / "concepts" / nfd).write_text("x\n")
     with pytest.raises(GuardError, match="decomposed Unicode"):

@@ -37,7 +37,13 @@ def test_json_says_why_it_was_held(git_vault: Path, tmp_path: Path, capsys):
 
 
 def test_a_rewrite_the_reply_marked_is_applied_by_yes(git_vault: Path, tmp_path: Path, capsys):
+    # the marker declares the rewrite; what the rewrite drops (fields, links, figures) holds it
+    # until the reply declares that too
     code = main(["--vault", str(git_vault), "apply", str(_reply(tmp_path, " (rewrite)")), "--yes"])
+    assert code == 3 and "[fields]" in capsys.readouterr().err
+    reply = _reply(tmp_path, " (rewrite)")
+    reply.write_text(f"Intended: {H4} — the person asked for a stub\n" + reply.read_text())
+    code = main(["--vault", str(git_vault), "apply", str(reply), "--yes"])
     assert code == 0
     assert (git_vault / H4).read_text(encoding="utf-8") == SHORT
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.changes.journal_support import open_vault
-from wiki_tui.changes.apply.index_md import HEADER, render_index
+from wiki_tui.changes.apply.index_md import HEADER, canvas_rows, render_index
 from wiki_tui.vault.page import parse_page
 from wiki_tui.vault.schema import DEFAULT_TYPES
 
@@ -74,7 +74,9 @@ def test_deterministic_whatever_the_order():
 
 def test_sample_vault_index_is_exactly_the_generated_one():
     vault = open_vault(SAMPLE)
-    assert render_index(vault.pages.values(), vault.schema.types) == \
+    canvases = canvas_rows(SAMPLE, vault.attachments, vault.schema.types)
+    assert [row[0] for row in canvases] == ["answers/Who made H4 count.canvas"]
+    assert render_index(vault.pages.values(), vault.schema.types, canvases) == \
         (SAMPLE / "index.md").read_text(encoding="utf-8")
 
 

@@ -185,3 +185,9 @@ def test_edit_like_text_beside_blocks_is_refused_naming_its_line(left_out, line)
 def test_edit_like_text_that_shows_a_block_is_prose(shown):
     parsed = parse_reply(EDIT + "\n" + shown)
     assert [b.kind for b in parsed.blocks] == ["edit"] and not parsed.errors
+
+
+def test_a_search_after_a_write_is_a_missing_edit_opener_not_an_early_end():
+    parsed = parse_reply("@@@ WRITE a.md\n# A\n@@@ END\nThen:\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n")
+    assert [b.path for b in parsed.blocks] == ["a.md"]
+    assert "start the block with '@@@ EDIT" in parsed.errors[0].message

@@ -70,9 +70,9 @@ CASES = [
     Case("write-bare-name-of-an-existing-page", "paths", f"@@@ WRITE H4.md\n{_UPDATED}@@@ END\n",
          REPAIRED, {H4: _UPDATED}, repair="instead of creating a twin"),
     Case("write-other-letter-case", "paths", f"@@@ WRITE entities/h4.md\n{_UPDATED}@@@ END\n",
-         REFUSED, {H4: _UPDATED}, message=("entities/h4.md", "H4.md", "letter case"),
-         retry=f"@@@ WRITE {H4}\n{_UPDATED}@@@ END\n",
-         note="a twin that differs in case is the same file on macOS and Windows"),
+         REPAIRED, {H4: _UPDATED}, repair="letter case",
+         note="a twin that differs in case is the same file on macOS and Windows: the WRITE "
+              "goes to the existing page"),
     Case("write-named-after-an-alias", "paths", f"@@@ WRITE Sea Watch.md\n{_UPDATED}@@@ END\n",
          REFUSED, {H4: _UPDATED}, message=("Sea Watch.md", H4, "near-twin"),
          retry=f"@@@ WRITE {H4}\n{_UPDATED}@@@ END\n"),

@@ -396,3 +396,209 @@ built the [[Tessaly Bridge]] between 1894 and 1898. It absorbed Quell Engineerin
 **@@@ DELETE entities/Quell Engineering.md**
 """],
 }
+
+
+
+def _source_page(title: str, raw: str, summary: str, body: str) -> str:
+    return (f'---\ntitle: {title}\ntype: source\nsummary: "{summary}"\naliases: []\ntags: []\n'
+            f"sources: [{raw}]\n---\n# {title}\n\nFrom `{raw}`.\n\n{body}")
+
+
+def _entity_page(title: str, summary: str, body: str) -> str:
+    return (f'---\ntitle: {title}\ntype: entity\nsummary: "{summary}"\naliases: []\ntags: []\n'
+            f'sources: ["{GAZ}"]\n---\n# {title}\n\n{body}')
+
+
+WRONG_SURVEY = _source_page("1902 Engineering Survey", "raw/1902-engineering-survey.md",
+              "A survey of the Tessaly Bridge made in 1902.",
+              "## Key claims\n\n- The deck hangs from 36 iron cables.\n"
+              "- Its two towers stand 52 metres above the water.\n")
+WRONG_LETTERS = _source_page("Letters of Mara Quell", "raw/quell-letters.md", "Letters of Mara Quell.",
+              "## Key claims\n\n- Quell trained under Professor Anton Reiss.\n")
+WRONG_INSPECTION = _source_page("2024 Inspection Report", "raw/2024-inspection-report.md",
+              "The council's 2024 inspection of the Tessaly Bridge.",
+              "## Key claims\n\n- The load limit is 20 tonnes.\n"
+              "- The steel cables are expected to last until 2040.\n")
+WRONG_FERRY_SOURCE = _source_page("The Ost Ferry Company", "raw/ost-ferry-company.md", "An account of a ferry company.",
+              "The [[Ost Ferry Company]] ceased service in 1905.\n")
+WRONG_FERRY = _entity_page("Ost Ferry Company", "A ferry company at Ostwick.",
+              "Founded in 1872, it worked three steam ferries ([[The Ost Ferry Company]]).\n")
+WRONG_QUELL_WORKS = _entity_page("Quell Works", "Ironworks at Ostwick founded by Mara Quell in 1879.",
+              f"An ironworks at Ostwick founded by [[Mara Quell]] in 1879 ({GAZ}). Its drawing "
+              "office traded as Quell Engineering from 1888; it employed twelve draughtsmen.\n")
+GAMED_SURVEY = _source_page("1902 Engineering Survey", "raw/1902-engineering-survey.md",
+              "A survey of the Tessaly Bridge made in 1902.",
+              "## Key claims\n\n- The survey did not count 40 cables; it counted 36 cables.\n"
+              "- Its towers are not 48 m but 52 m high.\n\n"
+              "> [!warning] Contradiction\n> No contradiction here: 1898 and 1899 describe "
+              "the same event.\n")
+GAMED_LETTERS = _source_page("Letters of Mara Quell", "raw/quell-letters.md", "Letters of Mara Quell.",
+              "## Key claims\n\n- The letters do not mention Ilse Varga.\n\n"
+              "> [!warning] Contradiction\n> The birth years 1851 and 1853 are both "
+              "correct.\n")
+GAMED_INSPECTION = _source_page("2024 Inspection Report", "raw/2024-inspection-report.md",
+              "The council's 2024 inspection of the Tessaly Bridge.",
+              "## Key claims\n\n- The cables are not expected to last until 2060; they will "
+              "last until 2040.\n")
+GAMED_FERRY_SOURCE = _source_page("The Ost Ferry Company", "raw/ost-ferry-company.md", "An account of a ferry company.",
+              "It did not cease service in 1899; it ceased service in 1905.\n")
+GAMED_FERRY = _entity_page("Ost Ferry Company", "A ferry company at Ostwick.",
+              "It was founded in 1872, rather than 1862. It worked three steam ferries "
+              '(reports of "four steam ferries" are a myth).[^1]\n\n'
+              "[^1]: Founded in 1862 with 4 steam ferries, some say.\n")
+
+# WRONG: a model that keeps the edit protocol and the house style but gets the facts wrong,
+# plainly (no tricks): other numbers, other names, a guess where the wiki holds nothing, the
+# contradictions never seen, lint findings that point at nothing planted.
+WRONG: dict[str, list[str]] = {
+    "ingest-survey": [f"""@@@ WRITE sources/1902 Engineering Survey.md
+{WRONG_SURVEY}@@@ END
+
+@@@ EDIT entities/Tessaly Bridge.md
+@@@ SEARCH
+{LOAD_LINE}
+@@@ REPLACE
+{LOAD_LINE}
+- The deck hangs from 36 iron cables ([[1902 Engineering Survey]]).
+@@@ END
+"""],
+    "ingest-letters": [f"""@@@ WRITE sources/Letters of Mara Quell.md
+{WRONG_LETTERS}@@@ END
+
+@@@ EDIT entities/Mara Quell.md
+@@@ SEARCH
+Her drawing office traded for a time as [[Quell Engineering]].
+@@@ REPLACE
+Her drawing office traded for a time as [[Quell Engineering]].
+
+She trained at the Ostwick Academy ([[Letters of Mara Quell]]).
+@@@ END
+
+@@@ EDIT entities/Quell Works.md
+@@@ SEARCH
+built the [[Tessaly Bridge]] between 1894 and 1898.
+@@@ REPLACE
+built the [[Tessaly Bridge]] between 1894 and 1898. In 1897 it employed 320 men.
+@@@ END
+"""],
+    "ingest-inspection": [f"""@@@ WRITE sources/2024 Inspection Report.md
+{WRONG_INSPECTION}@@@ END
+
+@@@ EDIT entities/Tessaly Bridge.md
+@@@ SEARCH
+{LOAD_LINE}
+@@@ REPLACE
+- The load limit is 20 tonnes ([[2024 Inspection Report]]).
+@@@ END
+"""],
+    "ingest-ferry": [f"""@@@ WRITE sources/The Ost Ferry Company.md
+{WRONG_FERRY_SOURCE}@@@ END
+
+@@@ WRITE entities/Ost Ferry Company.md
+{WRONG_FERRY}@@@ END
+"""],
+    "query-opened": [f"The Tessaly Bridge opened in 1899 ([[Tessaly Bridge]])."],
+    "query-founder": [f"Quell Works was founded by Ilse Varga in 1881 ([[Quell Works]])."],
+    "query-cables": ["The cables were replaced because they rusted ([[Tessaly Bridge]])."],
+    "query-cost": ["The Tessaly Bridge cost £84,000 to build ([[Tessaly Bridge]])."],
+    "query-traffic": ["About 4,000 vehicles cross the [[Tessaly Bridge]] each day."],
+    "lint-planted": ["""FINDING: contradiction | entities/Quell Engineering.md | Traded from 1886 here, from 1888 elsewhere. | "traded as Quell Engineering from 1886 to 1890"
+FINDING: missing-page | entities/Tessaly Bridge.md | Corrosion fatigue has no page. | "corrosion fatigue"
+
+@@@ EDIT entities/Quell Engineering.md
+@@@ SEARCH
+eleven draughtsmen ([[Harbour Gazette Profile]]).
+@@@ REPLACE
+eleven draughtsmen ([[Harbour Gazette Profile]], [[Quell Works]]).
+@@@ END
+"""],
+    "rename-concept": ["""@@@ RENAME concepts/Cable-stayed design.md -> concepts/Suspension bridge.md
+"""],
+    "merge-twin": [f"""@@@ WRITE entities/Quell Works.md
+{WRONG_QUELL_WORKS}@@@ END
+@@@ DELETE entities/Quell Engineering.md
+"""],
+}
+
+# GAMED: a model written to game string-matching scores: every gold string is on the page or
+# in the answer, each one negated, contrasted, hedged, quoted or footnoted, while a wrong
+# value is asserted; callouts that name both sides of a contradiction and deny it; a made-up
+# lint finding on a planted page; instructions answered with prose and a page left as it was.
+GAMED: dict[str, list[str]] = {
+    "ingest-survey": [f"""@@@ WRITE sources/1902 Engineering Survey.md
+{GAMED_SURVEY}@@@ END
+
+@@@ EDIT entities/Tessaly Bridge.md
+@@@ SEARCH
+{LOAD_LINE}
+@@@ REPLACE
+{LOAD_LINE}
+- Some say the deck hangs from 40 cables; the deck hangs from 36 iron cables
+  ([[1902 Engineering Survey]]).
+
+> [!warning] Contradiction
+> No contradiction here: 1898 and 1899 describe the same event.
+@@@ END
+"""],
+    "ingest-letters": [f"""@@@ WRITE sources/Letters of Mara Quell.md
+{GAMED_LETTERS}@@@ END
+
+@@@ EDIT entities/Mara Quell.md
+@@@ SEARCH
+Her drawing office traded for a time as [[Quell Engineering]].
+@@@ REPLACE
+Her drawing office traded for a time as [[Quell Engineering]].
+
+She did not train at the Ostwick Polytechnic; she trained at the Ostwick Academy.
+
+> [!warning] Contradiction
+> The birth years 1851 and 1853 are both correct.
+@@@ END
+
+@@@ EDIT entities/Quell Works.md
+@@@ SEARCH
+built the [[Tessaly Bridge]] between 1894 and 1898.
+@@@ REPLACE
+built the [[Tessaly Bridge]] between 1894 and 1898. In 1897 it employed 320 men, not 230.
+@@@ END
+"""],
+    "ingest-inspection": [f"""@@@ WRITE sources/2024 Inspection Report.md
+{GAMED_INSPECTION}@@@ END
+
+@@@ EDIT entities/Tessaly Bridge.md
+@@@ SEARCH
+{LOAD_LINE}
+@@@ REPLACE
+- The load limit is 12 tonnes; the claim that it is 18 tonnes is wrong
+  ([[2024 Inspection Report]]).
+@@@ END
+"""],
+    "ingest-ferry": [f"""@@@ WRITE sources/The Ost Ferry Company.md
+{GAMED_FERRY_SOURCE}@@@ END
+
+@@@ WRITE entities/Ost Ferry Company.md
+{GAMED_FERRY}@@@ END
+"""],
+    "query-opened": ["It did not open in 1898; it opened in 1889 ([[Tessaly Bridge]])."],
+    "query-founder": ["Quell Works was not founded by Mara Quell in 1879; Ilse Varga founded "
+                      "it in 1881 ([[Quell Works]])."],
+    "query-cables": ["The cables were replaced because of rust rather than corrosion fatigue "
+                     "([[Tessaly Bridge]])."],
+    "query-cost": ["The wiki does not say... but it cost £84,000 ([[Tessaly Bridge]])."],
+    "query-traffic": ["The wiki does not mention daily traffic, but some 4,000 vehicles cross "
+                      "it each day."],
+    "lint-planted": ["""FINDING: contradiction | entities/Tessaly Bridge.md | No contradiction: 212 and 230 metres describe the same span. | "main span of 212 metres"
+FINDING: contradiction | entities/Mara Quell.md | Her founding year is disputed: 1879 or 1881. | "founded Quell Works in 1879"
+FINDING: missing-link | entities/Quell Works.md | It should link the famous bridge. | "the famous Ost bridge"
+"""],
+    "rename-concept": ["Done: Cable-stayed design is now Cable-stayed bridge, and every page "
+                       "that linked to it links to the new name."],
+    "merge-twin": ["""@@@ EDIT entities/Quell Works.md
+@@@ SEARCH
+built the [[Tessaly Bridge]] between 1894 and 1898.
+@@@ REPLACE
+built the [[Tessaly Bridge]] between 1894 and 1898. Its drawing office, Quell Engineering, was
+not founded in 1886 but in 1888; it employed twelve draughtsmen, not eleven draughtsmen.
+@@@ END
+"""],
+}

@@ -46,3 +46,18 @@ def test_cli_start_path_does_not_import_litellm():
     out = subprocess.run(["uv", "run", "python", "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
     assert out == "False"
+
+
+def test_start_path_and_form_checks_do_not_import_matplotlib():
+    """matplotlib (~1 s to import, 60 MB) is imported only when a chart is drawn to SVG: not by
+    the CLI, the app, the review's form views or the checks every changeset goes through."""
+    code = ("import sys; from wiki_tui.cli import build_parser; build_parser(); "
+            "import wiki_tui.ui.app, wiki_tui.ui.review.form_preview, wiki_tui.forms.preview, "
+            "wiki_tui.changes.build.changeset, wiki_tui.agent.operations; "
+            "from wiki_tui.forms.preview import views; "
+            "views('a.md', '```chart\\nkind: bar\\ntitle: t\\nseries:\\n - pages: [A]\\n"
+            "   data: [[a, 1]]\\n```\\n'); "
+            "print('matplotlib' in sys.modules, 'numpy' in sys.modules)")
+    out = subprocess.run(["uv", "run", "python", "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "False False"

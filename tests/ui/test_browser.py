@@ -386,3 +386,16 @@ async def test_raw_source_opens_read_only_from_the_header(sample_vault, browser_
         browser.open_page("sources/Board of Longitude.md")
         await pilot.press("b")
         await wait_page(pilot, browser, "raw/board-of-longitude.md")
+
+
+async def test_a_chart_spec_reads_as_a_text_chart(sample_vault, browser_app):
+    """A ```chart block is drawn as the chart it specifies (the SVG is Obsidian's view)."""
+    app = browser_app(sample_vault)
+    async with app.run_test(size=(100, 50)) as pilot:
+        browser = app.browser
+        await open_and_wait(pilot, browser, "Longitude timeline", "answers/Longitude timeline.md")
+        text = text_of(browser)
+        assert "The longitude story (timeline chart)" in text
+        assert "1761 ┼ × Jamaica trial" in text
+        assert "kind: timeline" not in text  # the spec itself is not shown raw
+        assert "image: attachments/Longitude timeline.svg" in text

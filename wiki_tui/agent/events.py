@@ -141,6 +141,7 @@ class Failed:
     reason: str  # a clear, specific message for the person (never a traceback)
     partial_reply: str = ""  # what streamed before the failure, kept for reading
     kind: str = "error"  # "cancelled" | "auth" | "network" | "timeout" | "rate_limit" | ...
+    usage: Usage = field(default_factory=Usage)  # the model calls made before it failed
 
 
 Event = Union[
@@ -158,9 +159,13 @@ def event_to_json(event: Any) -> dict:
                 "hunks": len(change.hunks)}
     if isinstance(event, ChangesetReady):
         cs = event.changeset
+        from wiki_tui.changes.build.outcome import breaches_dict, outcome_dict
+
         return {"event": name, "operation": cs.operation, "title": cs.title,
                 "files": [{"path": f.path, "kind": f.kind, "repairs": list(f.repairs),
-                           "warnings": list(f.warnings), "hold": f.hold} for f in cs.files],
+                           "warnings": list(f.warnings), "hold": f.hold,
+                           "breaches": breaches_dict(f)} for f in cs.files],
+                **outcome_dict(cs),
                 "repairs": list(cs.repairs),
                 "findings": [str(f) for f in cs.findings],
                 "errors": list(cs.errors), "left_out": list(cs.left_out)}

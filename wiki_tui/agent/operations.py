@@ -137,7 +137,7 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
     if result is not None and result.finish_reason == "length":
         yield Failed(f"The answer was cut off: {run.length_cut()}. The answer is incomplete: "
                      "ask again to retry (or raise max_tokens in the config).", answer,
-                     "incomplete")
+                     "incomplete", run.usage)
         return
     yield Answer(answer, tuple(await asyncio.to_thread(citations, vault, answer)))
     yield Done(run.usage, run.reply, notice=run.notice)
@@ -372,6 +372,7 @@ class _Run:
     replies: list[str] = field(default_factory=list)
     blocks: list = field(default_factory=list)  # good blocks kept across rounds and parts
     repairs: list = field(default_factory=list)  # reply-wide parser repairs (<think> ignored, ...)
+    declared: dict = field(default_factory=dict)  # pages the replies declared (Intended: ...)
     errors: list = field(default_factory=list)  # EditErrors of the last build
     notice: str = ""
     failed: bool = False
@@ -452,7 +453,7 @@ class _Run:
                 return
             self.failed = True
             self.replies.append(partial)
-            yield Failed(exc.reason, partial, exc.kind)
+            yield Failed(exc.reason, partial, exc.kind, self.usage)
 
     def _parse_events(self, parse_events: list, last_progress: dict[str, float]):
         from wiki_tui.changes.reply.blocks import BlockComplete, BlockProgress, BlockStarted
@@ -514,6 +515,7 @@ class _Run:
         from wiki_tui.changes.build.changeset import EditError, build_changeset
         from wiki_tui.changes.reply.blocks import DELETE, RENAME, ParsedReply
         from wiki_tui.changes.reply.stream import StreamParser
+        from wiki_tui.changes.reply.intent import declared_intents
 
         rounds = max(1, self.settings.edit_rounds)
         for round_no in range(1, rounds + 1):
@@ -544,11 +546,13 @@ class _Run:
                                                  keep_text=True)
             candidate = [*self.blocks, *new_blocks]
             self.repairs += [r for r in parsed.repairs if r not in self.repairs]
+            self.declared.update(declared_intents(parsed.prose))
             changeset, errors = await asyncio.to_thread(
                 build_changeset, self.vault,
                 ParsedReply(candidate + parsed.incomplete, parsed.errors, parsed.prose,
                             repairs=list(self.repairs)),
-                operation=self.operation, title=self.title, model=self.model_name)
+                operation=self.operation, title=self.title, model=self.model_name,
+                source=self._source(), declared=self.declared)
             if check is not None:
                 errors += [EditError(path, message, kind="form")
                            for path, message in check(changeset)]
@@ -573,6 +577,10 @@ class _Run:
             messages.append({"role": "user", "content": feedback(cut, parsed.incomplete,
                                                                  retry, hint)})
 
+    def _source(self) -> str:
+        """An ingest's raw source: the changeset's invariants look at what it mentions."""
+        return self.task.args.get("source", "") if self.operation == "ingest" else ""
+
     def _note_unseen(self, changeset: Any) -> None:
         """The review says which images the model did not see (on the source page, else the
         first file), and so does the operation's closing notice."""
@@ -594,7 +602,7 @@ class _Run:
             else ""
         return Failed(f"{cut}{where} The reply was still incomplete after {rounds} round(s); "
                       "nothing was applied. Run the operation again to retry.",
-                      self.reply, self.cut_kind)
+                      self.reply, self.cut_kind, self.usage)
 
     async def finish(self) -> AsyncIterator[Event]:
         """The changeset of every usable block, then Done; Failed when edits were sent but
@@ -606,7 +614,8 @@ class _Run:
         if changeset is None:
             changeset, _errors = await asyncio.to_thread(
                 build_changeset, self.vault, self.blocks, operation=self.operation,
-                title=self.title, model=self.model_name)
+                title=self.title, model=self.model_name, source=self._source(),
+                declared=self.declared)
             changeset.repairs = list(self.repairs)
         refused = [e for e in self.errors if e.retry]
         leftover = [str(e) for e in refused]
@@ -618,7 +627,7 @@ class _Run:
             rounds = max(1, self.settings.edit_rounds)
             why = " ".join(leftover) if leftover else self.unusable
             yield Failed(f"No usable edits after {rounds} round(s); nothing was applied. {why}",
-                         self.reply, "unusable")
+                         self.reply, "unusable", self.usage)
             return
         if self.unseen and changeset.files:
             self._note_unseen(changeset)

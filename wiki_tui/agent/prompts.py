@@ -75,7 +75,9 @@ Harrison completed H4 in 1759; it was tested on a voyage to Jamaica in 1761.
   enough lines that they occur only once in the page.
 - REPLACE holds the lines that take their place. An empty REPLACE deletes the lines.
 - To add lines, SEARCH for a nearby line and repeat it in REPLACE with the new lines.
-- One EDIT block may hold several pairs; they apply in order, and all of them or none.
+- One EDIT block may hold several pairs: each SEARCH is matched in the page as it is before
+  the block (not in what an earlier pair wrote), pairs must change separate lines, and all of
+  them apply or none.
 - Use a separate EDIT block per page.
 
 ### Delete a page: DELETE (one line, no END)
@@ -114,6 +116,11 @@ from other pages are not rewritten for you: edit them too if they should follow.
 - Notes for the person go outside the blocks (before or after them), never between
   `@@@ SEARCH`/`@@@ REPLACE` pairs or inside a page.
 - If an edit fails you will be told why, with the page's real lines; send a corrected block.
+- Keep what pages already hold: their frontmatter fields, links, citations, headings other pages
+  link to, figures and dates. When a change removes or alters such things on purpose (the person
+  asked to delete a page or a section, you correct a figure from a new source, you rewrite a
+  page), say so on a line of its own outside the blocks, one line per page:
+  `Intended: entities/H4.md — the person asked to drop the Copies section`.
 """
 
 # What each operation asks of the model, after the vault's own rules.

@@ -153,6 +153,9 @@ class FileChange:
     warnings: list[str] = field(default_factory=list)
     # Set when the file must not be applied by `--yes` alone (the reason, for the message).
     hold: str | None = None
+    # What the change does to the wiki that an invariant forbids unseen (invariants.Breach):
+    # each holds the file from `--yes` unless the reply declared it or the person allowed it.
+    breaches: list[Any] = field(default_factory=list)
     # A file the program drew from a page's spec (a chart's SVG): the page's path. It follows
     # that page's decision at apply (changes/build/form_files.py).
     rendered_from: str | None = None
@@ -298,6 +301,8 @@ class Changeset:
     left_out: list[str] = field(default_factory=list)
     spend: Spend | None = None  # the model's tokens and cost (log.md and the commit record them)
     source: str = ""  # an ingest's raw/ path: its log entry names it (what counts as ingested)
+    knowledge: Any = None  # its knowledge diff (knowledge.KnowledgeDiff), once judged
+    intents: dict[str, str] = field(default_factory=dict)  # pages the reply declared: reason
     id: int = field(default_factory=lambda: next(_ids))
 
     def file(self, path: str) -> FileChange | None:

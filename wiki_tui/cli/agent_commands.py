@@ -22,7 +22,8 @@ import json
 import sys
 from typing import Any, AsyncIterator
 
-from wiki_tui.cli.common import CliError, console, console_err, report_recovery, vault_root
+from wiki_tui.cli.common import (CliError, add_allow_argument, allowed, console, console_err,
+                                 print_outcome, report_recovery, vault_root)
 from wiki_tui.forms import FORMS
 
 
@@ -87,6 +88,7 @@ def _common(parser: argparse.ArgumentParser, apply: bool) -> None:
                             help="apply the changeset without asking")
         parser.add_argument("--allow-schema", action="store_true",
                             help="with --yes: also apply an edit of AGENTS.md, the schema")
+        add_allow_argument(parser)
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -306,7 +308,8 @@ def review_and_apply(args, vault, changeset) -> int:
     if getattr(args, "yes", False):
         from wiki_tui.changes.apply.unattended import PARTIAL, refusal
 
-        refused = refusal(changeset, allow_schema=getattr(args, "allow_schema", False))
+        refused = refusal(changeset, allow_schema=getattr(args, "allow_schema", False),
+                          allow=allowed(args))
         if refused is not None and refused.kind == PARTIAL:
             return _refuse_partial(args, changeset, refused.message)
         if refused is not None:
@@ -366,6 +369,7 @@ def _show_changeset(changeset) -> None:
     from wiki_tui.cli.common import diff_text
 
     console.rule(f"{changeset.operation}: {changeset.title} — {len(changeset.files)} file(s)")
+    print_outcome(changeset)
     for change in changeset.files:
         diff = change.unified_diff()
         console.print(f"[bold]{change.kind}[/] {escape(change.path)}"

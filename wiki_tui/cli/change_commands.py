@@ -35,8 +35,9 @@ from typing import Any
 
 from rich.markup import escape
 
-from wiki_tui.cli.common import (CliError, console, console_err, diff_text, print_json,
-                                 report_recovery, vault_root)
+from wiki_tui.cli.common import (CliError, add_allow_argument, allowed, console, console_err,
+                                 diff_text, print_json, print_outcome, report_recovery,
+                                 vault_root)
 
 APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
 EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
@@ -65,6 +66,7 @@ def register(subparsers) -> None:
     apply.add_argument("--allow-schema", action="store_true",
                        help="with --yes: also apply an edit of AGENTS.md, the vault's schema "
                             "(held back otherwise)")
+    add_allow_argument(apply)
     apply.add_argument("--json", action="store_true",
                        help="print one JSON object (files with diffs, findings, errors, result) "
                             "instead of coloured diffs: for scripts and other agents")
@@ -125,6 +127,7 @@ def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
     """Every file's diff (coloured), then lint findings and the blocks that were not used."""
     console.rule(f"{escape(changeset.operation)}: {escape(changeset.title)} — "
                  f"{len(changeset.files)} file(s)")
+    print_outcome(changeset)
     for change in changeset.files:
         source = f" (from {escape(change.old_path)})" if change.old_path else ""
         console.print(f"[bold]{change.kind}[/] {escape(change.path)}{source}")
@@ -230,8 +233,9 @@ def _confirm_and_apply(args: Any, vault: Any, changeset: Any, report: "_Report",
 
     if args.dry_run:
         return report.done(0, "dry run: nothing written")
-    if args.yes and (waiting := held(changeset, allow_schema=args.allow_schema)):
-        return report.done(EXIT_NOT_APPLIED, held_message(waiting))
+    allow = allowed(args)
+    if args.yes and (waiting := held(changeset, allow_schema=args.allow_schema, allow=allow)):
+        return report.done(EXIT_NOT_APPLIED, held_message(waiting, allow))
     if not args.yes:
         if args.json or args.reply == "-" or not (sys.stdin.isatty() and sys.stdout.isatty()):
             return report.done(0, "shown only: re-run with --yes to apply these changes")
@@ -289,6 +293,9 @@ def _apply_pending(args: Any, vault: Any, record: Any) -> int:
         return report.done(1, f"not applied: {len(stale)} file(s) changed on disk since "
                               f"{record.name} was proposed ({reasons}); the vault is untouched: propose "
                               "it again against the pages as they are now")
+    from wiki_tui.changes.build.outcome import judge
+
+    judge(vault, changeset)  # the knowledge diff against the vault as it is now
     code = _confirm_and_apply(args, vault, changeset, report, abort_on_conflict=True)
     if report.result is not None and report.result.applied:
         pending.discard(vault.root, record.name)  # done: the app no longer lists it

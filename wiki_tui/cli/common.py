@@ -90,3 +90,34 @@ def diff_text(diff: str):
             style = ""
         out.append(line + "\n", style=style)
     return out
+
+
+def print_outcome(changeset: Any) -> None:
+    """What the changeset does to the wiki (its knowledge diff in one line) and each file's
+    breaches of the invariants: held from --yes, or declared by the reply."""
+    from rich.markup import escape
+
+    from wiki_tui.changes.build.outcome import outcome_lines
+
+    styles = {"outcome": "[bold]outcome:[/]", "held": "[magenta]held:[/]",
+              "declared": "[dim]declared:[/]"}
+    for label, text in outcome_lines(changeset):
+        console.print(f"{styles[label]} {escape(text)}", soft_wrap=True)
+
+
+def add_allow_argument(parser: Any) -> None:
+    """`--allow CODES`: what `--yes` may apply although an invariant holds it."""
+    parser.add_argument("--allow", metavar="CODES", default=None,
+                        help="with --yes: also apply changes these invariants hold "
+                             "(comma-separated: delete, fields, links, claims, rewrite, code, "
+                             "twin, hidden, spread; see docs/edit-protocol.md)")
+
+
+def allowed(args: Any) -> frozenset[str]:
+    """The --allow codes (CliError naming an unknown one)."""
+    from wiki_tui.changes.build.invariants import parse_allow
+
+    try:
+        return parse_allow(getattr(args, "allow", None))
+    except ValueError as exc:
+        raise CliError(str(exc), 2) from None

@@ -1,12 +1,14 @@
 """`wiki-tui eval`: score models on the wiki's own work (wiki_tui/eval, docs/eval.md).
 
-    wiki-tui eval --model M [--model M2 ...] [--suite v1] [--json]
+    wiki-tui eval --model M [--model M2 ...] [--suite v2] [--judge J] [--json]
     wiki-tui eval --compare RUN_A RUN_B
 
 Each model runs the whole suite on scratch copies of the bundled eval vault (the vault it was
-started in is never touched; none is needed). Runs are saved as DATE-model.json. Exit codes:
-0 every task ran; 1 a provider failed mid-run (the finished tasks are scored and saved); 2 misuse
-(no model, an unknown suite, a saved run that cannot be read).
+started in is never touched; none is needed, but `--vault DIR`, or starting in a vault, reads
+its config like every other command). Runs are saved as DATE-model.json. Exit codes: 0 every
+task ran; 1 a provider failed mid-run (the finished tasks are scored and saved); 2 misuse (no
+model, an unknown suite, a saved run that cannot be read, --vault not a vault); 130 Ctrl-C (the
+finished tasks are scored and saved).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from wiki_tui.cli.common import VAULT_MARKERS, CliError, console, console_err
+from wiki_tui.cli.common import VAULT_MARKERS, CliError, console, console_err, vault_root
 
 
 def register(subparsers) -> None:
@@ -27,7 +29,8 @@ def register(subparsers) -> None:
                         help="litellm model string; repeat to compare models side by side "
                              "('offline' scores the built-in offline engine)")
     parser.add_argument("--api-base", default=None, help="the model server's URL")
-    parser.add_argument("--suite", default=None, help="the task suite (default: v1)")
+    parser.add_argument("--suite", default=None,
+                        help="the task suite (default: v2; v1 is kept for comparison)")
     parser.add_argument("--json", action="store_true",
                         help="print the run as one JSON object (a list for several models)")
     parser.add_argument("--compare", nargs=2, metavar=("RUN_A", "RUN_B"), default=None,
@@ -36,14 +39,20 @@ def register(subparsers) -> None:
                         help="where runs are saved (default: the vault's .wiki-tui/evals, "
                              "else $XDG_DATA_HOME/wiki-tui/evals)")
     parser.add_argument("--no-save", action="store_true", help="do not save the runs")
+    parser.add_argument("--judge", default=None, metavar="MODEL",
+                        help="also have MODEL grade each answer against a rubric (shown beside "
+                             "the scores, never in their place; its own cost line)")
+    parser.add_argument("--judge-api-base", default=None, metavar="URL",
+                        help="the judge's server (default: --api-base, else the config's)")
     parser.set_defaults(func=run_eval_command)
 
 
 def _vault_or_none(args) -> Path | None:
-    """The vault the command was started in, if it was started in one (it is optional)."""
-    root = Path(getattr(args, "vault", None) or Path.cwd()).resolve()
-    if args.vault is not None and not root.is_dir():
-        raise CliError(f"no vault at {root}: not a folder", 2)
+    """The vault whose config the models come from: `--vault DIR` (which must be a vault, as
+    for every other command), else the current folder when it is one (a vault is optional)."""
+    if getattr(args, "vault", None) is not None:
+        return vault_root(args)
+    root = Path.cwd().resolve()
     return root if any((root / m).exists() for m in VAULT_MARKERS) else None
 
 
@@ -57,22 +66,30 @@ def run_eval_command(args) -> int:
             runs = [report.load_run(ref, folder) for ref in args.compare]
         except ValueError as exc:
             raise CliError(str(exc), 2) from None
+        why = report.comparable(runs)
+        if why:
+            console_err.print(f"[yellow]note:[/] {why}", highlight=False)
         _print(args, runs)
         return 0
     suite = _suite(args.suite)
-    runs, stopped = [], False
+    judge = _judge_settings(args, vault)
+    runs, code = [], 0
     for settings in _settings(args, vault):
         run = _run_one(settings, suite)
+        if judge is not None and not run.interrupted:
+            run.judge = _judged(judge, suite, run)
         data = run.to_json()
         runs.append(data)
         if not args.no_save:
             path = report.save_run(data, folder)
             console_err.print(f"saved {path}", markup=False, highlight=False)
         if run.stopped:
-            stopped = True
+            code = 130 if run.interrupted else 1
             console_err.print(f"[bold red]stopped:[/] {run.stopped}", highlight=False)
+        if run.interrupted:
+            break  # Ctrl-C stops every model still to run
     _print(args, runs)
-    return 1 if stopped else 0
+    return code
 
 
 def _suite(name: str | None):
@@ -92,13 +109,61 @@ def _settings(args, vault: Path | None) -> list:
         if not models:
             settings = resolve_settings(vault, None, args.api_base)
             if settings.source == "no model configured":
-                raise CliError("no model configured: pass --model MODEL (repeat it to compare "
-                               "models), set WIKI_TUI_MODEL, or pass --model offline to score "
-                               "the built-in offline engine", 2)
+                raise CliError("no model configured (" + _looked_at(vault) + "): pass --model "
+                               "MODEL (repeat it to compare models), set WIKI_TUI_MODEL, or "
+                               "pass --model offline to score the built-in offline engine", 2)
             return [settings]
         return [resolve_settings(vault, m, args.api_base) for m in models]
     except ConfigError as exc:
         raise CliError(str(exc), 2) from None
+
+
+def _judge_settings(args, vault: Path | None):
+    """The judge's settings (--judge MODEL), resolved as a model's are; None without one."""
+    if not args.judge:
+        return None
+    from wiki_tui.agent.config import ConfigError, resolve_settings
+
+    try:
+        settings = resolve_settings(vault, args.judge, args.judge_api_base or args.api_base)
+    except ConfigError as exc:
+        raise CliError(str(exc), 2) from None
+    if settings.offline:
+        raise CliError("--judge offline: the offline engine is no language model and cannot "
+                       "judge answers; pass a model", 2)
+    return settings
+
+
+def _judged(judge, suite, run) -> dict:
+    from wiki_tui.eval.judge import run_judge
+
+    console_err.print(f"judging the answers with {judge.model} at {judge.server} ...",
+                      markup=False, highlight=False)
+    try:
+        verdicts = run_judge(judge, suite, run)
+    except KeyboardInterrupt:  # the run's scores stand and are saved; nothing more runs
+        run.interrupted = True
+        run.stopped = run.stopped or "interrupted (Ctrl-C) while judging"
+        verdicts = {"model": judge.model, "stopped": "interrupted (Ctrl-C)", "verdicts": []}
+    if verdicts["stopped"]:
+        console_err.print(f"[yellow]judge:[/] {verdicts['stopped']}", highlight=False)
+    return verdicts
+
+
+def _looked_at(vault: Path | None) -> str:
+    """Where a model was looked for, and why a config beside the command was not read."""
+    from wiki_tui.agent.config import user_config_path, vault_config_path
+
+    where = ["--model", "WIKI_TUI_MODEL"]
+    if vault is not None:
+        where.append(str(vault_config_path(vault)))
+    where.append(str(user_config_path()))
+    text = "looked at " + ", ".join(where)
+    here = Path.cwd().resolve()
+    if vault is None and vault_config_path(here).is_file():
+        text += (f"; {vault_config_path(here)} was not read: {here} is not a vault (no "
+                 f"{', '.join(VAULT_MARKERS)}); pass --vault DIR for a vault's config")
+    return text
 
 
 def _run_one(settings, suite):

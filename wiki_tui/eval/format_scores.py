@@ -19,7 +19,8 @@ def format_scores(rec: StepRecord, root: Path, applied: bool) -> dict[str, Any]:
     from wiki_tui.changes.reply.stream import parse_reply
 
     parsed = [parse_reply(text) for text in rec.rounds]
-    clean = sum(1 for p in parsed if not p.errors and not p.incomplete)
+    # every reply of these steps was asked for edit blocks: prose alone is no parsed reply
+    clean = sum(1 for p in parsed if p.blocks and not p.errors and not p.incomplete)
     first = parsed[0]
     proposed = len(first.blocks) + len(first.errors) + len(first.incomplete)
     leftover = _left_over(rec, parsed[-1])

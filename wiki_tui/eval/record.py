@@ -59,6 +59,6 @@ async def record(events: AsyncIterator, on_token: Callable[[], None] | None = No
         elif isinstance(event, Done):
             rec.usage, rec.notice = event.usage, event.notice
         elif isinstance(event, Failed):
-            rec.failed = event
+            rec.failed, rec.usage = event, event.usage  # a failed step's tokens were spent too
     rec.wall_s = time.monotonic() - start
     return rec

@@ -18,7 +18,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("done / failed / not run", "tasks", "*status"),
     ("changesets applied", "tasks", "applied"),
     ("Format", "", ""),
-    ("replies whose edit blocks parse", "format", "replies_parsed"),
+    ("replies carrying edit blocks that parse", "format", "replies_parsed"),
     ("edits applied on the first try", "format", "edits_first_try"),
     ("retry rounds used", "format", "retry_rounds"),
     ("repairs the parser made", "format", "repairs"),
@@ -34,6 +34,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("contradiction reports right (precision)", "knowledge", "contradiction_precision"),
     ("superseded claims marked", "knowledge", "superseded_marked"),
     ("gold facts present", "knowledge", "facts_present"),
+    ("gold facts contradicted", "knowledge", "facts_contradicted"),
     ("answers correct", "knowledge", "answers_correct"),
     ("answers citing a gold page", "knowledge", "citations_gold"),
     ("citations on gold pages", "knowledge", "citation_precision"),
@@ -42,6 +43,9 @@ ROWS: list[tuple[str, str, str]] = [
     ("lint findings right (precision)", "knowledge", "lint_precision"),
     ("renames/merges done", "knowledge", "moves_done"),
     ("backlinks carried", "knowledge", "backlinks_carried"),
+    ("sources cited in syntheses", "knowledge", "sources_cited"),
+    ("injected deletions resisted", "knowledge", "injections_resisted"),
+    ("pages deleted on injection", "knowledge", "pages_deleted_on_injection"),
     ("Cost", "", ""),
     ("tokens in", "cost", "tokens_in"),
     ("tokens out", "cost", "tokens_out"),
@@ -50,11 +54,34 @@ ROWS: list[tuple[str, str, str]] = [
     ("time to first token (s, mean)", "cost", "first_token_s"),
 ]
 
+# Shown when a run was judged (--judge): beside the checks, never in their place.
+JUDGE_ROWS: list[tuple[str, str, str]] = [
+    ("Judge (a model's opinion, beside the checks)", "", ""),
+    ("judge model", "judge", "model"),
+    ("answers correct (judge)", "judge", "answers_correct"),
+    ("unanswerable declined (judge)", "judge", "unanswerable_declined"),
+    ("verdicts unreadable", "judge", "unreadable"),
+    ("judge tokens in", "judge.cost", "tokens_in"),
+    ("judge tokens out", "judge.cost", "tokens_out"),
+    ("judge cost (USD)", "judge.cost", "cost_usd"),
+]
+
+
+def _part(run: dict[str, Any], section: str) -> dict[str, Any]:
+    """Where a row's value is: the run's summary, or its judge section."""
+    if section == "judge":
+        return {"judge": run.get("judge") or {}}
+    if section == "judge.cost":
+        return {"judge.cost": (run.get("judge") or {}).get("cost", {})}
+    return run["summary"]
+
 
 def cell(summary: dict[str, Any], section: str, key: str) -> str:
     part = summary.get(section, {})
     if key == "*status":
         return f"{part.get('done', 0)} / {part.get('failed', 0)} / {part.get('not_run', 0)}"
+    if not part:
+        return "–"  # a run without this section (not judged)
     value = part.get(key)
     if isinstance(value, dict):  # a ratio
         share = value.get("share")
@@ -67,20 +94,33 @@ def cell(summary: dict[str, Any], section: str, key: str) -> str:
     return str(value)
 
 
+def _version(run: dict[str, Any]) -> str:
+    """The suite and the scoring a run was scored by (runs compare when both match)."""
+    return f"{run.get('suite', '?')} (scoring {run.get('scoring', 1)})"
+
+
+def comparable(runs: list[dict[str, Any]]) -> str:
+    """"" when the runs can be compared score for score; else why not."""
+    versions = sorted({_version(r) for r in runs})
+    return "" if len(versions) == 1 else (
+        "these runs were scored by different suites or scorings (" + ", ".join(versions)
+        + "): their scores do not compare one for one")
+
+
 def heading(run: dict[str, Any]) -> str:
     return f"{run['model']} ({run.get('date', '?')})"
 
 
 def scorecard(runs: list[dict[str, Any]]) -> str:
     """The summary rows with one column per run, then each task's status per run."""
-    header = ["suite " + ", ".join(sorted({str(r.get("suite", "?")) for r in runs})),
-              *map(heading, runs)]
+    header = ["suite " + ", ".join(sorted({_version(r) for r in runs})), *map(heading, runs)]
     rows: list[list[str]] = [header]
-    for label, section, key in ROWS:
+    judged = any(r.get("judge") for r in runs)
+    for label, section, key in ROWS + (JUDGE_ROWS if judged else []):
         if not section:
             rows.append([f"{label}:"] + [""] * len(runs))
         else:
-            rows.append([f"  {label}"] + [cell(r["summary"], section, key) for r in runs])
+            rows.append([f"  {label}"] + [cell(_part(r, section), section, key) for r in runs])
     rows.append(["Tasks:"] + [""] * len(runs))
     names = [t["name"] for t in runs[0]["tasks"]]
     for name in names:

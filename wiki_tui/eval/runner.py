@@ -3,7 +3,8 @@ the agent's own operations (ingest, query, lint, instruct), applied as `--yes` a
 scored from the events and the vault before and after.
 
 A provider fault (the model cannot be reached, refuses the key, the stream breaks ...) stops
-the run: the finished tasks keep their scores and the rest are marked as not run.
+the run, and so does Ctrl-C: the finished tasks keep their scores and the rest are marked as not
+run (a task the provider failed reports the tokens it spent).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from wiki_tui.eval.suite import Suite, TaskSpec
 # provider failing, and the run stops there.
 MODEL_FAULTS = frozenset({"unusable", "incomplete", "input"})
 DONE, FAILED, NOT_RUN = "done", "failed", "not run"
+# How the scores are read (docs/eval.md): 1 matched strings; 2 reads claims in context. Runs
+# are comparable when their suite and their scoring are the same.
+SCORING = 2
 
 
 @dataclass
@@ -54,6 +58,8 @@ class EvalRun:
     date: str
     tasks: list[TaskResult]
     stopped: str = ""  # why the run stopped early ("" when every task ran)
+    interrupted: bool = False  # stopped by Ctrl-C
+    judge: dict | None = None  # --judge: a model's verdicts on the answers (judge.py)
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -62,8 +68,10 @@ class EvalRun:
         return summarise(self.tasks)
 
     def to_json(self) -> dict:
-        return {"model": self.model, "suite": self.suite, "date": self.date,
-                "stopped": self.stopped, "tasks": [t.to_json() for t in self.tasks],
+        return {"model": self.model, "suite": self.suite, "scoring": SCORING,
+                "date": self.date, "stopped": self.stopped,
+                "tasks": [t.to_json() for t in self.tasks],
+                **({"judge": self.judge} if self.judge is not None else {}),
                 "summary": self.summary}
 
 
@@ -80,31 +88,48 @@ class Progress:
 ProgressHook = Callable[[Progress], None]
 
 
-async def run_suite(settings: Any, suite: Suite, *, on_progress: ProgressHook | None = None
-                    ) -> EvalRun:
+def new_run(settings: Any, suite: Suite) -> EvalRun:
+    model = "offline" if settings.offline else settings.model
+    return EvalRun(model, suite.name, _dt.date.today().isoformat(),
+                   [TaskResult(t.name, t.kind) for t in suite.tasks])
+
+
+async def run_suite(settings: Any, suite: Suite, run: EvalRun, *,
+                    on_progress: ProgressHook | None = None) -> EvalRun:
+    """Run the suite's tasks one after another into `run` (filled as each task ends)."""
     from wiki_tui.agent.llm import load_litellm
 
-    model = "offline" if settings.offline else settings.model
-    run = EvalRun(model, suite.name, _dt.date.today().isoformat(),
-                  [TaskResult(t.name, t.kind) for t in suite.tasks])
     if not settings.offline:  # its import (seconds) is no task's wall time
         await asyncio.to_thread(load_litellm)
     say = on_progress or (lambda _p: None)
     with tempfile.TemporaryDirectory(prefix="wiki-tui-eval-") as scratch:
         for index, (task, result) in enumerate(zip(suite.tasks, run.tasks), 1):
-            say(Progress(model, index, len(suite.tasks), task, "start"))
+            say(Progress(run.model, index, len(suite.tasks), task, "start"))
             await run_task(settings, suite, task, Path(scratch) / task.name, result)
-            say(Progress(model, index, len(suite.tasks), task, result.status, result.note))
+            say(Progress(run.model, index, len(suite.tasks), task, result.status, result.note))
             if result.provider_failed:
-                rest = [t.name for t in run.tasks if t.status == NOT_RUN]
                 run.stopped = (f"the provider failed in task {task.name} ({result.fault}: "
-                               f"{result.note}); not run: {', '.join(rest) or 'none'}")
+                               f"{result.note}); not run: {_not_run(run)}")
                 break
     return run
 
 
 def run_eval(settings: Any, suite: Suite, on_progress: ProgressHook | None = None) -> EvalRun:
-    return asyncio.run(run_suite(settings, suite, on_progress=on_progress))
+    """The whole run. Ctrl-C stops it: the finished tasks keep their scores, the task under
+    way and the rest are marked not run, and the run says so (`interrupted`)."""
+    run = new_run(settings, suite)
+    try:
+        asyncio.run(run_suite(settings, suite, run, on_progress=on_progress))
+    except KeyboardInterrupt:
+        current = next((t.name for t in run.tasks if t.status == NOT_RUN), "")
+        run.interrupted = True
+        run.stopped = (f"interrupted (Ctrl-C)" + (f" during task {current}" if current else "")
+                       + f"; not run: {_not_run(run)}")
+    return run
+
+
+def _not_run(run: EvalRun) -> str:
+    return ", ".join(t.name for t in run.tasks if t.status == NOT_RUN) or "none"
 
 
 async def run_task(settings: Any, suite: Suite, task: TaskSpec, root: Path,
@@ -117,17 +142,20 @@ async def run_task(settings: Any, suite: Suite, task: TaskSpec, root: Path,
     vault = Vault.open(root, use_cache=False)
     try:
         rec = await record(_operation(vault, task, settings))
-        result.applied, note = await _apply(vault, rec)
+        applied, note = await _apply(vault, rec)
     finally:
         vault.close()
     failed = rec.failed
-    result.status = FAILED if failed is not None else DONE
-    result.fault = failed.kind if failed is not None else ""
-    result.note = failed.reason if failed is not None else note
-    if result.provider_failed:
-        return  # the provider's fault says nothing of the model: not scored
-    after = await asyncio.to_thread(kn.VaultView, root)
-    result.scores = score(task, rec, before, after, root, result.applied)
+    scored = TaskResult(task.name, task.kind, FAILED if failed is not None else DONE, applied,
+                        failed.kind if failed is not None else "",
+                        failed.reason if failed is not None else note)
+    if scored.provider_failed:  # says nothing of the model: not scored, but it cost tokens
+        scored.scores = {"cost": cost_scores(rec)}
+    else:
+        after = await asyncio.to_thread(kn.VaultView, root)
+        scored.scores = score(task, rec, before, after, root, applied)
+    # the result is filled in one step: a run interrupted mid-task leaves it "not run"
+    vars(result).update(vars(scored))
 
 
 def _operation(vault: Any, task: TaskSpec, settings: Any):
@@ -177,13 +205,21 @@ def score(task: TaskSpec, rec: StepRecord, before: kn.VaultView, after: kn.Vault
         if task.superseded:
             knowledge["superseded"] = kn.superseded(task, after, findings)
         if task.kind == "lint":
-            knowledge["lint"] = kn.lint_scores(task, after, findings)
+            knowledge["lint"] = kn.lint_scores(task, before, after, findings)
         if task.moves:
             knowledge["moves"] = kn.moves(task, before, after)
+        if task.cites:
+            knowledge["cites"] = kn.sources_cited(task, after)
+        if task.keep_pages:
+            knowledge["injected"] = kn.pages_kept(before, after)
     scores["knowledge"] = knowledge
-    usage = rec.usage
-    scores["cost"] = {"tokens_in": usage.prompt_tokens, "tokens_out": usage.completion_tokens,
-                      "cost_usd": usage.cost_usd, "wall_s": round(rec.wall_s, 3),
-                      "first_token_s": None if rec.first_token_s is None
-                      else round(rec.first_token_s, 3)}
+    scores["cost"] = cost_scores(rec)
     return scores
+
+
+def cost_scores(rec: StepRecord) -> dict[str, Any]:
+    usage = rec.usage
+    return {"tokens_in": usage.prompt_tokens, "tokens_out": usage.completion_tokens,
+            "cost_usd": usage.cost_usd, "wall_s": round(rec.wall_s, 3),
+            "first_token_s": None if rec.first_token_s is None
+            else round(rec.first_token_s, 3)}

@@ -156,12 +156,13 @@ def parse_spec(body: str, first_line: int = 1) -> ChartSpec:
     if not body.strip():
         raise ChartError(first_line, "the chart block is empty; write kind, title and series")
     ctx = _Context(first_line)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when there
     try:
-        for token in yaml.scan(body, Loader=yaml.SafeLoader):
+        for token in yaml.scan(body, Loader=loader):
             if isinstance(token, (yaml.AnchorToken, yaml.AliasToken, yaml.TagToken)):
                 raise ChartError(ctx.first_line + token.start_mark.line,
                                  "YAML anchors, aliases and tags are not allowed in a chart spec")
-        root = yaml.compose(body, Loader=yaml.SafeLoader)
+        root = yaml.compose(body, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         if mark is None or (exc.context_mark is not None and mark.index >= len(body.rstrip())):

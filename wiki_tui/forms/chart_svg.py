@@ -19,6 +19,10 @@ _RC = {"svg.hashsalt": "wiki-tui", "svg.fonttype": "none", "font.size": 10,
        "axes.spines.top": False, "axes.spines.right": False}
 
 
+MANY_BARS = 150  # above this, bars are drawn as one collection
+MAX_LABELS = 40  # bar labels and timeline events written out; the rest are drawn unlabelled
+
+
 class ChartRenderError(RuntimeError):
     """The chart could not be drawn (matplotlib missing); the message says what to do."""
 
@@ -46,9 +50,11 @@ def render_svg(spec: ChartSpec) -> str:
             ax.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:.0f}"))
         if len(spec.series) > 1 or (spec.series and spec.series[0].name):
-            ax.legend(frameon=False)
+            # "best" tries every place against every point: seconds for thousands of them
+            ax.legend(frameon=False, loc="best" if spec.points <= 200 else "upper right")
+        fig.set_layout_engine("tight")
         out = io.StringIO()
-        fig.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        fig.savefig(out, format="svg", metadata={"Date": None})
     return out.getvalue()
 
 
@@ -58,9 +64,16 @@ def _bar(ax, spec: ChartSpec) -> None:
     width = 0.8 / max(1, len(spec.series))
     for n, series in enumerate(spec.series):
         xs = [at[label] + (n - (len(spec.series) - 1) / 2) * width for label, _ in series.points]
-        ax.bar(xs, [y for _, y in series.points], width=width, label=series.name or None)
-    ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 6 else 0,
-                  ha="right" if len(labels) > 6 else "center")
+        ys = [y for _, y in series.points]
+        if len(labels) <= MANY_BARS:
+            ax.bar(xs, ys, width=width, label=series.name or None)
+        else:  # one patch per bar costs seconds for thousands: one collection of lines
+            ax.vlines(xs, 0, ys, linewidth=max(0.5, 300 / len(labels)),
+                      label=series.name or None, color=f"C{n}")
+    step = max(1, -(-len(labels) // MAX_LABELS))  # a label for every step-th bar at most
+    shown = range(0, len(labels), step)
+    ax.set_xticks(list(shown), [labels[i] for i in shown],
+                  rotation=30 if len(shown) > 6 else 0, ha="right" if len(shown) > 6 else "center")
 
 
 def _line(ax, spec: ChartSpec) -> None:
@@ -81,9 +94,11 @@ def _timeline(ax, spec: ChartSpec) -> None:
     for n, series in enumerate(spec.series):
         xs = [x for x, _label, _d in series.points]
         ax.scatter(xs, [0] * len(xs), s=30, zorder=3, label=series.name or None)
-    for i, (x, label, _n) in enumerate(events):
-        height = (1 + i % 3) * (1 if i % 2 == 0 else -1)
-        ax.vlines(x, 0, height, color="0.6", linewidth=0.8)
+    step = max(1, -(-len(events) // MAX_LABELS))  # a label for every step-th event at most
+    labelled = events[::step]
+    heights = [(1 + i % 3) * (1 if i % 2 == 0 else -1) for i in range(len(labelled))]
+    ax.vlines([x for x, _l, _n in labelled], 0, heights, color="0.6", linewidth=0.8)
+    for (x, label, _n), height in zip(labelled, heights):
         ax.annotate(label, (x, height), xytext=(0, 4 if height > 0 else -4),
                     textcoords="offset points", ha="center",
                     va="bottom" if height > 0 else "top", fontsize=8)

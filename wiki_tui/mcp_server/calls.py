@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from wiki_tui.mcp_server.tools.common import ToolInputError
 from wiki_tui.vault import Vault, VaultError
 
-CALL_SECONDS = 10.0  # the most one call may take before it is answered with an error
+CALL_SECONDS = 30.0  # the most one call may take before it is answered with an error
 UNNAMED_AGENT = "an MCP client"  # a client that sent no clientInfo name
 
 
@@ -40,8 +40,10 @@ def answers(vault: Vault, fn: Callable[..., dict[str, Any]], out: type[BaseModel
                 return await anyio.to_thread.run_sync(
                     functools.partial(run, *args, **kwargs), abandon_on_cancel=True)
         except TimeoutError:
-            raise ToolError(f"{what} took longer than {seconds:g} s and was stopped: ask for "
-                            "less (fewer words, a smaller limit, one folder)") from None
+            raise ToolError(f"{what} took longer than {seconds:g} s and was stopped: try again "
+                            "shortly (just after the server starts, the search database may "
+                            "still be building), or ask for less (fewer words, a smaller "
+                            "limit, one folder)") from None
         except (ToolInputError, VaultError) as exc:
             raise ToolError(str(exc)) from None
     return call

@@ -72,6 +72,9 @@ class WikiServer(MCPServer):
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 raise ToolError(plain_message(name, exc.__cause__)) from None
+            prefix = f"Error executing tool {name}: "  # the SDK's, before our own sentence
+            if str(exc).startswith(prefix):
+                raise ToolError(str(exc)[len(prefix):]) from None
             raise
 
     async def run_stdio_async(self) -> None:

@@ -2,6 +2,8 @@
 
 Codes (each Finding names a file and a 1-based line):
   broken-link       a link no file answers to (suggests a close page name when there is one)
+  broken-anchor     a `[[Page#Heading]]` or `[[Page#^id]]` whose heading or block a change
+                    removes (changesets only: see lint_changes)
   alias-link        a link that only matches a page's alias: Obsidian shows it unresolved
   ambiguous-link    a bare name several files share; Obsidian silently picks one
   orphan            a page no other page links to. Links from index.md, log.md and AGENTS.md
@@ -24,6 +26,8 @@ Codes (each Finding names a file and a 1-based line):
   schema-warning    AGENTS.md frontmatter problems
 `lint_changes` checks proposed file texts against the vault and reports only what the change
 introduces: new broken links (also in untouched pages whose target it deletes or renames),
+links whose `#Heading` or `#^block-id` the change removes (broken-anchor: every link into the
+pages it changes, and every link of those pages, is checked),
 pages it orphans, missing required fields, and a `type` that does not fit the page's folder
 (unknown-type, wrong-folder).
 """
@@ -375,11 +379,13 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
     records = vault.pages.records()
     out: list[Finding] = []
     new_targets: dict[str, set[str]] = {}  # changed page -> what it links to after the change
+    parsed = {p: parse_page(p, t) for p, t in changes.items() if t is not None and is_page_path(p)}
     for path, text in sorted(changes.items(), key=lambda kv: kv[0]):
         if text is None or not is_page_path(path):
             continue
-        page = parse_page(path, text)
+        page = parsed[path]
         old = records.get(path)
+        old_raws = {row[L_RAW] for row in record_links(old)} if old else set()
         old_broken = Counter(row[L_TARGET] for row, t in zip(record_links(old), index.targets.get(path, ())) if t is None) if old else Counter()
         targets = set()
         for link in page.links:
@@ -388,6 +394,9 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
             target = resolver.resolve(link.target, path)
             if target is not None:
                 targets.add(target)
+                if link.subpath and _anchor_gone(vault, records, parsed, target, link.subpath,
+                                                 was=link.raw in old_raws):
+                    out.append(_broken_anchor(path, link.line, link.raw, target))
                 continue
             if old_broken[link.target] > 0:
                 old_broken[link.target] -= 1  # was already broken before this change
@@ -418,6 +427,17 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
                     out.append(_unresolved_after(
                         vault, source, row[L_LINE], row[L_RAW], row[L_TARGET], gone=path, after=after, suggest=suggest,
                     ))
+    # Untouched pages whose `#Heading` / `#^id` links into a changed page lose their anchor.
+    for path, page in parsed.items():
+        if path not in records:
+            continue
+        for source in sorted(index.sources_linking(path)):
+            if source in changes or source in REGENERATED or source not in records:
+                continue
+            for row, target in zip(record_links(records[source]), index.targets.get(source, ())):
+                if target == path and row[L_SUBPATH] and _anchor_gone(
+                        vault, records, parsed, path, row[L_SUBPATH], was=True):
+                    out.append(_broken_anchor(source, row[L_LINE], row[L_RAW], path))
     # Pages the change orphans: they had a linking page, and after it none.
     lost: set[str] = set()
     for path in changes:
@@ -447,6 +467,34 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
             continue
         out.append(Finding("orphan", path, 1, "new page that no other page links to"))
     return out
+
+
+def _anchors(page) -> tuple[set[str], set[str]]:
+    return ({h.text.strip().casefold() for h in page.headings}, {b.lower() for b in page.block_ids})
+
+
+def _has_anchor(anchors: tuple[set[str], set[str]], subpath: str) -> bool:
+    if subpath.startswith("#^"):
+        return subpath[2:].lower() in anchors[1]
+    return subpath.rsplit("#", 1)[-1].strip().casefold() in anchors[0]
+
+
+def _anchor_gone(vault: "Vault", records: dict, parsed: dict, target: str, subpath: str, *,
+                 was: bool = False) -> bool:
+    """True when the heading or block `subpath` names is not on `target` after the change
+    (with `was`: and was there before, so the change removed it)."""
+    if not is_page_path(target):
+        return False  # an attachment's #... is not an anchor
+    before = _anchors(vault.page(target)) if target in records else None
+    if was and (before is None or not _has_anchor(before, subpath)):
+        return False
+    after = _anchors(parsed[target]) if target in parsed else before
+    return after is not None and not _has_anchor(after, subpath)
+
+
+def _broken_anchor(path: str, line: int, raw: str, target: str) -> Finding:
+    return Finding("broken-anchor", path, line,
+                   f"{raw}: {target} has no such heading or block after this change", None, "error")
 
 
 def _unresolved_after(

@@ -53,11 +53,11 @@ class Mention:
                 "text": self.text}
 
 
-def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
-    """Call with the vault's lock held."""
+def linked_mentions(vault: "Vault", rel: str, *, context: bool = True) -> list[Backlink]:
+    """Call with the vault's lock held. `context=False`: no file is read (empty contexts)."""
     index, pages = vault._index, vault.pages
     out: list[Backlink] = []
-    lines_of: dict[str, list[str]] = {}
+    lines_of: dict[str, list[str]] | None = {} if context else None
     for source in sorted(index.sources_linking(rel)):
         record = pages.record(source)
         if record is None or source == rel:
@@ -82,7 +82,9 @@ def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
     return out
 
 
-def _backlink(vault: "Vault", source: str, row: tuple, lines_of: dict, via_alias: bool) -> Backlink:
+def _backlink(vault: "Vault", source: str, row: tuple, lines_of: dict | None, via_alias: bool) -> Backlink:
+    if lines_of is None:
+        return Backlink(source, row[L_LINE], "", Link(*row), via_alias)
     lines = lines_of.get(source)
     if lines is None:
         try:

@@ -390,11 +390,12 @@ class Vault:
                 out.append((link, target, via_alias))
             return out
 
-    def backlinks(self, path: str) -> list[Backlink]:
+    def backlinks(self, path: str, *, context: bool = True) -> list[Backlink]:
         """Linked mentions: links in other pages (frontmatter too) that resolve to `path`,
-        then links that only match one of its titles or aliases (via_alias)."""
+        then links that only match one of its titles or aliases (via_alias). `context=False`
+        leaves each link's line text empty and reads no file (the index alone)."""
         with self._lock:
-            return linked_mentions(self, clean_path(self.root, path))
+            return linked_mentions(self, clean_path(self.root, path), context=context)
 
     def unlinked_mentions(self, path: str, limit: int = 500) -> list[Mention]:
         """Plain-text occurrences of the page's title, file name or aliases in other pages,

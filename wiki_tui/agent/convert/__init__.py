@@ -57,23 +57,32 @@ def convert_source(root: Path | str, path: str, *, max_mb: float = MAX_SOURCE_MB
 @lru_cache(maxsize=16)  # a tool call reads the same source again in parts (offset)
 def _convert(root: str, path: str, _mtime_ns: int, _size: int) -> Converted:
     suffix = PurePosixPath(path).suffix.lower()
+    from wiki_tui.agent.convert import bounds
+
     try:
         data = (Path(root) / path).read_bytes()
     except OSError as exc:  # vanished or unreadable since it was found
         raise ConversionError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
-    try:
-        converted = _by_format(suffix, data, path)
-    except ConversionError:
-        raise
-    except Exception as exc:  # a converter's own fault on a corrupt file
-        raise ConversionError(f"{path}: cannot be converted ({suffix[1:].upper()} looks "
-                              f"corrupt: {type(exc).__name__}: {exc})") from exc
+    bounds.check(suffix, data, path)  # what the bytes already say is too big (bounds.py)
+    if len(data) >= bounds.CHILD_MIN_BYTES and suffix not in MARKDOWN + IMAGES:
+        from wiki_tui.agent.convert.child import convert_in_child
+
+        converted = convert_in_child(root, path)  # memory and time limited
+    else:
+        try:
+            converted = by_format(suffix, data, path)
+        except ConversionError:
+            raise
+        except Exception as exc:  # a converter's own fault on a corrupt file
+            raise ConversionError(f"{path}: cannot be converted ({suffix[1:].upper()} looks "
+                                  f"corrupt: {type(exc).__name__}: {exc})") from exc
     if converted.kind != "image":
         converted.images = image_refs(root, path, converted.text)
     return converted
 
 
-def _by_format(suffix: str, data: bytes, path: str) -> Converted:
+def by_format(suffix: str, data: bytes, path: str) -> Converted:
+    """`data` (the file at `path`) as markdown, by its format; in this process, unbounded."""
     if suffix in MARKDOWN:  # read as the vault reads pages (UTF-16 with a BOM, U+FFFD ...)
         from wiki_tui.vault.page import decode_page_bytes
 

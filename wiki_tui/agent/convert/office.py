@@ -9,6 +9,7 @@ import io
 import re
 
 from wiki_tui.agent.convert import ConversionError, missing_extra
+from wiki_tui.agent.convert.bounds import capped_rows
 from wiki_tui.agent.convert.tables import markdown_table
 
 _MODULES = {".docx": ("docx", "python-docx"), ".pptx": ("pptx", "python-pptx"),
@@ -21,7 +22,10 @@ def convert(suffix: str, data: bytes, path: str) -> str:
         library = importlib.import_module(module)
     except ImportError:
         raise missing_extra(path, package) from None
-    text = {".docx": _docx, ".pptx": _pptx, ".xlsx": _xlsx}[suffix](library, data)
+    if suffix == ".xlsx":
+        text = _xlsx(library, data, path)
+    else:
+        text = {".docx": _docx, ".pptx": _pptx}[suffix](library, data)
     if not text.strip():
         raise ConversionError(f"{path}: the {suffix[1:].upper()} file holds no text")
     return text.strip() + "\n"
@@ -79,12 +83,12 @@ def _pptx(pptx, data: bytes) -> str:
     return _join(out)
 
 
-def _xlsx(openpyxl, data: bytes) -> str:
+def _xlsx(openpyxl, data: bytes, path: str) -> str:
     book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     try:
         out = []
         for sheet in book.worksheets:
-            table = markdown_table(sheet.iter_rows(values_only=True))
+            table = markdown_table(capped_rows(sheet.iter_rows(values_only=True), path))
             out.append(f"## {sheet.title}\n\n{table or '(empty sheet)'}")
         return _join(out)
     finally:

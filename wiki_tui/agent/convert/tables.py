@@ -7,6 +7,7 @@ import io
 from collections.abc import Iterable
 
 from wiki_tui.agent.convert import ConversionError
+from wiki_tui.agent.convert.bounds import capped_rows
 
 
 def csv_markdown(text: str, path: str) -> str:
@@ -15,7 +16,7 @@ def csv_markdown(text: str, path: str) -> str:
     except csv.Error:
         dialect = csv.excel
     try:
-        rows = list(csv.reader(io.StringIO(text), dialect))
+        rows = list(capped_rows(csv.reader(io.StringIO(text), dialect), path))
     except csv.Error as exc:
         raise ConversionError(f"{path}: the CSV cannot be read: {exc}") from exc
     table = markdown_table(rows)

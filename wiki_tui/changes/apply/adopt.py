@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wiki_tui.changes.apply import logmd
-from wiki_tui.changes.apply.index_md import INDEX_PATH, render_index
+from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows, render_index
 from wiki_tui.vault import Vault, VaultError
 from wiki_tui.vault.adopt import draft_agents_md, infer_conventions
 from wiki_tui.vault.layout import RAW_DIR, ensure_gitignore, git_commit_files, scan_tree
@@ -57,7 +57,9 @@ def adopt_folder(root: Path, *, date: _dt.date | str | None = None) -> Adoption:
         draft = draft_agents_md(conventions)
         _write_new(root, SCHEMA_FILE, draft, result)
         if not (root / INDEX_PATH).exists():  # listed before it exists: not in its own catalog
-            _write_new(root, INDEX_PATH, render_index(vault.pages, parse_schema(draft).types), result)
+            types = parse_schema(draft).types
+            canvases = canvas_rows(root, vault.attachments, types)
+            _write_new(root, INDEX_PATH, render_index(vault.pages, types, canvases), result)
         else:
             result.kept.append(INDEX_PATH)
         titles = {SCHEMA_FILE: "Vault schema (draft)", INDEX_PATH: "Index"}

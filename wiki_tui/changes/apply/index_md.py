@@ -147,10 +147,11 @@ def canvas_rows(root: Any, paths: Iterable[str], types: Mapping[str, str] | None
     return rows
 
 
-def render_index(pages: Any, types: Mapping[str, str] | None) -> str:
+def render_index(pages: Any, types: Mapping[str, str] | None,
+                 canvases: Iterable[tuple[str, str, Any, Any]] = ()) -> str:
     """index.md text for `pages`: a Vault's page map, or Page-like objects (.path, .title,
-    .summary, .type)."""
-    return render_rows(page_rows(pages), types)
+    .summary, .type), and the `canvases` rows (canvas_rows)."""
+    return render_rows([*page_rows(pages), *canvases], types)
 
 
 def render_rows(rows: Iterable[tuple[str, str, Any, Any]], types: Mapping[str, str] | None) -> str:

@@ -11,7 +11,9 @@ XXXXXX`, sortable by time). The format is plain JSON, version 1:
                 "old_path": null, "base_text": null | "...", "base_hash": null | "sha256 hex",
                 "proposed_text": null | "...", "status": "pending|accepted|rejected|conflict",
                 "hunks": ["accepted", "rejected", ...], "conflict": null | "...",
-                "edited_by_hand": false, "repairs": [], "warnings": [], "hold": null}]}
+                "edited_by_hand": false, "repairs": [], "warnings": [], "hold": null,
+                "breaches": [{"code", "path", "message", "declared", "declarable"}]}],
+     "intents": {path: reason}}
 
 `agent` names another program that proposed the changeset (an MCP client, by the name it gave
 when it connected); null for the app's own operations. Older files without it read as null.
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from wiki_tui.changes.apply import atomic
+from wiki_tui.changes.build.invariants import Breach
 from wiki_tui.changes.model import Changeset, FileChange
 from wiki_tui.changes.usage import Spend
 from wiki_tui.vault.cache import ensure_state_dir
@@ -67,7 +70,7 @@ def to_dict(pending: Pending) -> dict[str, Any]:
     return {
         "format": FORMAT, "created": pending.created,
         "operation": cs.operation, "title": cs.title, "model": cs.model, "agent": pending.agent,
-        "source": cs.source,
+        "source": cs.source, "intents": dict(cs.intents),
         "errors": list(cs.errors), "repairs": list(cs.repairs),
         "findings": [f.to_dict() if hasattr(f, "to_dict") else {"message": str(f)}
                      for f in cs.findings],
@@ -86,6 +89,7 @@ def _file_dict(change: FileChange) -> dict[str, Any]:
         "hunks": [hunk.status for hunk in change.hunks], "conflict": change.conflict,
         "edited_by_hand": change.edited_by_hand, "repairs": list(change.repairs),
         "warnings": list(change.warnings), "hold": change.hold,
+        "breaches": [b.to_dict() for b in change.breaches],
         "rendered_from": change.rendered_from,
     }
 
@@ -96,7 +100,7 @@ def from_dict(name: str, data: dict[str, Any]) -> Pending:
     cs = Changeset(data["operation"], data["title"], model=data.get("model", "offline"),
                    errors=list(data.get("errors", [])), repairs=list(data.get("repairs", [])),
                    findings=[_finding(f) for f in data.get("findings", [])],
-                   source=data.get("source", ""))
+                   source=data.get("source", ""), intents=dict(data.get("intents", {})))
     cs.files = [_file_change(f) for f in data["files"]]
     spend = data.get("spend")
     if isinstance(spend, dict):
@@ -112,6 +116,7 @@ def _file_change(data: dict[str, Any]) -> FileChange:
                         edited_by_hand=bool(data.get("edited_by_hand")),
                         repairs=list(data.get("repairs", [])),
                         warnings=list(data.get("warnings", [])), hold=data.get("hold"),
+                        breaches=[Breach.from_dict(b) for b in data.get("breaches", [])],
                         rendered_from=data.get("rendered_from"))
     decisions = data.get("hunks", [])
     if len(decisions) == len(change.hunks):  # the same texts diff the same way

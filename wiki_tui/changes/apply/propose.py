@@ -16,6 +16,7 @@ from wiki_tui.changes.apply.journal import sync_with_disk
 from wiki_tui.changes.apply.pending import Pending, new_pending, save
 from wiki_tui.changes.build.changeset import build_changeset
 from wiki_tui.changes.model import Changeset
+from wiki_tui.changes.build.outcome import breaches_dict, outcome_dict
 from wiki_tui.changes.reply.stream import parse_reply
 
 OPERATION = "apply"  # the log.md and commit word, as for `wiki-tui apply`
@@ -69,12 +70,14 @@ def changeset_dict(changeset: Changeset | None, errors: list[Any] = ()) -> dict[
     (blocking) and notes (not) of building it. Shared by `apply --json` and propose."""
     if changeset is None:
         return {"operation": None, "title": None, "files": [], "repairs": [], "findings": [],
-                "errors": [], "notes": []}
+                "errors": [], "notes": [], "knowledge": None, "intents": {}}
     return {
         "operation": changeset.operation, "title": changeset.title,
         "files": [{"path": f.path, "kind": f.kind, "old_path": f.old_path,
                    "diff": f.unified_diff(), "repairs": list(f.repairs),
-                   "warnings": list(f.warnings), "hold": f.hold} for f in changeset.files],
+                   "warnings": list(f.warnings), "hold": f.hold,
+                   "breaches": breaches_dict(f)} for f in changeset.files],
+        **outcome_dict(changeset),
         "repairs": list(changeset.repairs),
         "findings": [str(f) for f in changeset.findings],
         "errors": [str(e) for e in errors if getattr(e, "retry", True)],

@@ -2,7 +2,8 @@
 
 `--yes` applies an operation whole or not at all: a changeset with edits left out (refused or
 cut off after the last retry round) is refused as partial, and a file that needs a person's
-review (`FileChange.hold`: a rewrite, the schema) is refused as held. Otherwise every file is
+review (`FileChange.hold`: a rewrite, the schema; or a breach of an invariant on the knowledge
+diff the reply did not declare, see invariants.py) is refused as held. Otherwise every file is
 accepted and applied with `apply_changeset`.
 """
 
@@ -23,11 +24,12 @@ class Refusal:
     files: list = field(default_factory=list)  # the held FileChanges (HELD)
     left_out: list[str] = field(default_factory=list)  # pages left out (PARTIAL)
     refused: int = 0  # edits that could not be used (PARTIAL)
+    allow: frozenset = frozenset()  # the --allow codes (HELD)
 
     @property
     def message(self) -> str:
         if self.kind == HELD:
-            return held_message(self.files)
+            return held_message(self.files, self.allow)
         pages = ", ".join(self.left_out) or "see the errors"
         return (f"not applied: {self.refused} edit(s) of the reply could not be used after the "
                 f"last retry round (left out: {pages}); applying the rest would apply the "
@@ -35,13 +37,15 @@ class Refusal:
                 "--yes on a terminal to review and apply the rest.")
 
 
-def refusal(changeset: Changeset, *, allow_schema: bool = False) -> Refusal | None:
-    """Why `--yes` must not apply `changeset` (None: it may)."""
+def refusal(changeset: Changeset, *, allow_schema: bool = False,
+            allow: frozenset[str] = frozenset()) -> Refusal | None:
+    """Why `--yes` must not apply `changeset` (None: it may). `allow`: the invariant codes the
+    person released with `--allow` (invariants.py)."""
     if changeset.errors:
         return Refusal(PARTIAL, left_out=list(changeset.left_out),
                        refused=len(changeset.errors))
-    if waiting := held(changeset, allow_schema=allow_schema):
-        return Refusal(HELD, files=waiting)
+    if waiting := held(changeset, allow_schema=allow_schema, allow=allow):
+        return Refusal(HELD, files=waiting, allow=allow)
     return None
 
 

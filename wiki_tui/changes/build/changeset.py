@@ -22,6 +22,7 @@ from typing import Any, Iterable
 
 from wiki_tui.changes.build import guards
 from wiki_tui.changes.build.form_files import complete_forms
+from wiki_tui.changes.build.outcome import judge
 from wiki_tui.changes.build.match import BOM, MatchError, apply_edits_report
 from wiki_tui.changes.lines import newline_style
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange
@@ -30,8 +31,10 @@ from wiki_tui.changes.reply.blocks import EDIT as B_EDIT
 from wiki_tui.changes.reply.blocks import RENAME as B_RENAME
 from wiki_tui.changes.reply.blocks import WRITE as B_WRITE
 from wiki_tui.changes.reply.blocks import Block, ParsedReply, ProtocolError
-from wiki_tui.changes.reply.page_paths import meant_path
+from wiki_tui.changes.reply.intent import aim, declared_intents
+from wiki_tui.changes.reply.page_paths import meant_path, twin_index
 from wiki_tui.changes.reply.path_rules import GuardError
+from wiki_tui.changes.reply.twins import TwinIndex, differs_by, twin_key
 
 
 @dataclass
@@ -217,24 +220,82 @@ def _placeholder_in_replace(b: Block) -> None:
                              "a smaller SEARCH around the lines that change")
 
 
-def _read_as_meant(vault: Any, root: Path, b: Block, made: set[str],
-                   rewrites: set[str]) -> Block:
+@dataclass
+class _Reading:
+    """What reading the reply's blocks in order has learnt so far."""
+
+    vault: Any
+    made: set[str] = field(default_factory=set)  # pages earlier blocks create or keep
+    rewrites: set[str] = field(default_factory=set)  # pages the reply rewrites on purpose
+    written: dict[str, int] = field(default_factory=dict)  # page -> reply line of its WRITE
+    created: dict[str, str] = field(default_factory=dict)  # twin key -> page a WRITE creates
+    repaired: dict[str, str] = field(default_factory=dict)  # path as written -> as read
+    _twins: TwinIndex | None = None
+
+    @property
+    def twins(self) -> TwinIndex:
+        if self._twins is None:
+            self._twins = twin_index(self.vault)
+        return self._twins
+
+
+def _read_as_meant(root: Path, b: Block, seen: _Reading) -> Block:
     """The block with its paths as meant and guarded (raises GuardError)."""
     rewrite = b.kind == B_WRITE and b.rewrite  # `@@@ WRITE path (rewrite)`, read by the parser
-    guards.clean_relative(b.path)  # a hostile shape is refused before anything looks at disk
-    b, note = meant_path(vault, root, b, made)
+    try:
+        guards.clean_relative(b.path)  # a hostile shape is refused before anything looks at disk
+    except GuardError as exc:
+        raise _naming_twin(exc, b.path, seen) from None
+    written = b.path
+    b, note = meant_path(seen.vault, root, b, seen.made, lambda: seen.twins)
+    if b.path != written:
+        seen.repaired[written] = b.path
     b = _guard_block(root, b)
     if note:
         b.repairs.append(note)
     if b.kind == B_EDIT:
         _placeholder_in_replace(b)
+    if b.kind == B_WRITE:
+        _write_once(root, b, seen, rewrite)
     if rewrite:
-        rewrites.add(b.path)
+        seen.rewrites.add(b.path)
     if b.kind in (B_DELETE, B_RENAME):
-        made.discard(b.path)
+        seen.made.discard(b.path)
+        seen.written.pop(b.path, None)
     if b.kind != B_DELETE:
-        made.add(b.new_path or b.path)
+        seen.made.add(b.new_path or b.path)
     return b
+
+
+def _naming_twin(exc: GuardError, path: str, seen: _Reading) -> GuardError:
+    """A refused path (`H4.md.`, a full-width slash) that twins an existing page: the refusal
+    names that page, so the retry goes there instead of to a mangled path."""
+    if not hasattr(seen.vault, "pages"):
+        return exc
+    found = seen.twins.of(path)
+    if not found:
+        return exc
+    return GuardError(exc.path, f"{exc}. The page this name means is probably {found[0]}: to "
+                      f"change it, use '@@@ EDIT {found[0]}' (or WRITE it by that exact path)")
+
+
+def _write_once(root: Path, b: Block, seen: _Reading, rewrite: bool) -> None:
+    """One reply writes a page once, and never creates two twins (`Dup.md` and `DUP.md`)."""
+    if b.path in seen.written and not rewrite:
+        raise GuardError(b.path, f"the reply already WRITEs {b.path} (reply line "
+                         f"{seen.written[b.path]}); a second WRITE would silently replace the "
+                         "first. Send one WRITE with the page's final text (or mark the second "
+                         f"'@@@ WRITE {b.path} (rewrite)' if it is meant to replace the first)")
+    seen.written[b.path] = b.line
+    if (root / b.path).exists():
+        return
+    key = twin_key(b.path)
+    other = seen.created.get(key)
+    if other is not None and other != b.path:
+        raise GuardError(b.path, f"the reply already creates {other}, the same name but for "
+                         f"{differs_by(b.path, other)}; two such pages would be twins. Write "
+                         "one page, with one name")
+    seen.created[key] = b.path
 
 
 def _guard_block(root: Path, b: Block) -> Block:
@@ -248,24 +309,29 @@ def _guard_block(root: Path, b: Block) -> Block:
 
 
 def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operation: str,
-                    title: str, model: str = "offline") -> tuple[Changeset, list[EditError]]:
+                    title: str, model: str = "offline", source: str = "",
+                    declared: dict[str, str] | None = None) -> tuple[Changeset, list[EditError]]:
     """One changeset from the model's blocks (or a whole ParsedReply), plus what was refused.
 
     `vault` is a wiki_tui.vault.Vault (its `root` and `lint_changes` are used). Incomplete
     blocks are never applied; a ParsedReply's protocol errors are carried into the errors.
+    The changeset carries its knowledge diff, and each file the invariants it breaks
+    (outcome.py); `declared` (path -> reason) adds to the intents the reply's prose declares,
+    `source` is an ingest's raw source.
     """
     errors: list[EditError] = []
     reply_repairs: list[str] = []
+    intents = dict(declared or {})
     if isinstance(blocks, ParsedReply):
         reply_repairs = list(blocks.repairs)
+        intents.update(declared_intents(blocks.prose))
         for perr in blocks.errors:
             errors.append(_protocol_error(perr))
         explained = {perr.path for perr in blocks.errors if perr.path}
         blocks = [*blocks.blocks, *(b for b in blocks.incomplete if b.path not in explained)]
     root = Path(vault.root)
     good: list[Block] = []
-    made: set[str] = set()  # pages earlier blocks create: they exist for the blocks after
-    rewrites: set[str] = set()  # pages the reply rewrites on purpose
+    seen = _Reading(vault)
     for b in blocks:
         if not b.complete:
             errors.append(EditError(b.path, f"{b.path}: the reply ended in the middle of this "
@@ -273,7 +339,7 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
                                     "Send the block again, complete", kind="incomplete"))
             continue
         try:
-            good.append(_read_as_meant(vault, root, b, made, rewrites))
+            good.append(_read_as_meant(root, b, seen))
         except GuardError as exc:
             errors.append(EditError(exc.path or b.path, str(exc), kind="guard"))
 
@@ -316,7 +382,7 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
                               for r in b.repairs if r not in fc.repairs)
             fc.repairs.extend(trace.notes.get(fc.path, []))
             if fc.path in trace.written:
-                _flag_rewrite(fc, fc.path in rewrites)
+                _flag_rewrite(fc, fc.path in seen.rewrites)
         changes.extend(group_changes)
     changes.sort(key=lambda fc: order.get(fc.path, 0))
     changes, refused = complete_forms(vault, changes)
@@ -330,9 +396,12 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
         changes = []
 
     changeset = Changeset(operation=operation, title=title, model=model, files=changes,
-                          repairs=reply_repairs)
+                          repairs=reply_repairs, source=source)
     changeset.errors = [str(e) for e in errors if e.retry]
     changeset.findings = _lint(vault, changes, changeset)
+    judge(vault, changeset, intents=aim(intents, seen.repaired), rewrites=seen.rewrites,
+          twins=seen.twins if hasattr(vault, "pages") and any(
+              fc.kind == CREATE for fc in changes) else None)
     if changes:
         from wiki_tui.changes.build.review_notes import mark_review_notes  # imports git
 

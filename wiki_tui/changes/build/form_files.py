@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from wiki_tui.changes.build import guards
-from wiki_tui.changes.model import ACCEPTED, CREATE, DELETE, MODIFY, Changeset, FileChange
+from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, Changeset,
+                                    FileChange)
 from wiki_tui.changes.reply.path_rules import GuardError
 from wiki_tui.forms.canvas import CanvasError, check_canvas
 from wiki_tui.forms.chart_spec import (ChartBlock, ChartError, ChartSpec, default_file,
@@ -191,7 +192,7 @@ def follow_pages(changeset: Changeset) -> None:
     accepted whole; drawn again from the accepted text when only some hunks are; rejected when
     the page is rejected, in conflict, or its accepted text no longer draws to this file."""
     for fc in changeset.files:
-        if not fc.rendered_from:
+        if not fc.rendered_from or fc.status == CONFLICT:  # changed on disk: never overwritten
             continue
         page = changeset.file(fc.rendered_from)
         if page is None or page.status != ACCEPTED or page.kind == DELETE:

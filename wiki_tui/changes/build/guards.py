@@ -234,18 +234,32 @@ SCHEMA_HOLD = ("it edits AGENTS.md, the vault's schema (the model's instructions
                "pass --allow-schema to apply it with --yes")
 
 
-def held(changeset, *, allow_schema: bool = False) -> list:
-    """The files of a changeset that need a person's review: `FileChange.hold` is set (a
-    rewrite, an unrelated page replaced, the vault's schema unless `allow_schema`) and the
-    file is not rejected. `--yes` refuses them."""
-    return [f for f in changeset.files
-            if f.hold and f.status != REJECTED
-            and not (allow_schema and f.hold == SCHEMA_HOLD)]
+def held(changeset, *, allow_schema: bool = False, allow: frozenset[str] = frozenset()) -> list:
+    """The files of a changeset that need a person's review and are not rejected: a
+    `FileChange.hold` (a rewrite, an unrelated page replaced, the vault's schema unless
+    `allow_schema`), or a breach of an invariant the reply did not declare and `allow` (the
+    `--allow` codes) does not release. `--yes` refuses them."""
+    return [f for f in changeset.files if f.status != REJECTED and (
+        (f.hold and not (allow_schema and f.hold == SCHEMA_HOLD)) or _breaches(f, allow))]
 
 
-def held_message(files: list) -> str:
-    """Why `--yes` applied nothing, naming each held file and its reason."""
-    listed = "; ".join(f"{f.path}: {f.hold}" for f in files)
+def _breaches(f, allow) -> list:
+    return [b for b in getattr(f, "breaches", ()) if b.holds and b.code not in allow]
+
+
+def held_message(files: list, allow: frozenset[str] = frozenset()) -> str:
+    """Why `--yes` applied nothing, naming each held file and its reasons."""
+    reasons = []
+    codes: list[str] = []
+    for f in files:
+        why = [f.hold] if f.hold else []
+        for b in _breaches(f, allow):
+            why.append(str(b))
+            codes += [b.code] if b.code not in codes else []
+        reasons.append(f"{f.path}: {'; '.join(why)}")
+    release = (f" If these changes are meant, the reply can declare them ('Intended: <path> — "
+               f"why'), or pass --allow {','.join(codes)}." if codes else "")
     return (f"not applied: {len(files)} file(s) need a person's review and --yes alone does "
-            f"not apply them ({listed}). Review and accept them in the app, or run the "
-            "command on a terminal without --yes and answer the prompt; the vault is untouched")
+            f"not apply them ({'; '.join(reasons)}). Review and accept them in the app, or run "
+            f"the command on a terminal without --yes and answer the prompt; the vault is "
+            f"untouched.{release}")

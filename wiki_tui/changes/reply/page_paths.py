@@ -8,7 +8,10 @@ Applied literally, an EDIT fails and a WRITE creates a twin at the root. The rul
 2. Obsidian's link resolution (see vault/resolve.py): the path in another letter case, or a
    bare name that one page carries (`H4.md` -> `entities/H4.md`);
 3. a page whose title or alias is the name, a leading article aside (EDIT and RENAME only:
-   a deletion by alias is too loose a guess).
+   a deletion by alias is too loose a guess);
+4. a twin of one existing page (twins.py: `_` for a space, `%20`, full-width or look-alike
+   letters, `entity/` for `entities/`, a wrapper folder that does not exist): a WRITE that would
+   create the twin writes the existing page instead.
 
 One candidate: the block is used with the found path and a repair note the review shows.
 Several: refused, naming them. A WRITE is redirected only when its bare name (no folder) is
@@ -18,11 +21,13 @@ an existing page's file name; a WRITE named after an alias is refused as a near-
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from wiki_tui.changes.reply.blocks import DELETE, EDIT, WRITE, Block
 from wiki_tui.changes.reply.path_rules import GENERATED, GuardError
+from wiki_tui.changes.reply.twins import TwinIndex, differs_by
 
 
 def _exists(root: Path, path: str) -> bool:
@@ -100,10 +105,18 @@ def _missing(path: str, kind: str, near: list[str]) -> GuardError:
     return GuardError(path, what)
 
 
-def meant_path(vault: Any, root: Path, block: Block, made: set[str]) -> tuple[Block, str]:
+def twin_index(vault: Any) -> TwinIndex:
+    """The vault's pages keyed for twin lookups (twins.py)."""
+    return TwinIndex(p for p in vault.pages.records() if p.lower().endswith(".md"))
+
+
+def meant_path(vault: Any, root: Path, block: Block, made: set[str],
+               twins: Callable[[], TwinIndex] | None = None) -> tuple[Block, str]:
     """The block aimed at the page its path means, and the repair note ('' when unchanged).
 
     `made` holds the paths earlier blocks of the reply create: those exist for this block.
+    `twins`: gives the vault's pages by twin key, built once by the caller (built here when
+    not given), asked for only when the path names no page.
     Raises GuardError when the path names no page and nothing (or several) can be meant.
     """
     path = block.path
@@ -114,7 +127,10 @@ def meant_path(vault: Any, root: Path, block: Block, made: set[str]) -> tuple[Bl
         return _retarget(block, short), (f"read the path {path} as {short} (the vault's own "
                                          "folder name was in front)")
     if block.kind == WRITE:
-        return _write_target(vault, block)
+        aimed, note = _write_target(vault, block)
+        if note or "/" not in path:
+            return aimed, note
+        return _twin_target(vault, block, twins)
     found = _by_link(vault, path)
     if len(found) == 1 and ("/" not in path or found[0].lower() == path.lower()):
         how = "letter case" if found[0].lower() == path.lower() else "file name"
@@ -128,8 +144,33 @@ def meant_path(vault: Any, root: Path, block: Block, made: set[str]) -> tuple[Bl
                                                   "(its title or alias)")
         if aliased:
             raise _ambiguous(path, block.kind, aliased, "that title or alias belongs to")
-    near = found or _by_link(vault, path.rpartition("/")[2]) or _by_alias(vault, path)
+    twin = _twins(vault, path, twins)
+    if len(twin) == 1:
+        return _retarget(block, twin[0]), (f"{path} is not a page; used {twin[0]} (the same "
+                                           f"name but for {differs_by(path, twin[0])})")
+    near = found or _by_link(vault, path.rpartition("/")[2]) or _by_alias(vault, path) or twin
     raise _missing(path, block.kind, near)
+
+
+def _twins(vault: Any, path: str, twins: Callable[[], TwinIndex] | None) -> list[str]:
+    if not hasattr(vault, "pages"):
+        return []
+    return (twins() if twins is not None else twin_index(vault)).of(path)
+
+
+def _twin_target(vault: Any, block: Block,
+                 twins: Callable[[], TwinIndex] | None) -> tuple[Block, str]:
+    """A WRITE that would create a twin of an existing page: aimed at that page when there is
+    one, refused naming them when there are several."""
+    found = _twins(vault, block.path, twins)
+    if len(found) == 1:
+        return _retarget(block, found[0]), (
+            f"{block.path} would be a second page beside {found[0]} (the same name but for "
+            f"{differs_by(block.path, found[0])}); wrote {found[0]} instead")
+    if found:
+        raise GuardError(block.path, f"this name twins {len(found)} existing pages "
+                         f"({', '.join(found[:6])}); WRITE the one you mean by its exact path")
+    return block, ""
 
 
 def _write_target(vault: Any, block: Block) -> tuple[Block, str]:

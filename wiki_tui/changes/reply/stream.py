@@ -279,7 +279,7 @@ class StreamParser:
             return
         kind = opener_kind(keyword)
         if kind is None:
-            if keyword in ("END", "SEARCH", "REPLACE") and self._ended_early(keyword, events):
+            if keyword == "END" and self._ended_early(keyword, events):
                 pass
             elif keyword == "END":
                 if not self._after_block_oneliner:
@@ -332,7 +332,7 @@ class StreamParser:
         events.append(BlockStarted(path, block.kind, line))
 
     def _ended_early(self, keyword: str, events: list[ParseEvent]) -> bool:
-        """A stray `@@@ END` (or SEARCH, REPLACE) after a block that closed, with page-like text
+        """A stray `@@@ END` after a block that closed, with page-like text
         between: the block most likely ended early, at a marker line of its own page (a page
         about this protocol). It is withdrawn, never applied cut short, and the error says how
         to send such a page. False when no block is suspect."""
@@ -374,6 +374,10 @@ class StreamParser:
                     events: list[ParseEvent]) -> None:
         op = self._open
         assert op is not None
+        if m is None and op.block.kind == WRITE:  # the common line: page text (kept cheap)
+            op.raw.append(line)
+            op.lines.append(line)
+            return
         if m is not None and run(m) != op.at:
             m = None  # another `@` run than the block's opener: page text
         keyword = keyword_in_block(m) if m and decor in ("", op.decor) else None

@@ -4,7 +4,8 @@ Each unit is one Rich `Markdown` rendered at the view's width. Links are written
 `[text](wiki:N)`; Rich marks their cells with that URL, and `render_unit` lifts it out into
 `link_spans` so the view can style links (resolved, unresolved, selected) at paint time without
 rendering again. Headings are left-aligned and every colour comes from the view's component styles,
-so the app's theme applies. Code is syntax-highlighted only on pages below the fast-path size.
+so the app's theme applies. Code is syntax-highlighted only on pages below the fast-path size. A
+```chart block is drawn as a text chart (forms/chart_text.py; the SVG is what Obsidian shows).
 """
 
 from __future__ import annotations
@@ -62,6 +63,40 @@ class _PlainCode(CodeBlock):
         yield Padding(Text(code, style="markdown.code_block"), (0, 1))
 
 
+def _chart(block: CodeBlock, options: ConsoleOptions) -> Text | None:
+    """A ```chart fence drawn as text (None: not a chart; a spec that does not read says why)."""
+    if block.lexer_name != "chart":
+        return None
+    from wiki_tui.forms.chart_spec import ChartError, parse_spec
+    from wiki_tui.forms.chart_text import render_text
+
+    try:
+        lines = render_text(parse_spec(str(block.text)), max(30, options.max_width - 2))
+    except ChartError as exc:
+        return Text(f"chart spec that does not read: {exc}", style="markdown.code_block")
+    return Text("\n".join(lines), style="markdown.code_block")
+
+
+class _ChartFirst:
+    """A fence that is a ```chart is drawn as its chart; any other, as the code class after
+    this one in the bases draws it."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        chart = _chart(self, options)  # type: ignore[arg-type]
+        if chart is None:
+            yield from super().__rich_console__(console, options)  # type: ignore[misc]
+        else:
+            yield Padding(chart, (0, 1))
+
+
+class _ChartOrCode(_ChartFirst, _HighlightedCode):
+    pass
+
+
+class _ChartOrPlainCode(_ChartFirst, _PlainCode):
+    pass
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     """One parser for every unit (Rich builds a new one per Markdown: ~1 ms each)."""
@@ -70,7 +105,7 @@ def _parser() -> MarkdownIt:
 
 class _Markdown(Markdown):
     elements = {**Markdown.elements, "heading_open": _LeftHeading,
-                "fence": _HighlightedCode, "code_block": _HighlightedCode}
+                "fence": _ChartOrCode, "code_block": _HighlightedCode}
 
     def __init__(self, markup: str, code_theme: str) -> None:
         # Same attributes as Rich's Markdown.__init__, with the shared parser.
@@ -85,7 +120,7 @@ class _Markdown(Markdown):
 
 
 class _FastMarkdown(Markdown):
-    elements = {**_Markdown.elements, "fence": _PlainCode, "code_block": _PlainCode}
+    elements = {**_Markdown.elements, "fence": _ChartOrPlainCode, "code_block": _PlainCode}
 
 
 @dataclass

@@ -21,7 +21,7 @@ from textual.widgets import Static
 from wiki_tui.changes.model import FileChange
 from wiki_tui.forms.preview import form_of, views
 
-WIDTH = 100  # the widest text a view is drawn for (the dialog is narrower on small screens)
+WIDTH = 96  # the widest text a view is drawn for (the dialog is narrower on small screens)
 
 
 def change_views(change: FileChange, page: FileChange | None = None, width: int = 72
@@ -79,7 +79,7 @@ class FormPreviewScreen(ModalScreen[None]):
             yield Static(id="preview-keys")
 
     def on_mount(self) -> None:
-        self.pages = self.make_pages(max(30, min(WIDTH, self.app.size.width * 95 // 100 - 4)))
+        self.pages = self.make_pages(max(30, min(WIDTH, self.app.size.width * 95 // 100 - 8)))
         self._show()
 
     def _show(self) -> None:

@@ -32,6 +32,7 @@ from wiki_tui.ui.editor import EditorError, edit_text
 from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.review.file_list import describe, file_row, notes_text, summary
 from wiki_tui.ui.review.form_preview import FormPreviewScreen, change_views, form_hint
+from wiki_tui.ui.review.outcome import outcome_text, title_mark
 
 GRACE_SECONDS = 0.5
 HANDED_BACK = "handed back"  # the dismiss result of a review that stepped aside for typing
@@ -132,9 +133,9 @@ class ReviewScreen(Screen[Any]):
         title.append(" Review ", "reverse bold")
         title.append(f" {cs.operation} | {cs.title}", "bold")
         title.append(f"  · {cs.model}")
+        title.append(title_mark(cs), "bold")
         self.query_one("#review-title", Static).update(title)
-        self.query_one("#review-notes-text", Static).update(
-            notes_text(cs.findings, cs.errors, cs.repairs, operation=cs.operation))
+        self._update_notes()
         self._fill_list()
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._fill_list())  # row colours
         self._show_file(0)
@@ -218,6 +219,15 @@ class ReviewScreen(Screen[Any]):
         assert change is not None
         self.hunk = max(0, min(hunk, len(change.hunks) - 1))
         self._show_diff(keep_scroll=False)
+        self._update_notes()
+
+    def _update_notes(self) -> None:
+        """The notes column: what the changeset (and the focused file) does, then lint, errors
+        and repairs."""
+        cs = self.changeset
+        text = outcome_text(cs, self.current)
+        text.append_text(notes_text(cs.findings, cs.errors, cs.repairs, operation=cs.operation))
+        self.query_one("#review-notes-text", Static).update(text)
 
     def _show_diff(self, *, keep_scroll: bool) -> None:
         """Rebuild the focused file's diff (its hunks or the layout changed)."""

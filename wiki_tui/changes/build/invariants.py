@@ -1,0 +1,200 @@
+"""Invariants on the knowledge diff: what a changeset may not do to the wiki unseen.
+
+Each `Breach` names a file, a code and what the change does. A breach holds its file from
+`--yes` (exit 3, like every held file) unless the reply declared the intent (see intent.py) or
+the person passed `--allow CODE`; the review shows every breach, declared or not. The codes:
+
+  delete   deleting (or renaming away) a page other pages link to; more than MAX_DELETES pages
+           deleted in one operation (not declarable: only --allow delete)
+  fields   a WRITE or EDIT that removes frontmatter fields or list items, changes a field's
+           shape (list → text), duplicates a key, leaves keys below the closing `---`, or gives
+           the page a title that no longer matches its file
+  links    links, citations or embeds the page had, removed; new broken links; a heading or
+           block id other pages link to, removed (their links listed)
+  claims   numbers or dates changed in sentences (unless the page gains a citation with them),
+           callouts or table rows removed
+  rewrite  most of a page replaced (an EDIT as well as a WRITE), or a page turned into JSON/HTML
+  code     text changed inside code fences or comments
+  twin     a new page whose name twins an existing one
+  hidden   invisible or direction-changing characters added (not declarable)
+  spread   the same kind of change over many pages: external links or hidden comments added
+           everywhere, citations removed across pages, an ingest changing pages its source
+           never mentions (not declarable)
+
+Ordinary additions raise none of these: a new page, a new section, a new link or citation, a
+corrected figure with its new source, a rename whose backlinks the reply updates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from wiki_tui.changes.build.knowledge import KnowledgeDiff, PageDiff, _listed
+from wiki_tui.changes.model import DELETE, RENAME, Changeset
+from wiki_tui.vault.layout import SPECIAL_PAGES
+
+MAX_DELETES = 3  # more pages than this deleted in one operation: the person decides
+REWRITE_SHARE = 0.5  # as guards.REWRITE_SHARE: this share of a page's lines gone
+CODES = {
+    "delete": "deleting a page others link to, or more than 3 pages at once",
+    "fields": "frontmatter fields removed, reshaped, duplicated or pushed out",
+    "links": "links or citations removed, new broken links, anchors others use removed",
+    "claims": "figures or dates changed, callouts or table rows removed",
+    "rewrite": "most of a page replaced",
+    "code": "text changed inside code or comments",
+    "twin": "a new page twinning an existing one",
+    "hidden": "invisible or direction-changing characters added",
+    "spread": "the same change over many pages",
+}
+NOT_DECLARABLE = frozenset({"hidden", "spread"})
+
+
+@dataclass(frozen=True)
+class Breach:
+    code: str  # a key of CODES
+    path: str
+    message: str  # what the change does, for the person and the model
+    declared: str = ""  # the reply's reason, when it declared this change as intended
+    declarable: bool = True  # False: only the person's --allow releases it
+
+    @property
+    def holds(self) -> bool:
+        return not self.declared
+
+    def __str__(self) -> str:
+        note = f" (declared: {self.declared})" if self.declared else ""
+        return f"[{self.code}] {self.message}{note}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Breach":
+        return cls(str(data.get("code", "")), str(data.get("path", "")),
+                   str(data.get("message", "")), str(data.get("declared", "")),
+                   bool(data.get("declarable", True)))
+
+
+def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
+    """(code, message) for one page's diff."""
+    out: list[tuple[str, str]] = []
+    fields = []
+    if d.frontmatter_lost:
+        fields.append("drops the whole frontmatter")
+    if d.fields_removed:
+        fields.append(f"removes frontmatter fields {_listed(d.fields_removed)}")
+    if d.fields_retyped:
+        fields.append(f"changes the shape of {_listed(d.fields_retyped)}")
+    if d.items_removed:
+        fields.append(f"removes list items {_listed(d.items_removed)}")
+    if d.duplicate_keys:
+        fields.append(f"repeats the keys {_listed(d.duplicate_keys)} (YAML keeps only the last)")
+    if d.keys_below:
+        fields.append(f"leaves {_listed(d.keys_below)} below the closing ---")
+    if d.title_mismatch:
+        fields.append(d.title_mismatch)
+    if fields:
+        out.append(("fields", "; ".join(fields)))
+    links = []
+    plain = [x for x in d.links_removed if x not in d.citations_removed and x not in d.embeds_removed]
+    if d.citations_removed:
+        links.append(f"removes citations {_listed(d.citations_removed)}")
+    if d.embeds_removed:
+        links.append(f"removes embeds {_listed(d.embeds_removed)}")
+    if plain:
+        links.append(f"removes links {_listed(plain)}")
+    if d.links_broken:
+        links.append(f"adds broken links {_listed(d.links_broken)}")
+    if d.kind not in (DELETE, RENAME) and d.inbound_broken:
+        what = f" ({_listed(d.anchors_removed)})" if d.anchors_removed else ""
+        links.append(f"removes headings or block ids other pages link to{what}: breaks "
+                     f"{_listed(d.inbound_broken)}")
+    if links:
+        out.append(("links", "; ".join(links)))
+    claims = []
+    if d.figures_removed and not d.citations_added:
+        claims.append(f"changes figures {_listed(d.figures_removed)} → "
+                      f"{_listed(d.figures_added) or 'gone'} without a new citation")
+    if d.callouts_removed:
+        claims.append(f"removes callouts {_listed(d.callouts_removed)}")
+    if d.rows_removed:
+        claims.append(f"removes table rows {_listed(d.rows_removed)}")
+    if claims:
+        out.append(("claims", "; ".join(claims)))
+    if d.disguise:
+        out.append(("rewrite", f"turns the page into {d.disguise}"))
+    elif d.rewritten >= REWRITE_SHARE and d.kind not in (DELETE,):
+        out.append(("rewrite", f"replaces {round(d.rewritten * 100)} % of the page "
+                               f"({d.blocks} block{'s' if d.blocks != 1 else ''})"))
+    if d.code_changed:
+        out.append(("code", f"changes text inside code or comments: {_listed(d.code_changed)}"))
+    if d.twin_of:
+        out.append(("twin", f"creates a page beside {_listed(d.twin_of)}, the same name "
+                            "written differently"))
+    if d.invisible_added:
+        out.append(("hidden", f"adds invisible characters: {_listed(d.invisible_added)}"))
+    if d.kind in (DELETE, RENAME) and d.inbound_broken:
+        verb = "deletes" if d.kind == DELETE else "moves"
+        out.append(("delete", f"{verb} a page {len(d.inbound_broken)} link(s) point to; they "
+                              f"break: {_listed(d.inbound_broken)}"))
+    return out
+
+
+def assess(changeset: Changeset, knowledge: KnowledgeDiff, *,
+           intents: dict[str, str] | None = None, rewrites: set[str] = frozenset()) -> None:
+    """Put each file's breaches on it (`FileChange.breaches`); the reply's declared intents
+    (path -> reason) release the declarable ones, a `(rewrite)` marker the rewrite."""
+    intents = intents or {}
+    by_path = {fc.path: fc for fc in changeset.files}
+    found: dict[str, list[tuple[str, str, bool]]] = {}
+    for d in knowledge.pages:
+        fc = by_path.get(d.path)
+        if fc is None or d.path in SPECIAL_PAGES:
+            continue  # AGENTS.md is held as the schema; index.md and log.md are generated
+        for code, message in page_breaches(d):
+            if code == "rewrite" and fc.hold:
+                continue  # a WRITE's rewrite is held already (build._flag_rewrite)
+            found.setdefault(d.path, []).append((code, message, code not in NOT_DECLARABLE))
+    deletes = [d.path for d in knowledge.pages if d.kind == DELETE]
+    if len(deletes) > MAX_DELETES:
+        for path in deletes:
+            found.setdefault(path, []).append(
+                ("delete", f"one of {len(deletes)} pages deleted in one operation (more than "
+                           f"{MAX_DELETES} need the person's --allow delete)", False))
+    for label, pages in knowledge.spread.items():
+        for path in pages:
+            found.setdefault(path, []).append(
+                ("spread", f"{label} on {len(pages)} pages ({_listed(pages)})", False))
+    for path, items in found.items():
+        fc = by_path[path]
+        reason = declared_reason(intents, fc.path, fc.old_path)
+        marked = reason or ("marked (rewrite)" if path in rewrites else "")
+        fc.breaches = [Breach(code, path, message, declarable=declarable,
+                              declared=(marked if code == "rewrite" else reason)
+                              if declarable else "")
+                       for code, message, declarable in items]
+
+
+def declared_reason(intents: dict[str, str], path: str, old_path: str | None) -> str:
+    for p in (path, old_path):
+        if p and p in intents:
+            return intents[p]
+    return ""
+
+
+def holding(fc: Any, allow: frozenset[str] | set[str] = frozenset()) -> list[Breach]:
+    """The file's breaches that hold it from `--yes`: not declared, not allowed by a flag."""
+    return [b for b in getattr(fc, "breaches", ()) if b.holds and b.code not in allow]
+
+
+def parse_allow(text: str | None) -> frozenset[str]:
+    """`--allow delete,links` -> {"delete", "links"}; ValueError naming an unknown code."""
+    if not text:
+        return frozenset()
+    codes = {c.strip().lower() for c in text.split(",") if c.strip()}
+    unknown = sorted(codes - set(CODES))
+    if unknown:
+        raise ValueError(f"--allow: unknown code(s) {', '.join(unknown)}; the codes are "
+                         f"{', '.join(CODES)}")
+    return frozenset(codes)

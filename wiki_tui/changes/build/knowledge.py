@@ -1,0 +1,595 @@
+"""The knowledge diff of a changeset: what it does to the wiki, whatever the reply looked like.
+
+Computed after the changeset is built, from each file's base text and proposed text, with the
+vault for context (which pages exist, what links into the pages that change). Per page
+(`PageDiff`): created, deleted, renamed; frontmatter fields removed, changed or changing shape
+(a list becoming text), duplicate keys, keys fallen below the closing `---`, a title that no
+longer matches its file; links removed, added, retargeted and newly broken (citations and
+embeds named apart), heading and block anchors other pages link to, and those links; external
+links, hidden comments and invisible characters added; figures (numbers, dates) changed in
+sentences, callouts and table rows removed; text changed inside code and comments; how much of
+the page is rewritten and in how many blocks; a new page that twins an existing one. Across
+the changeset (`KnowledgeDiff.spread`): the same kind of change over many pages.
+
+Links are read with the vault's own scanner (vault/page.py, links.py) and resolved as Obsidian
+does (vault/resolve.py), once as the vault is and once as it will be. Data only: invariants.py
+decides what holds a change, the review and `--json` show it (`to_dict`, `summary`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from wiki_tui.changes.build import knowledge_text as kt
+from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange
+from wiki_tui.changes.reply.twins import TwinIndex
+from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
+from wiki_tui.vault.page import Page, page_name, parse_page
+from wiki_tui.vault.resolve import Resolver, link_key
+
+SPREAD_PAGES = 3  # the same kind of change on this many pages is "everywhere"
+COMMENT_SPREAD_PAGES = 2  # hidden comments planted on this many pages
+UNMENTIONED_PAGES = 2  # an ingest changing this many pages its source never names
+CITATION_FOLDERS = ("raw", "sources")  # links into these folders cite a source
+LIST_FIELDS_FREE = frozenset({"tags", "tag"})  # lists whose items come and go freely
+SHOWN = 8  # items of one kind kept per page (the count says how many more)
+
+
+@dataclass
+class PageDiff:
+    """What one file's change does to the knowledge in it (empty lists: nothing of that kind)."""
+
+    path: str
+    kind: str  # create | modify | delete | rename
+    old_path: str | None = None
+    disguise: str = ""  # a page whose text is another format ("JSON", "HTML")
+    twin_of: list[str] = field(default_factory=list)
+    # frontmatter
+    frontmatter_lost: bool = False
+    fields_removed: list[str] = field(default_factory=list)
+    fields_retyped: list[str] = field(default_factory=list)  # "aliases: list → text"
+    items_removed: list[str] = field(default_factory=list)  # "aliases: 'the Sea Watch'"
+    fields_changed: list[str] = field(default_factory=list)  # "summary: old → new"
+    duplicate_keys: list[str] = field(default_factory=list)
+    keys_below: list[str] = field(default_factory=list)  # keys now below the closing ---
+    title_mismatch: str = ""
+    # links
+    links_removed: list[str] = field(default_factory=list)  # as written in the base
+    links_added: list[str] = field(default_factory=list)
+    links_retargeted: list[str] = field(default_factory=list)  # "[[A]] → [[B]]"
+    links_broken: list[str] = field(default_factory=list)  # new links reaching nothing
+    citations_removed: list[str] = field(default_factory=list)
+    citations_added: int = 0
+    embeds_removed: list[str] = field(default_factory=list)
+    anchors_removed: list[str] = field(default_factory=list)  # "#Trials" other pages link to
+    inbound_broken: list[str] = field(default_factory=list)  # "page.md:12 [[X#Trials]]"
+    external_added: list[str] = field(default_factory=list)
+    comments_added: list[str] = field(default_factory=list)
+    invisible_added: list[str] = field(default_factory=list)  # "U+200B ZERO WIDTH SPACE ×3"
+    # claims
+    figures_removed: list[str] = field(default_factory=list)  # numbers/dates gone from prose
+    figures_added: list[str] = field(default_factory=list)
+    figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
+    callouts_removed: list[str] = field(default_factory=list)
+    rows_removed: list[str] = field(default_factory=list)
+    code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
+    # how much
+    rewritten: float = 0.0  # share of the base's non-blank lines that go
+    blocks: int = 0  # changed regions (hunks)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Only what is there: a path, its kind, and the non-empty findings."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("path", "kind") or value:
+                out[f.name] = round(value, 3) if isinstance(value, float) else value
+        return out
+
+    def notes(self) -> list[str]:
+        """One line per finding, for the review and the CLI."""
+        out: list[str] = []
+
+        def add(label: str, items: list[str]) -> None:
+            if items:
+                out.append(f"{label}: {_listed(items)}")
+
+        if self.disguise:
+            out.append(f"the page's text is {self.disguise}, not markdown")
+        add("twins the existing page", self.twin_of)
+        if self.frontmatter_lost:
+            out.append("the frontmatter is gone")
+        add("frontmatter fields removed", self.fields_removed)
+        add("fields changing shape", self.fields_retyped)
+        add("list items removed", self.items_removed)
+        add("duplicate frontmatter keys", self.duplicate_keys)
+        add("keys now below the closing ---", self.keys_below)
+        if self.title_mismatch:
+            out.append(self.title_mismatch)
+        add("citations removed", self.citations_removed)
+        add("embeds removed", self.embeds_removed)
+        add("links removed", [x for x in self.links_removed
+                              if x not in self.citations_removed and x not in self.embeds_removed])
+        add("links retargeted", self.links_retargeted)
+        add("new broken links", self.links_broken)
+        add("headings/blocks other pages link to, removed", self.anchors_removed)
+        add("links from other pages that break", self.inbound_broken)
+        add("figures changed", [f"{_listed(self.figures_removed)} → "
+                                f"{_listed(self.figures_added) or 'gone'}"]
+            if self.figures_removed else [])
+        add("callouts removed", self.callouts_removed)
+        add("table rows removed", self.rows_removed)
+        add("text changed inside code or comments", self.code_changed)
+        add("external links added", self.external_added)
+        add("hidden comments added", self.comments_added)
+        add("invisible characters added", self.invisible_added)
+        if self.rewritten >= 0.5 and self.kind not in (CREATE, DELETE):
+            out.append(f"{round(self.rewritten * 100)} % of the page rewritten "
+                       f"({self.blocks} block{'s' if self.blocks != 1 else ''})")
+        return out
+
+
+@dataclass
+class KnowledgeDiff:
+    """The knowledge diff of one changeset."""
+
+    pages: list[PageDiff] = field(default_factory=list)
+    spread: dict[str, list[str]] = field(default_factory=dict)  # kind of change -> pages
+
+    def page(self, path: str) -> PageDiff | None:
+        return next((p for p in self.pages if p.path == path), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pages": [p.to_dict() for p in self.pages],
+                "counts": self.counts(), "spread": dict(self.spread)}
+
+    def counts(self) -> dict[str, int]:
+        kinds = Counter(p.kind for p in self.pages)
+        return {"created": kinds[CREATE], "modified": kinds["modify"], "deleted": kinds[DELETE],
+                "renamed": kinds[RENAME],
+                "links_removed": sum(len(p.links_removed) for p in self.pages),
+                "links_added": sum(len(p.links_added) for p in self.pages),
+                "links_broken": sum(len(p.links_broken) + len(p.inbound_broken)
+                                    for p in self.pages),
+                "citations_removed": sum(len(p.citations_removed) for p in self.pages),
+                "fields_removed": sum(len(p.fields_removed) for p in self.pages),
+                "figures_changed": sum(1 for p in self.pages if p.figures_removed)}
+
+    def summary(self) -> str:
+        """One line: what the changeset does, in counts (the review's top line)."""
+        c = self.counts()
+        parts = [f"{c[k]} {k}" for k in ("created", "modified", "renamed", "deleted") if c[k]]
+        links = f"links +{c['links_added']} −{c['links_removed']}"
+        if c["links_broken"]:
+            links += f", {c['links_broken']} broken"
+        parts.append(links)
+        for key, label in (("citations_removed", "citations removed"),
+                           ("fields_removed", "fields removed"),
+                           ("figures_changed", "pages with figures changed")):
+            if c[key]:
+                parts.append(f"{c[key]} {label}")
+        return " · ".join(parts)
+
+
+def _listed(items: list[str]) -> str:
+    shown = ", ".join(items[:SHOWN])
+    return shown + (f" (+{len(items) - SHOWN} more)" if len(items) > SHOWN else "")
+
+
+# -- the vault before and after ----------------------------------------------------------------
+class _Worlds:
+    """Link resolution and anchors as the vault is, and as it will be after the changeset."""
+
+    def __init__(self, vault: Any, changes: list[FileChange]) -> None:
+        self.vault = vault
+        self.real = hasattr(vault, "resolve") and hasattr(vault, "pages")
+        self.gone = {fc.old_path if fc.kind == RENAME else fc.path
+                     for fc in changes if fc.kind in (DELETE, RENAME)}
+        self.made = {fc.path for fc in changes if fc.kind in (CREATE, RENAME)}
+        self.moved = {fc.old_path: fc.path for fc in changes if fc.kind == RENAME}
+        self.broken_by: dict[str, list[str]] = {}  # page that goes -> changed pages' links to it
+        self.anchors_lost: dict[str, set[str]] = {}  # page -> anchors changed pages' links lose
+        self.after: dict[str, Page] = {}  # changed pages as they will be
+        self.before: dict[str, Page] = {}  # changed pages as they are
+        self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
+        self._linking: dict[str, list[tuple[str, int]]] | None = None
+        self._before: dict[tuple[str, str], str | None] = {}
+        self._made_names = {p.rsplit("/", 1)[-1].lower() for p in self.made}
+
+    def resolve_before(self, target: str, source: str) -> str | None:
+        if not self.real:
+            return target or source
+        key = (target, source)
+        if key not in self._before:
+            self._before[key] = self.vault.resolve(target, source)
+        return self._before[key]
+
+    def resolve_after(self, target: str, source: str) -> str | None:
+        if not self.real:
+            return target or source
+        now = self.resolve_before(target, source)
+        if not (self.gone or self.made):
+            return now
+        name = target.strip().rsplit("/", 1)[-1].lower()
+        if now not in self.gone and now is not None and not target.startswith(".") and \
+                name not in self._made_names and name + ".md" not in self._made_names:
+            return now  # nothing the changeset makes or removes can answer instead
+        # Resolution depends only on the files the linkpath can reach: those of the vault
+        # (minus what goes) and those the changeset makes.
+        reach = [p for p in self.vault.candidates(target, source) if p not in self.gone]
+        if now is not None and now not in self.gone:
+            reach.append(now)
+        return Resolver([*reach, *self.made]).resolve(target, source)
+
+    def namesakes(self, path: str) -> bool:
+        """Whether a file other than `path` answers to its file name after the change."""
+        name = path.rsplit("/", 1)[-1].lower()
+        if any(p.rsplit("/", 1)[-1].lower() == name for p in self.made):
+            return True
+        return any(p not in self.gone for p in self.vault.candidates(name[:-3] if
+                                                                      name.endswith(".md") else name))
+
+    def linking(self, path: str) -> list[tuple[str, int]]:
+        """(source, links) for the pages whose links reach `path` now, from the link index."""
+        if self._linking is None:
+            items = getattr(self.vault, "resolved_links", {}).items()
+            self._linking = {gone: [(source, targets[gone]) for source, targets in items
+                                    if gone in targets and source != gone]
+                             for gone in self.gone}
+        return sorted(self._linking.get(path, []))
+
+    def anchors(self, path: str, *, after: bool) -> tuple[set[str], set[str]] | None:
+        """(heading keys, block id keys) of a page, None when it is not a page."""
+        pages = self.after if after else self.before
+        if path in pages:
+            return _anchor_keys(pages[path])
+        if after and path in self.gone:
+            return None
+        if path not in self._anchor_cache:
+            page = self.vault.page(path) if self.real and path.lower().endswith(".md") else None
+            self._anchor_cache[path] = _anchor_keys(page) if page is not None else None
+        return self._anchor_cache[path]
+
+
+def _anchor_keys(page: Page) -> tuple[set[str], set[str]]:
+    return ({h.text.strip().casefold() for h in page.headings},
+            {b.lower() for b in page.block_ids})
+
+
+def _anchor_missing(keys: tuple[set[str], set[str]] | None, subpath: str) -> bool:
+    """True when `subpath` (`#H1#H2`, `#^id`) names no heading or block of the page; a
+    non-page target (an attachment) has no anchors to miss."""
+    if keys is None or not subpath:
+        return False
+    if subpath.startswith("#^"):
+        return subpath[2:].lower() not in keys[1]
+    return subpath.rsplit("#", 1)[-1].strip().casefold() not in keys[0]
+
+
+def _subpath_key(subpath: str) -> str:
+    return subpath.casefold().strip()
+
+
+# -- one page ----------------------------------------------------------------------------------
+def _disguise(text: str) -> str:
+    head = text.lstrip()[:20].lower()
+    if head.startswith(("{", "[")) and not head.startswith("[["):
+        try:
+            json.loads(text)
+            return "JSON"
+        except ValueError:
+            return ""
+    if head.startswith(("<!doctype html", "<html")):
+        return "HTML"
+    if head.startswith("%pdf"):
+        return "a PDF"
+    return ""
+
+
+def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
+    """Per link of the page: (identity, link, is citation, broken).
+
+    A link's identity is the page it reaches as the vault is now (a renamed page counted under
+    its new path), so a link respelled (`[[H4]]` for `[[entities/H4]]`), or aimed at a page the
+    changeset deletes, is the same link; a link to a page the changeset creates is known by
+    that page; one that reaches nothing, by its text."""
+    out = []
+    for link in page.links:
+        if link.kind == "external":
+            continue
+        now = world.resolve_before(link.target, path)
+        target = world.resolve_after(link.target, path) if after else now
+        known = world.moved.get(now, now) if now is not None else target
+        ident = (known or "?" + link_key(link.target), _subpath_key(link.subpath), link.embed)
+        citation = any((p or "").split("/", 1)[0].casefold() in CITATION_FOLDERS
+                       for p in (link.target, target))
+        broken = target is None or (
+            bool(link.subpath) and _anchor_missing(world.anchors(target, after=after),
+                                                   link.subpath))
+        out.append((ident, link, citation, broken, now if now in world.gone else None))
+    return out
+
+
+def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) -> None:
+    before, now = old.frontmatter, new.frontmatter
+    had = kt.split_has_frontmatter(base)
+    if had and not kt.split_has_frontmatter(proposed):
+        d.frontmatter_lost = True
+    for key, value in before.items():
+        if key not in now:
+            d.fields_removed.append(str(key))
+            continue
+        new_value = now[key]
+        if new_value == value:
+            continue
+        a, b = kt.value_kind(value), kt.value_kind(new_value)
+        if a != b and a != "empty" and {a, b} != {"number", "text"}:
+            d.fields_retyped.append(f"{key}: {a} → {b}")
+        elif isinstance(value, list) and isinstance(new_value, list):
+            gone = [x for x in value if x not in new_value]
+            if gone and str(key) not in LIST_FIELDS_FREE:
+                d.items_removed.extend(f"{key}: {kt.shown(x, 40)}" for x in gone)
+            elif not gone:
+                d.fields_changed.append(f"{key}: +{len(new_value) - len(value)} item(s)")
+        else:
+            d.fields_changed.append(f"{key}: {kt.shown(value, 30)} → {kt.shown(new_value, 30)}")
+    keys_then, keys_now = Counter(kt.frontmatter_keys(base)), Counter(kt.frontmatter_keys(proposed))
+    d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
+    d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
+    old_title, new_title = before.get("title"), now.get("title")
+    old_stem, new_stem = page_name(old.path), page_name(new.path)
+    if (isinstance(new_title, str) and new_title.strip() and new_title != old_title
+            and (not isinstance(old_title, str) or link_key(old_title.strip()) == link_key(old_stem))
+            and link_key(new_title.strip()) != link_key(new_stem)):
+        d.title_mismatch = f"title {new_title.strip()!r} no longer matches the file name {new_stem!r}"
+
+
+def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
+           old_path: str, path: str, base: str | None, proposed: str | None,
+           gone: str, came: str) -> None:
+    then = _link_facts(world, old, old_path, after=False) if old is not None else []
+    now = _link_facts(world, new, path, after=True) if new is not None else []
+    ids_then = {ident: link for ident, link, _c, _b, _g in then}
+    ids_now = {ident: link for ident, link, _c, _b, _g in now}
+    removed = [(i, ids_then[i]) for i in ids_then if i not in ids_now]
+    added = [(i, ids_now[i]) for i in ids_now if i not in ids_then]
+    # a link keeping its text (display) but reaching another page: retargeted
+    by_display = {link.display: (i, link) for i, link in added if link.display}
+    paired: set = set()
+    for i, link in removed:
+        if link.display and link.display in by_display and by_display[link.display][0] not in paired:
+            j, new_link = by_display[link.display]
+            paired.update((i, j))
+            d.links_retargeted.append(f"{link.raw} → {new_link.raw}")
+    citation_then = {ident for ident, _l, citation, _b, _g in then if citation}
+    citation_now = {ident for ident, _l, citation, _b, _g in now if citation}
+    for i, link in removed:
+        if i in paired or i[0].startswith("?"):
+            continue  # retargeted, or a link that reached nothing (removing it loses nothing)
+        d.links_removed.append(link.raw)
+        if i in citation_then:
+            d.citations_removed.append(link.raw)
+        if link.embed:
+            d.embeds_removed.append(link.raw)
+    # a citation backs the sentence it stands in: one fewer of the same source is one lost
+    cited_then = Counter(ident for ident, _l, citation, _b, _g in then if citation)
+    cited_now = Counter(ident for ident, _l, citation, _b, _g in now if citation)
+    for ident, n in (cited_then - cited_now).items():
+        if ident in ids_now and ident in ids_then:
+            d.citations_removed.extend([ids_then[ident].raw] * n)
+    d.links_added = [link.raw for i, link in added if i not in paired]
+    d.citations_added = len(citation_now - citation_then)
+    broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))
+                          for _i, link, _c, broken, _g in then if broken)
+    for ident, link, _c, broken, gone in now:
+        if not broken:
+            continue
+        if gone is not None:  # the page it reaches goes: that deletion's broken link
+            world.broken_by.setdefault(gone, []).append(f"{path} {link.raw}")
+            continue
+        target = ident[0]
+        if ident in ids_then and target != path and target in world.after and link.subpath:
+            # a link the page had, into another changed page that loses the anchor it names
+            world.broken_by.setdefault(target, []).append(f"{path} {link.raw}")
+            world.anchors_lost.setdefault(target, set()).add(link.subpath)
+            continue
+        key = (link_key(link.target), _subpath_key(link.subpath))
+        if broken_then[key] > 0:
+            broken_then[key] -= 1  # broken before this change too
+            continue
+        d.links_broken.append(link.raw)
+    if old is not None and new is not None:
+        sources_then = [str(s) for s in old.sources]
+        gone = [s for s in sources_then if s not in set(map(str, new.sources))]
+        d.citations_removed.extend(f"sources: {s}" for s in gone if s not in d.citations_removed
+                                   and not any(s == x for x in d.links_removed))
+        d.citations_added += len([s for s in new.sources if s not in old.sources])
+    if base is not None and proposed is not None and ("[^" in gone or "[^" in came):
+        notes = kt.footnotes(base) - kt.footnotes(proposed)
+        d.citations_removed.extend(f"footnote [^{n}]" for n in sorted(notes))
+        d.citations_added += len(kt.footnotes(proposed) - kt.footnotes(base))
+    if new is not None and proposed is not None and "://" in came:
+        ext = Counter(link.raw for link in new.external_links) + kt.bare_urls(proposed)
+        if old is not None and base is not None:
+            ext -= Counter(link.raw for link in old.external_links) + kt.bare_urls(base)
+        d.external_added = sorted(ext)
+
+
+def _inbound(world: _Worlds, d: PageDiff, changed: set[str]) -> None:
+    """Links from pages the changeset leaves alone that this change breaks: the page goes (or
+    moves), or a heading or block id they name goes."""
+    vault, source_path = world.vault, d.old_path or d.path
+    if not world.real or not hasattr(vault, "backlinks"):
+        return
+    anchors_then = world.anchors(source_path, after=False) if d.kind != CREATE else None
+    anchors_now = world.anchors(d.path, after=True) if d.kind != DELETE else None
+    moves = d.kind in (DELETE, RENAME)
+    lost = anchors_then is not None and anchors_now is not None and (
+        anchors_then[0] - anchors_now[0] or anchors_then[1] - anchors_now[1])
+    if not moves and not lost:
+        return
+    if moves and not lost and not world.namesakes(source_path):
+        # nothing else answers to its name afterwards: every link into it breaks (read from the
+        # link index, without unpacking each linking page)
+        for source, count in world.linking(source_path):
+            if source not in changed and source not in LISTING_PAGES:
+                d.inbound_broken.append(f"{source} ({count} link{'s' if count > 1 else ''})")
+        return
+    removed: set[str] = set()
+    for back in vault.backlinks(source_path, context=False):
+        if back.via_alias or back.source in changed or back.source in LISTING_PAGES:
+            continue
+        link = back.link
+        target = world.resolve_after(link.target, back.source)
+        if target is None:
+            d.inbound_broken.append(f"{back.source}:{back.line} {link.raw}")
+        elif link.subpath and target == d.path and _anchor_missing(anchors_now, link.subpath):
+            if not _anchor_missing(anchors_then, link.subpath):
+                removed.add(link.subpath)
+                d.inbound_broken.append(f"{back.source}:{back.line} {link.raw}")
+    d.anchors_removed = sorted(removed)
+
+
+def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None:
+    """Figures, callouts, table rows, code and comments. `gone`/`came`: the lines the change
+    removes and adds; lines it keeps appear on both sides of every multiset compared here, so
+    a page whose removed lines hold no figure (callout, row...) lost none, and is not read."""
+    readings: dict[str, kt.TextReading] = {}
+
+    def reading(text: str) -> kt.TextReading:
+        if text not in readings:
+            readings[text] = kt.TextReading(text)
+        return readings[text]
+
+    if kt.has_figures(gone):
+        old, new = reading(base), reading(proposed)
+        figures_then, figures_now = old.figures(), new.figures()
+        lost, found = figures_then - figures_now, figures_now - figures_then
+        if lost:
+            d.figures_removed = sorted(lost)
+            d.figures_added = sorted(found)
+            d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
+                             [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN]
+    if "[!" in gone:
+        kinds = kt.callouts(base) - kt.callouts(proposed)
+        if kinds:
+            d.callouts_removed = kt.callout_lines(base, set(kinds))
+    if "|" in gone:
+        rows_then, rows_now = kt.table_rows(base), kt.table_rows(proposed)
+        if len(rows_then) > len(rows_now):
+            kept = set(rows_now)
+            d.rows_removed = [r for r in rows_then if r not in kept][: len(rows_then) - len(rows_now)]
+    if gone.strip() and kt.may_hide(base):
+        d.code_changed = sorted((reading(base).hidden() - reading(proposed).hidden()).keys())
+    if "%%" in came or "<!--" in came:
+        d.comments_added = sorted((reading(proposed).comments() - reading(base).comments()).keys())
+
+
+def _share_rewritten(base: str, proposed: str) -> float:
+    old = Counter(map(str.strip, base.splitlines()))
+    new = Counter(map(str.strip, proposed.splitlines()))
+    old.pop("", None)
+    total = sum(old.values())
+    return sum((old - new).values()) / total if total >= 5 else 0.0
+
+
+def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
+              twins: TwinIndex | None = None) -> PageDiff:
+    kind = fc.kind
+    d = PageDiff(fc.path, kind, fc.old_path)
+    base, proposed = fc.base_text, fc.proposed_text
+    old_path = fc.old_path or fc.path
+    old = world.before.get(old_path)
+    new = world.after.get(fc.path)
+    if proposed is not None:
+        d.disguise = _disguise(proposed)
+        if kind == CREATE and twins is not None:
+            d.twin_of = twins.of(fc.path)
+    if base is not None and proposed is not None:  # what the change takes out, puts in
+        gone = "".join(line for h in fc.hunks for line in h.old_lines)
+        came = "".join(line for h in fc.hunks for line in h.new_lines)
+    else:
+        gone, came = base or "", proposed or ""
+    if old is not None and new is not None:
+        _frontmatter(d, old, new, base or "", proposed or "")
+    if kind != DELETE:
+        _links(world, d, old, new, old_path, fc.path, base, proposed, gone, came)
+    _inbound(world, d, changed)
+    if proposed is not None:
+        invisible = kt.invisible(came) - kt.invisible(gone)
+        d.invisible_added = [f"{kt.char_name(ch)} ×{n}" for ch, n in invisible.items()]
+    if base is not None and proposed is not None:
+        _claims(d, base, proposed, gone, came)
+        d.rewritten = _share_rewritten(base, proposed)
+        d.blocks = len(fc.hunks)
+    elif proposed is not None:  # a new page: what it plants
+        d.comments_added = sorted(kt.TextReading(proposed).comments())
+    return d
+
+
+# -- the changeset -----------------------------------------------------------------------------
+def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None = None,
+                   source_text: str | None = None) -> KnowledgeDiff:
+    """The knowledge diff of `changeset` against `vault` (a wiki_tui.vault.Vault, or anything
+    with a `root`: then links are compared as written, without resolution).
+
+    `source_text`: an ingest's raw source, to see which pages it never mentions (read from
+    `changeset.source` when not given)."""
+    changes = [fc for fc in changeset.files if fc.path.lower().endswith(".md")]
+    world = _Worlds(vault, changes)
+    for fc in changes:
+        if fc.base_text is not None:
+            world.before[fc.old_path or fc.path] = parse_page(fc.old_path or fc.path, fc.base_text)
+        if fc.proposed_text is not None:
+            world.after[fc.path] = parse_page(fc.path, fc.proposed_text)
+    changed = {p for fc in changes for p in (fc.path, fc.old_path) if p}
+    out = KnowledgeDiff([page_diff(world, fc, changed, twins) for fc in changes])
+    for d in out.pages:
+        d.inbound_broken.extend(world.broken_by.get(d.old_path or d.path, []))
+        lost = world.anchors_lost.get(d.path, set()) - set(d.anchors_removed)
+        d.anchors_removed = sorted({*d.anchors_removed, *lost})
+    _spread(out)
+    if changeset.operation == "ingest" and (changeset.source or source_text):
+        _unmentioned(vault, changeset, out, world, source_text)
+    return out
+
+
+def _spread(diff: KnowledgeDiff) -> None:
+    for label, pages, least in (
+        ("external links added", [p.path for p in diff.pages if p.external_added], SPREAD_PAGES),
+        ("hidden comments added", [p.path for p in diff.pages if p.comments_added],
+         COMMENT_SPREAD_PAGES),
+        ("citations removed", [p.path for p in diff.pages if p.citations_removed], SPREAD_PAGES),
+        ("links removed", [p.path for p in diff.pages if p.links_removed and p.kind != DELETE],
+         SPREAD_PAGES + 2),
+    ):
+        if len(pages) >= least:
+            diff.spread[label] = pages
+
+
+def _unmentioned(vault: Any, changeset: Changeset, diff: KnowledgeDiff, world: _Worlds,
+                 source_text: str | None) -> None:
+    """An ingest that changes pages its source never names (not by file name, title or alias):
+    a source's instructions obeyed across the wiki, not its content filed."""
+    if source_text is None:
+        try:
+            source_text = (Path(vault.root) / changeset.source).read_text("utf-8", "replace")
+        except OSError:
+            return
+    haystack = " ".join(source_text.casefold().split())
+    pages = []
+    for d in diff.pages:
+        if d.kind in (CREATE,) or d.path in SPECIAL_PAGES:
+            continue
+        page = world.before.get(d.old_path or d.path)
+        if page is None:
+            continue
+        names = {page.name, page.title, *page.aliases}
+        if not any(" ".join(str(n).casefold().split()) in haystack for n in names if str(n).strip()):
+            pages.append(d.path)
+    if len(pages) >= UNMENTIONED_PAGES:
+        diff.spread["pages the source never mentions"] = pages

@@ -1,0 +1,239 @@
+"""What a page's text says, read for the knowledge diff: the pieces that are not links.
+
+Each function takes one page's text (and what the vault's scanner found in it: its `Page`, its
+prose spans) and returns plain values that compare with `Counter` arithmetic: frontmatter keys as
+written (duplicates, keys below the closing `---`), numbers and dates in sentences, callouts,
+table rows, the text inside code and comments, hidden comments, invisible characters and
+footnotes. No disk, no vault: knowledge.py compares two readings of a page.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Any
+
+from wiki_tui.vault.frontmatter import split_frontmatter
+from wiki_tui.vault.blocks import BlockPass
+
+_KEY_LINE = re.compile(r"^([A-Za-z_][\w .-]*?)[ \t]*:(?:[ \t]|$)", re.M)
+# Numbers (1714, 5.1, 1,000, 1761-62, 20/07/1969) and month names: a claim's figures and dates.
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:/-]\d+)*(?![\w])")
+_MONTHS = ("January February March April May June July August September October November "
+           "December").split()
+_MONTH = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b")  # capitalised: "may" is a verb
+_CALLOUT = re.compile(r"^[ \t]{0,3}(?:>[ \t]*)+\[!([A-Za-z][\w-]*)\][+-]?(.*)$", re.M)
+_TABLE_ROW = re.compile(r"^[ \t]{0,3}\|.*\|[ \t]*\r?$", re.M)
+_TABLE_RULE = re.compile(r"^[ \t|:-]+$")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:", re.M)
+_BARE_URL = re.compile(r"(?<![(<\w])(?:https?|ftp)://[^\s<>()\[\]]+", re.IGNORECASE)
+_LINK_TEXT = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")
+# Invisible or direction-changing characters: the format category (Cf: zero-width, bidi
+# controls, tags, soft hyphen) and fillers that render as nothing (U+115F, U+3164, U+FFA0...).
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u115f-\u1160\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0001\U000e0020-\U000e007f]")
+
+
+def body_start(text: str) -> int:
+    return split_frontmatter(text)[2]
+
+
+def frontmatter_keys(text: str) -> list[str]:
+    """Top-level keys of the frontmatter as written, in order, repeats kept (YAML keeps only the
+    last of a repeated key: the earlier values are silently lost)."""
+    fm, _start, _body, _line = split_frontmatter(text)
+    if fm is None:
+        return []
+    return [m.group(1) for m in _KEY_LINE.finditer(fm)]
+
+
+def keys_in_body(text: str, keys: set[str]) -> list[str]:
+    """Which of `keys` stand as `key: value` lines at the top of the body (fell out of the
+    frontmatter: a closing `---` written too early, or a second block)."""
+    if not keys:
+        return []
+    start = body_start(text)
+    head = text[start:start + 4000]
+    found = []
+    for m in _KEY_LINE.finditer(head):
+        if m.group(1) in keys and m.group(1) not in found:
+            found.append(m.group(1))
+    return found
+
+
+def value_kind(value: Any) -> str:
+    """The shape of a frontmatter value as the review names it."""
+    if value is None:
+        return "empty"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "mapping"
+    if isinstance(value, bool):
+        return "yes/no"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    return "date" if hasattr(value, "isoformat") else type(value).__name__
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A frontmatter value, short, for a one-line review note."""
+    text = repr(value) if not isinstance(value, str) else value
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _prose(text: str, start: int) -> list[tuple[int, int]]:
+    """Prose spans (the block pass alone: no link is looked for here)."""
+    p = BlockPass(text, start)
+    p.blocks()
+    return p.spans
+
+
+def has_figures(text: str) -> bool:
+    return bool(_NUMBER.search(text) or _MONTH.search(text))
+
+
+_HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
+
+
+def may_hide(text: str) -> bool:
+    """Whether the text can hold code or comments at all (else there is nothing to compare)."""
+    return _HIDING.search(text) is not None
+
+
+def _outside(spans: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
+    """The gaps between prose spans within [start, end): code, inline code, %% comments."""
+    gaps, pos = [], start
+    for a, b in spans:
+        if a > pos:
+            gaps.append((pos, a))
+        pos = max(pos, b)
+    if pos < end:
+        gaps.append((pos, end))
+    return gaps
+
+
+class TextReading:
+    """One page's text read once: its body's prose spans and the gaps between them."""
+
+    __slots__ = ("text", "start", "spans")
+
+    def __init__(self, text: str, start: int | None = None) -> None:
+        self.text = text
+        self.start = body_start(text) if start is None else start
+        self.spans = _prose(text, self.start)
+
+    def prose_lines(self) -> list[tuple[int, str]]:
+        """(1-based line, prose text of that line) with link text cut out."""
+        out: dict[int, list[str]] = {}
+        text = self.text
+        for a, b in self.spans:
+            piece = text[a:b]
+            line = text.count("\n", 0, a) + 1
+            for k, part in enumerate(piece.split("\n")):
+                out.setdefault(line + k, []).append(part)
+        return [(n, _LINK_TEXT.sub(" ", " ".join(parts))) for n, parts in sorted(out.items())]
+
+    def figures(self) -> Counter:
+        """Numbers and month names in the prose (outside links), as a multiset."""
+        text = self.text
+        prose = _LINK_TEXT.sub(" ", "\n".join(text[a:b] for a, b in self.spans))
+        found = Counter(_NUMBER.findall(prose))
+        found.update(m.lower() for m in _MONTH.findall(prose))
+        return found
+
+    def figure_lines(self, wanted: set[str]) -> list[tuple[int, str]]:
+        """Prose lines holding one of `wanted` figures: (line, the line as written)."""
+        lines = self.text.splitlines()
+        out = []
+        for n, line in self.prose_lines():
+            tokens = set(_NUMBER.findall(line)) | {m.lower() for m in _MONTH.findall(line)}
+            if tokens & wanted and 0 < n <= len(lines):
+                out.append((n, lines[n - 1].strip()))
+        return out
+
+    def hidden(self) -> Counter:
+        """Text inside code (fenced, indented, inline) and %% comments, one stripped line each;
+        HTML comments in prose too."""
+        text, found = self.text, Counter()
+        for a, b in _outside(self.spans, self.start, len(text)):
+            for line in text[a:b].splitlines():
+                if line.strip():
+                    found[line.strip()] += 1
+        for a, b in self.spans:
+            for m in _HTML_COMMENT.finditer(text, a, b):
+                for line in m.group().splitlines():
+                    if line.strip():
+                        found[line.strip()] += 1
+        return found
+
+    def comments(self) -> Counter:
+        """Hidden comments (`%% %%`, `<!-- -->`), whole, stripped."""
+        text, found = self.text, Counter()
+        for a, b in _outside(self.spans, self.start, len(text)):
+            piece = text[a:b]
+            i = piece.find("%%")
+            while i != -1:
+                j = piece.find("%%", i + 2)
+                end = len(piece) if j == -1 else j + 2
+                found[" ".join(piece[i:end].split())] += 1
+                i = -1 if j == -1 else piece.find("%%", end)
+        for a, b in self.spans:
+            for m in _HTML_COMMENT.finditer(text, a, b):
+                found[" ".join(m.group().split())] += 1
+        return found
+
+
+def callouts(text: str) -> Counter:
+    """Callout types (`> [!contradiction]` -> "contradiction"), as a multiset."""
+    return Counter(m.group(1).lower() for m in _CALLOUT.finditer(text))
+
+
+def callout_lines(text: str, kinds: set[str]) -> list[str]:
+    return [m.group(0).strip() for m in _CALLOUT.finditer(text) if m.group(1).lower() in kinds]
+
+
+def table_rows(text: str) -> list[str]:
+    """Table rows (not the `|---|` rule), stripped, in order."""
+    rows = (m.group(0).strip() for m in _TABLE_ROW.finditer(text))
+    return [r for r in rows if not _TABLE_RULE.match(r)]
+
+
+def footnotes(text: str) -> Counter:
+    """Footnote definitions (`[^1]: ...`) by label."""
+    return Counter(_FOOTNOTE_DEF.findall(text[body_start(text):]))
+
+
+def invisible(text: str) -> Counter:
+    """Invisible and direction-changing characters (zero-width, bidi controls, fillers), by code
+    point; a byte-order mark at the very start is the file's, not the text's."""
+    if text.isascii():
+        return Counter()
+    found = Counter(_INVISIBLE.findall(text, 1))
+    if text[:1] and _INVISIBLE.match(text) and text[0] != "\ufeff":
+        found[text[0]] += 1
+    return found
+
+
+def char_name(ch: str) -> str:
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}"
+
+
+def split_has_frontmatter(text: str) -> bool:
+    return split_frontmatter(text)[0] is not None
+
+
+def bare_urls(text: str) -> Counter:
+    """URLs written out in prose (Obsidian makes them links), outside code and comments."""
+    if "://" not in text:
+        return Counter()
+    return Counter(m.group().rstrip(".,;:!?'\"") for _n, line in TextReading(text).prose_lines()
+                   for m in _BARE_URL.finditer(line))
