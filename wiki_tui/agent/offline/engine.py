@@ -92,6 +92,7 @@ def _lint(vault: Any, args: dict, progress: Any = _quiet) -> str:
         return f"{NOTE} Only structural checks; no model-checked findings.{asks}\n"
     fixes: dict[str, dict[int, list[tuple[str, str]]]] = {}
     asked = []  # ambiguous links the context does not settle: the person chooses
+    repointed: set[str] = set()  # pages whose ambiguous link now names the page it means
     for item in args.get("findings", []):
         if item.path not in vault.pages:
             continue
@@ -99,6 +100,8 @@ def _lint(vault: Any, args: dict, progress: Any = _quiet) -> str:
             new = _ambiguous_fix(vault, item)
             if new is None:
                 asked.append(str(item))
+            else:
+                repointed.add(item.path)
         else:
             new = _link_fix(item)
         if new is None:
@@ -126,6 +129,10 @@ def _lint(vault: Any, args: dict, progress: Any = _quiet) -> str:
     if asked:
         prose += (f" {len(asked)} ambiguous link(s) are left for you to choose, their sentence "
                   "does not say which page they mean:\n" + "\n".join(f"- {a}" for a in asked))
+    fixed = sorted(repointed & {b.path for b in blocks})
+    if fixed:  # the link now reaches another page than Obsidian opened: meant, and said so
+        prose += ("\n\nIntended: " + ", ".join(fixed) + " — an ambiguous link pointed at the "
+                  "page its sentence means")
     return prose + asks + "\n\n" + blocks_as_text(blocks)
 
 
@@ -239,8 +246,11 @@ def _merge(vault: Any, source: str, target: str) -> str:
     merged = f"{dst_text.rstrip()}\n\n## From {src.title}\n\n{body}\n"
     blocks = [Block(WRITE, dst.path, content=merged), Block(DELETE, src.path)]
     blocks += rewrite_blocks(vault, {src.path: dst.path}, skip={dst.path}, keep_text=True)
+    # the person asked for exactly this: the page's removal is declared, not hidden
+    touched = ", ".join(dict.fromkeys(b.path for b in blocks))
+    intent = f"Intended: {touched} — merged as asked (\"merge {source} into {target}\")"
     return (f"{NOTE} Merged `{src.path}` into `{dst.path}` (its text appended under a heading), "
-            "deleted it, and pointed its backlinks at the merged page.\n\n"
+            f"deleted it, and pointed its backlinks at the merged page.\n\n{intent}\n\n"
             + blocks_as_text(blocks))
 
 
