@@ -540,7 +540,7 @@ def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None 
     `source_text`: an ingest's raw source, to see which pages it never mentions (read from
     `changeset.source` when not given)."""
     changes = [fc for fc in changeset.files if fc.path.lower().endswith(".md")]
-    world = _Worlds(vault, changes)
+    world = _Worlds(vault, changeset.files)  # every file: a page may embed a drawn SVG
     for fc in changes:
         if fc.base_text is not None:
             world.before[fc.old_path or fc.path] = parse_page(fc.old_path or fc.path, fc.base_text)

@@ -132,9 +132,9 @@ def clean_relative(path: str, *, rendered: bool = False) -> str:
         raise GuardError(clean, what + hint)
     if clean[: -len(suffix)].endswith("/") or clean == suffix:
         raise GuardError(clean, "the page name is empty")
-    if clean[: -len(".md")].endswith((".", " ")):
+    if clean[: -len(suffix)].endswith((".", " ")):
         raise GuardError(clean, f"the name '{parts[-1]}' ends with a dot or a space before "
-                         "'.md', which Windows and sync tools cannot keep; remove it")
+                         f"'{suffix}', which Windows and sync tools cannot keep; remove it")
     if clean.casefold() in GENERATED:  # casefold: macOS and Windows ignore case
         raise GuardError(clean, GENERATED[clean.casefold()])
     return clean
