@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from tests.conftest import git
+from tests.support.clock import FakeClock
 from tests.ui.conftest import wait_for
 from tests.ui.conftest import DEAD, MAYER, NEW, ReviewHost, make_changeset, read
 from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, REJECTED
@@ -19,10 +20,11 @@ SIZE = (120, 36)
 def review(git_vault, open_vault):
     """Factory: (app, screen getter, changeset) for a review of REPLY on the git vault."""
 
-    def _make(grace: float = 0.0):
+    def _make(grace: float = 0.0, clock=None):
         vault = open_vault(git_vault)
         changeset = make_changeset(vault)
-        app = ReviewHost(lambda: ReviewScreen(vault, changeset, grace=grace))
+        extra = {"clock": clock} if clock is not None else {}
+        app = ReviewHost(lambda: ReviewScreen(vault, changeset, grace=grace, **extra))
         return app, changeset
 
     return _make
@@ -37,17 +39,21 @@ def head(root) -> str:
 
 
 async def test_keys_ignored_during_grace_period(review):
-    app, changeset = review(grace=3.0)  # the default is 0.5 s; longer for a busy test machine
+    clock = FakeClock()  # the grace period ends when the test says, however busy the machine
+    app, changeset = review(grace=0.5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "keys active in 3 s" in status(app)
+        assert "keys active in 0.5 s" in status(app)
+        clock.advance(0.45)
         await pilot.press("A", "a", "enter")
         assert all(f.status == PENDING for f in changeset.files)
-        await wait_for(pilot, lambda: app.screen.armed, timeout=10)
-        await pilot.pause(0.05)
-        assert "keys active" not in status(app)
+        assert not app.screen.armed and "keys active" in status(app)
+        clock.advance(0.05)
+        assert app.screen.armed
         await pilot.press("a")
         assert changeset.files[0].status == ACCEPTED
+        assert "keys active" not in status(app)
+        assert app.results == []  # the enter in the grace period applied nothing
 
 
 async def test_accept_one_reject_another_and_one_hunk_then_apply(review, git_vault):

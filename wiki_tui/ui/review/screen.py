@@ -6,7 +6,9 @@ its decisions), or HANDED_BACK when it opened by itself and the person was typin
 written unless enter applies. Keys are ignored for GRACE_SECONDS after the screen opens, so
 typing that was meant for the prompt cannot approve anything; a review that opened by itself
 (`hand_back` given) steps aside at the first such key and passes it, and every key after it,
-to `hand_back`, so the typed text lands where it was meant to.
+to `hand_back`, so the typed text lands where it was meant to. The grace period is read off
+`clock` (the app's; `time.monotonic` by default), so a test decides when it is over instead of
+racing it on a busy machine.
 """
 
 from __future__ import annotations
@@ -73,11 +75,13 @@ class ReviewScreen(Screen[Any]):
     ]
 
     def __init__(self, vault: Any, changeset: Changeset, *, grace: float = GRACE_SECONDS,
-                 hand_back: Callable[[str, str | None], None] | None = None) -> None:
+                 hand_back: Callable[[str, str | None], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.vault = vault
         self.changeset = changeset
         self.grace = grace
+        self.clock = clock
         self.hand_back = hand_back  # given when the review opened by itself, not on a key
         self._handing_back = False
         self.cursor = 0  # focused file
@@ -123,7 +127,7 @@ class ReviewScreen(Screen[Any]):
         return self.app.size.width >= SPLIT_WIDTH
 
     def on_mount(self) -> None:
-        self._armed_at = time.monotonic() + self.grace
+        self._armed_at = self.clock() + self.grace
         cs = self.changeset
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" Review ", "reverse bold")
@@ -143,13 +147,14 @@ class ReviewScreen(Screen[Any]):
         self._update_status()
 
     def _grace_over(self) -> None:
-        if self.message.startswith("keys active in"):
+        """The timer that clears "keys active in…" (the clock, not the timer, decides)."""
+        if self.armed and self.message.startswith("keys active in"):
             self.message = ""
-        self._update_status()
+            self._update_status()
 
     @property
     def armed(self) -> bool:
-        return time.monotonic() >= self._armed_at
+        return self.clock() >= self._armed_at
 
     def on_resize(self) -> None:
         if self._split_choice is None and self.diff.split != self.split:
@@ -168,6 +173,8 @@ class ReviewScreen(Screen[Any]):
             if self.busy:
                 self.message = f"{self.busy}…"
                 self._update_status()
+            return
+        self._grace_over()  # the first key that counts clears the notice if the timer has not
 
     def _step_aside(self, event: events.Key) -> None:
         """The person was typing when this review opened by itself: leave (pending) and give
