@@ -379,6 +379,16 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def _update_layout_class(self, width: int) -> None:
         self.screen.set_class(width < NARROW_WIDTH, "-narrow")
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Stacked panes: the one with the focus is the taller (app.tcss, -browsing)."""
+        main = self.screen_stack[0] if self.screen_stack else None
+        if main is None or event.widget.screen is not main:
+            return
+        browser = self._browser
+        main.set_class(browser is not None and (event.widget is browser
+                                                or browser in event.widget.ancestors),
+                       "-browsing")
+
     def watch_maximised(self, value: str) -> None:
         self.screen.set_class(value == "conversation", "-max-conversation")
         self.screen.set_class(value == "browser", "-max-browser")
@@ -433,7 +443,10 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
 
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(binding_rows(self, self._screen_classes())))
+        rows = binding_rows(self, self._screen_classes())
+        here = type(self.screen).__name__  # the keys of the screen on top come first
+        rows.sort(key=lambda row: row[3] != here)
+        self.push_screen(HelpScreen(rows))
 
     def action_cancel(self) -> None:
         self.cancel_operation()

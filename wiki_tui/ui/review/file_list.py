@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -25,13 +28,43 @@ def status_style(status: str, variables: dict[str, str]) -> Style:
         return Style(bold=status != PENDING)
 
 
+def elide(path: str, width: int) -> str:
+    """`path` in at most `width` cells, cut where it says least: the folders first
+    ("…/Dead reckoning.md"), then the middle of the name ("Dead r…ning.md"), never the end."""
+    if cell_len(path) <= width:
+        return path
+    if width <= 1:
+        return "…"[:width]
+    folder, _, name = path.rpartition("/")
+    if folder and cell_len(name) + 2 <= width:
+        keep = width - cell_len(name) - 2  # the start of the folder path, then "…/"
+        return (folder[:keep] + "…/" + name) if keep else "…/" + name
+    tail = (width - 1) // 2
+    head = width - 1 - tail
+    return name[:head] + "…" + (name[-tail:] if tail else "")
+
+
+class ElidedPath:
+    """A path that fits the width it is given (a table column) by `elide`, not by a cut end."""
+
+    def __init__(self, path: str, style: str | Style = "") -> None:
+        self.path = path
+        self.style = style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text(elide(self.path, options.max_width), style=self.style, no_wrap=True, end="")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(8, cell_len(self.path)), cell_len(self.path))
+
+
 def file_row(change: FileChange, variables: dict[str, str]) -> Table:
-    """One file: status glyph, kind letter, path (ellipsised to fit), +added −removed."""
+    """One file: status glyph, kind letter, path (elided in the middle to fit), +added −removed."""
     style = status_style(change.status, variables)
     grid = Table.grid(expand=True, padding=(0, 1))
     grid.add_column(no_wrap=True, width=1)
     grid.add_column(no_wrap=True, width=1)
-    grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    grid.add_column(ratio=1, no_wrap=True)
     grid.add_column(no_wrap=True, justify="right")
     added, removed = change.stats
     stats = Text(no_wrap=True)
@@ -39,7 +72,7 @@ def file_row(change: FileChange, variables: dict[str, str]) -> Table:
     stats.append(f" −{removed}", variables.get("text-error", "red"))
     path = change.path + (" ✎" if change.edited_by_hand else "")
     grid.add_row(Text(GLYPHS.get(change.status, "?"), style=style),
-                 Text(KIND_LETTERS.get(change.kind, "?"), style="bold"), path, stats)
+                 Text(KIND_LETTERS.get(change.kind, "?"), style="bold"), ElidedPath(path), stats)
     return grid
 
 

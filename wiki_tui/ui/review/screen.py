@@ -38,6 +38,7 @@ GRACE_SECONDS = 0.5
 HANDED_BACK = "handed back"  # the dismiss result of a review that stepped aside for typing
 ALL_REJECTED = "all rejected"  # enter on a review whose every file was rejected: it is closed
 SPLIT_WIDTH = 160  # side by side from this many columns (s toggles)
+STACK_WIDTH = 100  # below this many columns the file list sits above the diff, full width
 
 
 class FileList(OptionList, can_focus=False):
@@ -48,8 +49,8 @@ class ReviewScreen(Screen[Any]):
     CSS_PATH = Path(__file__).with_name("review.tcss")
     AUTO_FOCUS = None
 
-    # In the order the key bar shows them (two lines at 80 columns): what finishes a review
-    # first, then moving about; F1 lists them all.
+    # In the order the key bar shows them (two lines at 80 columns, every key there): what
+    # finishes a review first, then moving about; ? (or F1) lists them all, this screen's first.
     BINDINGS = [
         Binding("enter", "apply", "Apply", id="review.apply"),
         Binding("a", "accept_file", "Accept", id="review.accept_file"),
@@ -66,6 +67,7 @@ class ReviewScreen(Screen[Any]):
         Binding("p", "move_hunk(-1)", "Prev hunk", id="review.prev_hunk"),
         Binding("e", "edit", "Edit", id="review.edit"),
         Binding("s", "toggle_split", "Split", id="review.toggle_split"),
+        Binding("question_mark", "app.help", "Keys", id="review.help"),
         Binding("g,home", "first_file", "First file", id="review.first_file", show=False),
         Binding("G,end", "last_file", "Last file", id="review.last_file", show=False),
         Binding("pagedown,ctrl+d", "scroll_diff(1)", "Scroll down", id="review.scroll_down",
@@ -128,6 +130,7 @@ class ReviewScreen(Screen[Any]):
 
     def on_mount(self) -> None:
         self._armed_at = self.clock() + self.grace
+        self.set_class(self.app.size.width < STACK_WIDTH, "-stacked")
         cs = self.changeset
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" Review ", "reverse bold")
@@ -157,6 +160,7 @@ class ReviewScreen(Screen[Any]):
         return self.clock() >= self._armed_at
 
     def on_resize(self) -> None:
+        self.set_class(self.app.size.width < STACK_WIDTH, "-stacked")
         if self._split_choice is None and self.diff.split != self.split:
             self._show_diff(keep_scroll=False)
 
@@ -287,10 +291,25 @@ class ReviewScreen(Screen[Any]):
                 self._show_file(index, 0 if step > 0 else len(files[index].hunks) - 1)
                 return
             index += step
+        # No hunk further on: say so, and show the rest of a long one (a new page is one hunk:
+        # n used to do nothing at all in a review of a single created page).
+        diff = self.diff
+        before = diff.scroll_y
+        self.action_scroll_diff(step)
+        moved = diff.scroll_y != before
+        count = len(change.hunks)
+        if not count:
+            self.say(f"no hunks to move to: {change.path} is a rename (space decides it)")
+            return
+        where = "last" if step > 0 else "first"
+        files_note = f" of {len(files)} files" if len(files) > 1 else ""
+        self.say(f"{where} hunk: {self.hunk + 1} of {count} in {change.path}{files_note}"
+                 + ("; scrolled" if moved else ""))
 
     def action_scroll_diff(self, pages: int) -> None:
         diff = self.diff
-        diff.scroll_to(y=diff.scroll_y + pages * max(1, diff.size.height - 2), animate=False)
+        diff.scroll_to(y=diff.scroll_y + pages * max(1, diff.size.height - 2), animate=False,
+                       immediate=True)
 
     @on(OptionList.OptionHighlighted, "#review-files")
     def _clicked(self, event: OptionList.OptionHighlighted) -> None:
