@@ -156,6 +156,7 @@ class OperationsMixin:
         presenter = EventPresenter(self.conversation, name)
         self.keys_at_start = self.keys_typed  # keys typed from now on may hold a review back
         self.status_bar.activity = activity or f"{name} running — esc cancels"
+        self.conversation.progress.start(name, self.clock())  # at once, before any event
         stream = None
         try:
             stream = factory()
@@ -173,6 +174,7 @@ class OperationsMixin:
             if stream is not None:
                 await stream.aclose()
             self.status_bar.activity = ""
+            self.conversation.progress.stop()
             self.conversation.flush()
         if presenter.failed is None and name == "query" and presenter.answer:
             self.last_answer = presenter.answer

@@ -13,6 +13,15 @@ from wiki_tui.ui.findings import FindingsReported, findings_key, note_text
 
 # How a proposed block reads in the reply: its content belongs to the review, not the chat.
 _BLOCK_LINE = {"write": "writes", "edit": "edits", "delete": "deletes", "rename": "renames"}
+# The agent's own progress event (phase, counts so far), where the agent has one.
+_PROGRESS = getattr(ev, "Progress", None)
+
+
+def progress_of(event: object) -> tuple[str, tuple[int, int] | None]:
+    """(phase, (done, total) or None) from an agent Progress event."""
+    phase = str(getattr(event, "phase", "") or "working")
+    done, total = getattr(event, "done", None), getattr(event, "total", None)
+    return phase, ((int(done), int(total or 0)) if done is not None else None)
 
 
 class EventPresenter:
@@ -39,19 +48,27 @@ class EventPresenter:
 
     def handle(self, event: object) -> None:
         conv = self.conversation
+        progress = conv.progress
         if isinstance(event, ev.Started):
             self.offline = event.offline
             model = "offline engine" if event.offline else event.model
             conv.add_note(f"{event.operation}: {event.title} · {model}", "tool")
             conv.proposed.clear()
+            progress.set_phase("reading" if event.offline else "waiting for the model")
         elif isinstance(event, ev.Token):
+            progress.streamed(event.text)
             self._token(event.text)
         elif isinstance(event, ev.ToolActivity):
             conv.add_note(f"  {event.tool}: {event.detail}", "tool")
+            progress.set_phase(event.detail)
         elif isinstance(event, ev.Retry):
             wait = f", waiting {event.wait_seconds:.0f}s" if event.wait_seconds else ""
             conv.add_note(f"  retry {event.attempt}: {event.reason}{wait}", "retry")
+            progress.set_phase(f"retry {event.attempt}")
+        elif _PROGRESS is not None and isinstance(event, _PROGRESS):
+            progress.set_phase(*progress_of(event))
         elif isinstance(event, ev.FileProposed):
+            progress.file(event.path)
             conv.proposed.propose(event.path, event.kind)
         elif isinstance(event, ev.FileProgress):
             conv.proposed.progress(event.path, len(event.text))
@@ -60,6 +77,7 @@ class EventPresenter:
             conv.proposed.propose(change.path, f"{change.kind} ✓")
         elif isinstance(event, ev.ChangesetReady):
             self.changeset = event.changeset
+            progress.set_phase("checking the changes")
         elif isinstance(event, ev.Findings):
             self.findings = event
         elif isinstance(event, ev.Answer):
