@@ -48,7 +48,7 @@ def keys(text: str) -> list[str]:
 
 async def become_ready(pilot, app, ready: asyncio.Event, changeset) -> None:
     ready.set()
-    await wait_for(pilot, lambda: changeset in app.pending_changesets, timeout=30)
+    await wait_for(pilot, lambda: changeset in app.pending_changesets, timeout=90)
     await pilot.pause()
 
 
@@ -125,13 +125,13 @@ async def test_a_review_opens_by_itself_when_the_person_only_pressed_enter(git_v
         for key in keys(command):
             clock.advance(KEY_SECONDS)
             await pilot.press(key)
-        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), timeout=30)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), timeout=90)
         assert started == [name]
         screen = app.screen
         assert screen.hand_back is not None  # opened by itself: typing would step it aside
         clock.advance(0.5)
         await pilot.press("R", "enter")  # armed: the keys now decide
-        await wait_for(pilot, lambda: app.screen is app.screen_stack[0], timeout=30)
+        await wait_for(pilot, lambda: app.screen is app.screen_stack[0], timeout=90)
         assert not app.pending_changesets
         assert any("every file" in n and "rejected" in n for n in notes(app))
 
