@@ -185,7 +185,9 @@ class LLMServer:
         from wiki_tui.agent.config import AgentSettings
 
         values = dict(model="openai/test-model", offline=False, api_base=self.api_base,
-                      api_key="sk-test", source="test server", timeout=5.0,
+                      # generous: a busy machine's first call (litellm warming up) is slow;
+                      # tests of the timeout pass their own
+                      api_key="sk-test", source="test server", timeout=60.0,
                       retry_base_delay=0.01)
         values.update(overrides)
         return AgentSettings(**values)
