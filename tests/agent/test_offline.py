@@ -176,7 +176,10 @@ def test_cli_query_save_and_ask_and_lint_fix(git_vault, capsys):
     assert cli_main(["--vault", str(git_vault), "lint", "--fix", "--yes"]) == 0
     kendall = (git_vault / "entities/Larcum Kendall.md").read_text(encoding="utf-8")
     assert "[[entities/John Harrison|Longitude Harrison]]" in kendall
-    assert "] lint | " in (git_vault / "log.md").read_text(encoding="utf-8")
+    log_md = (git_vault / "log.md").read_text(encoding="utf-8")
+    assert "] lint | fixes for " in log_md and "] lint | lint" not in log_md
+    subject = git(git_vault, "log", "-1", "--format=%s")
+    assert subject.startswith("lint: fixes for ") and "finding" in subject  # not "lint: lint"
 
 
 def test_cli_unknown_model_fails_with_a_clear_message(git_vault, capsys):
@@ -225,3 +228,16 @@ async def test_lint_repoints_typos_but_not_links_to_other_pages(git_vault, offli
     assert "See [[Nevil Maskelyne|Nevil Maskelyn]]." in fixed.proposed_text
     # "Board of Longitude Minutes" -> the Board's page is a different page, not a typo
     assert changeset.file("entities/Board of Longitude.md") is None
+
+
+def test_a_lint_changeset_is_titled_by_what_it_fixes():
+    from wiki_tui.agent.events import LintItem
+    from wiki_tui.agent.operations import lint_title
+
+    def item(code):
+        return LintItem(code + "1", code, "a.md", "m")
+
+    assert lint_title([]) == "fixes (no findings)"
+    assert lint_title([item("broken-link")]) == "fixes for 1 finding (1 broken-link)"
+    assert lint_title([item("orphan"), item("ambiguous-link"), item("ambiguous-link")]) == (
+        "fixes for 3 findings (2 ambiguous-link, 1 orphan)")
