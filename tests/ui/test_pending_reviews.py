@@ -4,6 +4,8 @@ dropped, or closed by rejecting every file."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.conftest import git
@@ -42,7 +44,9 @@ async def test_pending_reviews_survive_a_quit_and_each_can_be_dropped_or_closed(
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         for count, title in enumerate(("First proposal", "Second proposal"), 1):
-            app.run_operation("ingest", operation(make_changeset(app.vault, title=title), 0))
+            ready = asyncio.Event()
+            ready.set()  # the changeset is ready at once
+            app.run_operation("ingest", operation(make_changeset(app.vault, title=title), ready))
             await wait_for(pilot, lambda: len(app.pending_changesets) == count)
             await drain(pilot)
             if isinstance(app.screen, ReviewScreen):  # the first opens; the second waits
