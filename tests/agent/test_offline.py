@@ -12,12 +12,18 @@ from wiki_tui.agent.dismissed import dismiss
 from wiki_tui.agent.events import (
     Answer, ChangesetReady, Done, Failed, FileProposed, FileReady, Findings, Started, Token,
 )
-from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.changes.apply.journal import apply_changeset
 from wiki_tui.cli import main as cli_main
 from wiki_tui.vault import Vault
 
 SOURCE = "raw/french-chronometers.md"
 NEW_PAGE = "sources/The French Chronometer Makers.md"
+
+
+async def lint_fixes(vault, offline) -> tuple[list, object]:
+    """Every event of an offline lint, and its changeset."""
+    events = await run_op(operations.lint(vault, offline))
+    return events, next(e.changeset for e in events if isinstance(e, ChangesetReady))
 
 
 def test_cli_ingest_yes_lands_on_disk_in_log_and_git(git_vault, capsys):
@@ -27,12 +33,23 @@ def test_cli_ingest_yes_lands_on_disk_in_log_and_git(git_vault, capsys):
     assert page.startswith("---\ntitle: \"The French Chronometer Makers\"\ntype: source\n")
     assert "sources: [raw/french-chronometers.md]" in page
     assert "offline engine — not a language model" in page
-    assert "- **Pierre Le Roy**: Pierre Le Roy, son of the royal clockmaker" in page
+    assert "- **[[Pierre Le Roy]]**: Pierre Le Roy, son of the royal clockmaker" in page
     for linked in ("[[John Harrison]]", "[[Marine chronometer]]", "[[H4]]",
-                   "[[entities/Board of Longitude]]"):
+                   "[[entities/Board of Longitude]]", "[[Ferdinand Berthoud]]",
+                   "[[Connaissance des Temps]]"):
         assert linked in page
+    # a page for each name the source gives, citing the source page (links both ways)
+    le_roy = (git_vault / "entities/Pierre Le Roy.md").read_text(encoding="utf-8")
+    assert 'type: entity' in le_roy and "tags: [person]" in le_roy
+    assert 'sources: ["[[The French Chronometer Makers]]"]' in le_roy
+    assert "1766. ([[The French Chronometer Makers]])" in le_roy  # the whole sentence, cited
+    assert "tags: [work]" in (git_vault / "entities/Connaissance des Temps.md").read_text()
+    # an existing page the source mentions: the source in `sources:` and a cited line
     harrison = (git_vault / "entities/John Harrison.md").read_text(encoding="utf-8")
     assert '"[[The French Chronometer Makers]]"]' in harrison.split("---")[1]
+    tail = harrison.split("## From the sources", 1)[1]
+    assert "John Harrison" in tail and tail.rstrip().endswith(
+        "([[The French Chronometer Makers]])")
     log = (git_vault / "log.md").read_text(encoding="utf-8")
     entry = log.split("## [")[-1]
     assert "] ingest | The French Chronometer Makers" in entry
@@ -219,8 +236,7 @@ async def test_lint_repoints_typos_but_not_links_to_other_pages(git_vault, offli
     page.write_text(page.read_text(encoding="utf-8") + "\nSee [[Nevil Maskelyn]].\n",
                     encoding="utf-8")
     vault = Vault.open(git_vault)
-    events = await run_op(operations.lint(vault, offline))
-    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    events, changeset = await lint_fixes(vault, offline)
     fixed = changeset.file("concepts/Dead reckoning.md")
     typo = next(i for i in next(e for e in events if isinstance(e, Findings)).items
                 if "Nevil Maskelyn]]" in i.message)
@@ -228,6 +244,35 @@ async def test_lint_repoints_typos_but_not_links_to_other_pages(git_vault, offli
     assert "See [[Nevil Maskelyne|Nevil Maskelyn]]." in fixed.proposed_text
     # "Board of Longitude Minutes" -> the Board's page is a different page, not a typo
     assert changeset.file("entities/Board of Longitude.md") is None
+
+
+async def test_an_ambiguous_link_goes_to_the_page_its_sentence_means_or_is_left_to_ask(
+        git_vault, offline):
+    """"judged by the [[Board of Longitude]]" speaks of the institution (its entity page), a
+    link that cites ("agree with [[X]]", "([[X]])") means the source page; a sentence that
+    settles nothing (two pages of the same kind) is left for the person."""
+    extra = git_vault / "concepts/Board of Longitude.md"
+    extra.write_text("---\ntitle: Board of Longitude (idea)\ntype: concept\n---\n# Idea\n",
+                     encoding="utf-8")
+    note = git_vault / "concepts/Dead reckoning.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nCited ([[Nautical Almanac]]).\n",
+                    encoding="utf-8")
+    vault = Vault.open(git_vault)
+    events, changeset = await lint_fixes(vault, offline)
+    problem = changeset.file("concepts/Longitude problem.md")
+    act = changeset.file("entities/Longitude Act 1714.md")
+    # three pages now share the name: entity and concept both fit prose, so nothing is chosen
+    assert problem is None and act is None
+    assert "left for you to choose" in next(e for e in events if isinstance(e, Done)).reply
+    extra.unlink()
+    vault = Vault.open(git_vault)
+    events, changeset = await lint_fixes(vault, offline)
+    assert "judged by the\n  [[entities/Board of Longitude|Board of Longitude]]." in \
+        changeset.file("concepts/Longitude problem.md").proposed_text
+    assert "known as the [[entities/Board of Longitude|Board of Longitude]] to judge" in \
+        changeset.file("entities/Longitude Act 1714.md").proposed_text
+    assert "dates agree with [[sources/Board of Longitude|Board of Longitude]]" in \
+        changeset.file("sources/John Harrison and the Sea Clocks.md").proposed_text
 
 
 def test_a_lint_changeset_is_titled_by_what_it_fixes():

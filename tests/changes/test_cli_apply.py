@@ -137,7 +137,7 @@ def test_yes_and_dry_run_exclude_each_other(git_vault: Path, tmp_path: Path):
 
 def test_conflict_exit_code(git_vault: Path, tmp_path: Path, capsys, monkeypatch):
     """A file changed between proposal and apply: it is reported and the exit code is 1."""
-    from wiki_tui.changes import journal
+    from wiki_tui.changes.apply import journal
 
     real = journal.apply_changeset
 
@@ -212,3 +212,75 @@ def test_json_output_for_programs(git_vault: Path, tmp_path: Path, capsys):
     assert main(["--vault", str(git_vault), "apply", str(bad), "--yes", "--json"]) == 1
     failed = json.loads(capsys.readouterr().out)
     assert not failed["applied"] and "entities/H4.md" in failed["errors"][0]
+
+
+@pytest.mark.parametrize("stem", ["n" * 238, "é" * 119])  # 241 bytes with ".md": the most
+def test_the_longest_name_validation_allows_is_applied(git_vault: Path, tmp_path: Path, stem):
+    name = f"{stem}.md"
+    assert len(name.encode("utf-8")) == 241
+    reply = _write_reply(tmp_path, f"@@@ WRITE concepts/{name}\n---\ntitle: Long\n---\n# Long\n"
+                                   "@@@ END\n")
+    assert main(["--vault", str(git_vault), "apply", str(reply), "--yes"]) == 0
+    assert (git_vault / "concepts" / name).read_text(encoding="utf-8").startswith("---")
+    assert git(git_vault, "status", "--porcelain").strip() == ""  # committed, no temp left
+
+
+def test_a_name_too_long_for_the_temporary_file_is_refused_before_apply(
+        git_vault: Path, tmp_path: Path, capsys):
+    before = full_state(git_vault)
+    name = "n" * 245 + ".md"  # 248 bytes: the file system takes it, its temporary file not
+    reply = _write_reply(tmp_path, f"@@@ WRITE concepts/{name}\n---\ntitle: Long\n---\n"
+                                   "@@@ END\n")
+    code = main(["--vault", str(git_vault), "apply", str(reply), "--yes"])
+    captured = capsys.readouterr()
+    assert code != 0
+    assert "at most 241" in _flat(captured.out + captured.err)
+    assert "Traceback" not in captured.err and "File name too long" not in captured.err
+    assert full_state(git_vault) == before
+
+
+def _stored_proposal(vault: Path) -> Path:
+    """A pending proposal (as an MCP agent leaves one) creating concepts/Gnomon.md."""
+    from wiki_tui.changes.apply.propose import propose
+    from wiki_tui.vault import Vault
+
+    opened = Vault.open(vault)
+    try:
+        proposal = propose(opened, "@@@ WRITE concepts/Gnomon.md\n---\ntitle: Gnomon\n---\n"
+                                   "# Gnomon\n@@@ END\n", title="Gnomon", agent="agent 1")
+    finally:
+        opened.close()
+    return vault / ".wiki-tui" / "pending" / f"{proposal.pending.name}.json"
+
+
+@pytest.mark.parametrize("path, words", [
+    ("../escape.md", "not a plain path inside the vault"),
+    ("concepts/../../escape.md", "not a plain path inside the vault"),
+    (".git/hooks/pre-commit.md", "not part of the wiki"),
+])
+def test_apply_pending_edited_to_leave_the_vault_is_a_clean_refusal(
+        git_vault: Path, capsys, path, words):
+    stored = _stored_proposal(git_vault)
+    stored.write_text(stored.read_text(encoding="utf-8").replace(
+        '"concepts/Gnomon.md"', f'"{path}"'), encoding="utf-8")
+    before = full_state(git_vault)
+    code = main(["--vault", str(git_vault), "apply", "--pending", stored.stem, "--yes"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert words in _flat(captured.err) and "Traceback" not in captured.err
+    assert full_state(git_vault) == before
+    assert not (git_vault.parent / "escape.md").exists()
+
+
+def test_apply_pending_after_a_folder_became_a_symlink_is_a_clean_refusal(
+        git_vault: Path, tmp_path: Path, capsys):
+    stored = _stored_proposal(git_vault)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (git_vault / "concepts").rename(elsewhere / "concepts")
+    (git_vault / "concepts").symlink_to(elsewhere / "concepts")
+    code = main(["--vault", str(git_vault), "apply", "--pending", stored.stem, "--yes"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "symlink" in _flat(captured.err) and "Traceback" not in captured.err
+    assert not (elsewhere / "concepts" / "Gnomon.md").exists()

@@ -9,10 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from wiki_tui.changes import guards
-from wiki_tui.changes.build import build_changeset
-from wiki_tui.changes.guards import GuardError, check_path, check_size, clean_relative
-from wiki_tui.changes.protocol import parse_reply
+from wiki_tui.changes.build import guards
+from wiki_tui.changes.build.changeset import build_changeset
+from wiki_tui.changes.build.guards import check_path, check_size
+from wiki_tui.changes.reply.path_rules import GuardError, clean_relative
+from wiki_tui.changes.reply.stream import parse_reply
 
 
 def open_vault(root: Path):
@@ -107,7 +108,12 @@ ATTEMPTS = [
     ("@@@ WRITE concepts//x.md\nx\n@@@ END\n", "empty or '.' folder name"),
     ("@@@ WRITE concepts/./x.md\nx\n@@@ END\n", "empty or '.' folder name"),
     ("@@@ WRITE AGENTS.md/x.md\nx\n@@@ END\n", "'AGENTS.md' is a file, not a folder"),
-    ("@@@ WRITE concepts/" + "n" * 300 + ".md\nx\n@@@ END\n", "longer than 255 bytes"),
+    ("@@@ WRITE concepts/" + "n" * 300 + ".md\nx\n@@@ END\n", "at most 241"),
+    # 242-255 bytes: under the file system's 255, but the temporary file beside it is not
+    ("@@@ WRITE concepts/" + "n" * 239 + ".md\nx\n@@@ END\n", "is 242 bytes (UTF-8)"),
+    ("@@@ WRITE concepts/" + "n" * 252 + ".md\nx\n@@@ END\n", "at most 241"),
+    ("@@@ WRITE concepts/" + "é" * 121 + ".md\nx\n@@@ END\n", "is 245 bytes"),
+    ("@@@ WRITE " + "f" * 250 + "/x.md\nx\n@@@ END\n", "at most 241"),
     ("@@@ DELETE concepts/Missing.md\n", "cannot DELETE a page that does not exist"),
     ("@@@ RENAME concepts/A.md -> AGENTS.md\n", "that page already exists"),
 ]
@@ -237,7 +243,7 @@ def test_messages_about_hostile_names_can_always_be_encoded(world):
 
 # -- placeholders (lazy elision) and whole-page rewrites ------------------------------------------
 
-from wiki_tui.changes.guards import find_placeholder, is_placeholder, rewrite_warning  # noqa: E402
+from wiki_tui.changes.build.guards import find_placeholder, is_placeholder, rewrite_warning  # noqa: E402,E501
 
 
 @pytest.mark.parametrize("line", [

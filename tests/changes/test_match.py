@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiki_tui.changes.match import MatchError, apply_edits, apply_edits_report
+from wiki_tui.changes.build.match import MatchError, apply_edits, apply_edits_report
 
 PAGE = """---
 title: John Harrison
@@ -86,9 +86,17 @@ def test_blank_lines_around_search_are_noise():
     assert "in 1759.\nIt sailed.\n\n## See also" in out
 
 
-def test_fragment_of_one_line():
-    out = apply_edits(PAGE, [("built H4", "completed H4")], "p.md")
-    assert "Harrison completed H4 in 1759.\n" in out
+def test_part_of_a_line_matches_nothing_and_the_refusal_quotes_the_whole_line():
+    # a cut-short SEARCH used to be spliced into the line, keeping the old tail
+    with pytest.raises(MatchError) as exc:
+        apply_edits(PAGE, [("Harrison built H4", "Harrison completed H4 in 1760.")], "p.md")
+    err = exc.value
+    assert err.kind == "partial" and err.candidates == [7]
+    assert "is only part of line 7" in str(err) and "Harrison built H4 in 1759." in str(err)
+    assert "Copy the whole line into SEARCH" in str(err)
+    whole = apply_edits(PAGE, [("Harrison built H4 in 1759.", "Harrison completed H4 in 1760.")],
+                        "p.md")
+    assert "Harrison completed H4 in 1760.\nIt was tested" in whole
 
 
 def test_ambiguous_names_candidates():
@@ -158,12 +166,11 @@ def test_unicode_and_form_feed_lines():
     assert out == "Ünïcode ✓\nform\x0cfeed\nreplaced\nend\n"
 
 
-def test_phrase_replaced_by_several_lines_and_phrase_already_applied():
-    out = apply_edits(PAGE, [("built H4 in 1759.", "built H4\nin 1759.")], "p.md")
-    assert "Harrison built H4\nin 1759.\nIt was tested" in out
-    edit = ("built H4 in 1759", "completed H4 in 1759")
-    report = apply_edits_report(apply_edits(PAGE, [edit], "p.md"), [edit], "p.md")
-    assert report.already_applied == [0]
+def test_a_phrase_typed_differently_is_still_only_part_of_a_line():
+    with pytest.raises(MatchError) as exc:
+        apply_edits("# H\n\nHarrison\u2019s  \u201cwatch\u201d ran well.\n",
+                    [("Harrison's \"watch\"", "Harrison's clock")], "p.md")
+    assert exc.value.kind == "partial" and exc.value.candidates == [3]
 
 
 def test_ambiguous_only_past_trailing_whitespace_is_refused_not_a_crash():
@@ -174,10 +181,11 @@ def test_ambiguous_only_past_trailing_whitespace_is_refused_not_a_crash():
     assert "matches 2 places (lines 1, 2)" in str(exc.value)
 
 
-def test_phrase_found_in_several_lines_is_ambiguous():
+def test_phrase_found_in_several_lines_names_them_all():
     with pytest.raises(MatchError) as exc:
         apply_edits(PAGE, [("Harrison", "Harrisson")], "p.md")
-    assert exc.value.kind == "ambiguous" and exc.value.candidates == [2, 5, 7]
+    assert exc.value.kind == "partial" and exc.value.candidates == [2, 5, 7]
+    assert "only part of lines 2, 5, 7" in str(exc.value)
 
 
 def test_closest_lines_for_a_big_page_are_cheap():
@@ -359,3 +367,90 @@ def test_a_time_is_not_a_line_number():
     page = "# Day\n30 lunch\n12:30 Lunch\n"  # read as "12: " + "30 lunch", line 2 would match
     with pytest.raises(MatchError):
         apply_edits(page, [("12:30 lunch\n", "x\n")], "p.md")
+
+
+# -- matching that cannot pick the wrong place ----------------------------------------------------
+FENCED = ("# Clocks\n\nThe rate is 2 seconds a day.  \n\n```text\nThe rate is 2 seconds a day.\n```\n"
+          "\n<!--\nThe lid is brass.\n-->\nThe lid is  brass.\n")
+
+
+def test_an_exact_hit_in_a_code_block_rivalled_by_the_prose_line_is_ambiguous():
+    # the prose line differs by trailing spaces only: the exact hit is the example in the fence
+    with pytest.raises(MatchError) as exc:
+        apply_edits(FENCED, [("The rate is 2 seconds a day.\n", "The rate is 3 seconds a day.\n")],
+                    "p.md")
+    assert exc.value.kind == "ambiguous" and exc.value.candidates == [3, 6]
+    assert "line 6 is inside a code block" in str(exc.value)
+
+
+def test_an_exact_hit_in_a_comment_rivalled_by_prose_is_ambiguous():
+    with pytest.raises(MatchError) as exc:
+        apply_edits(FENCED, [("The lid is brass.\n", "The lid is steel.\n")], "p.md")
+    assert exc.value.kind == "ambiguous" and exc.value.candidates == [10, 12]
+    assert "inside a comment" in str(exc.value)
+
+
+def test_a_hit_in_a_code_block_without_a_rival_applies():
+    page = "# Code\n\n```python\nprint('tick')\n```\n"
+    out = apply_edits(page, [("print('tick')\n", "print('tock')\n")], "p.md")
+    assert out == page.replace("tick", "tock")
+
+
+def test_pairs_match_the_page_as_it_was_before_the_block():
+    page = "# P\n\nalpha\nbeta\n"
+    # pair 1 writes a second 'beta' above; pair 2 means the page's own 'beta', not the copy
+    out = apply_edits(page, [("alpha\n", "beta\nalpha\n"), ("beta\n", "gamma\n")], "p.md")
+    assert out == "# P\n\nbeta\nalpha\ngamma\n"
+
+
+def test_pairs_that_change_overlapping_lines_are_refused():
+    page = "# P\n\none\ntwo\nthree\n"
+    with pytest.raises(MatchError) as exc:
+        apply_edits(page, [("one\ntwo\n", "ONE\nTWO\n"), ("two\nthree\n", "2\n3\n")], "p.md")
+    assert exc.value.kind == "overlap"
+    assert "edits 1 and 2 both change lines 4-5" in str(exc.value)
+    assert "Merge them into one" in str(exc.value)
+
+
+def test_a_pair_repeated_word_for_word_is_one_edit():
+    page = "# P\n\none\ntwo\n"
+    report = apply_edits_report(page, [("one\n", "uno\n"), ("one\n", "uno\n")], "p.md")
+    assert report.text == "# P\n\nuno\ntwo\n" and report.already_applied == [1]
+
+
+def test_a_pair_chained_onto_text_an_earlier_pair_wrote_applies_with_a_note():
+    page = "# P\n\none\n"
+    report = apply_edits_report(page, [("one\n", "one\ntwo\n"), ("two\n", "two\nthree\n")],
+                                "p.md")
+    assert report.text == "# P\n\none\ntwo\nthree\n"
+    assert any("edit 2 matched lines an earlier pair of the same EDIT wrote" in n
+               for n in report.notes)
+
+
+def test_a_pair_found_nowhere_still_quotes_the_page_before_the_block():
+    page = "# P\n\none\n"
+    with pytest.raises(MatchError) as exc:
+        apply_edits(page, [("one\n", "one\ntwo\n"), ("zzz qqq\n", "x\n")], "p.md")
+    assert exc.value.kind == "not_found" and exc.value.edit_index == 1
+
+
+def test_typography_repair_never_retargets_a_link():
+    page = "# H4\n\nMudge\u2019s \u201cpraise\u201d of [[Harrison's clock]] and [Kendall](K1 \u2013 copy.md).\n"
+    search = "Mudge's \"praise\" of [[Harrison's clock]] and [Kendall](K1 - copy.md).\n"
+    # the model retyped the line with curly quotes and dashes everywhere, links included
+    replace = ("Mudge\u2019s \u201chigh praise\u201d of [[Harrison\u2019s clock|the clock]] and "
+               "[Kendall](K1 - copy.md) and [[Board\u2019s \u2013 trial]].\n")
+    report = apply_edits_report(page, [(search, replace)], "p.md")
+    assert "typography" in report.notes[0]
+    assert "[[Harrison's clock|the clock]]" in report.text  # the page's spelling of the target
+    assert "[Kendall](K1 \u2013 copy.md)" in report.text  # the page's own en dash: kept
+    assert "[[Board's - trial]]" in report.text  # a new target: no curly quote or dash let in
+    assert "\u201chigh praise\u201d" in report.text  # prose keeps what the model wrote
+
+
+def test_a_search_indented_with_tabs_writes_the_page_s_spaces():
+    page = "- one\n    - two\n"
+    report = apply_edits_report(page, [("\t- two\n", "\t- two!\n\t\t- three\n")], "p.md")
+    assert report.text == "- one\n    - two!\n        - three\n"
+    back = apply_edits_report("- one\n\t- two\n", [("    - two\n", "    - 2\n")], "p.md")
+    assert back.text == "- one\n\t- 2\n"

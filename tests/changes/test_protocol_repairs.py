@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from wiki_tui.changes.protocol import StreamParser, parse_reply
-from wiki_tui.changes.protocol_repairs import (
-    is_note_to_person,
-    path_line,
-    read_path,
-    unwrap_page,
-)
+from wiki_tui.changes.reply.stream import StreamParser, parse_reply
+from wiki_tui.changes.reply.markers import is_note_to_person
+from wiki_tui.changes.reply.paths import path_line, read_path
+from wiki_tui.changes.reply.fences import unwrap_page
 
 
 @pytest.mark.parametrize("raw, path, noted", [
@@ -106,7 +103,11 @@ def test_think_section_in_one_char_chunks_equals_whole():
 def test_foreign_formats_are_refused_only_for_pages_no_block_touches():
     hunk = "```diff\n@@ -1 +1 @@\n-a\n+b\n```\n"
     assert parse_reply(hunk).errors[0].message.startswith("this looks like a unified diff")
-    assert parse_reply(hunk + "@@@ DELETE a.md\n").errors == []  # an illustration
+    # beside blocks, a bare hunk is an illustration only when it is one of their pairs
+    pair = "@@@ EDIT a.md\n@@@ SEARCH\na\n@@@ REPLACE\nb\n@@@ END\n"
+    assert parse_reply(hunk + pair).errors == []
+    [err] = parse_reply(hunk + "@@@ DELETE z.md\n").errors  # an edit left out of the blocks
+    assert err.line == 2 and "@@@ EDIT" in err.message
     diff = "--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-a\n+b\n"
     r = parse_reply(diff + "@@@ DELETE a.md\n")
     assert [e.path for e in r.errors] == ["x.md"] and r.errors[0].line == 2

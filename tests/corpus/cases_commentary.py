@@ -10,8 +10,9 @@ from tests.corpus.case import (APPLIED, ESC, ESC_PATH, H4, NEW, REFUSED, REPAIRE
 
 WRITE_ESC = f"@@@ WRITE {ESC_PATH}\n{ESC}@@@ END\n"
 OLD, NEW_LINE = "# H4\n", "# H4 (the Sea Watch)\n"
-TRIAL_OLD = "- Barbados, 1764: confirmed the first result"
-TRIAL_NEW = "- Barbados, 1764: confirmed the first result, 39 seconds off"
+_TRIAL_TAIL = " ([[sources/Board of Longitude|Board of Longitude entry]])."
+TRIAL_OLD = "- Barbados, 1764: confirmed the first result" + _TRIAL_TAIL  # whole lines only
+TRIAL_NEW = "- Barbados, 1764: confirmed the first result, 39 seconds off" + _TRIAL_TAIL
 PAIR1 = f"@@@ SEARCH\n{OLD}@@@ REPLACE\n{NEW_LINE}"
 PAIR2 = f"@@@ SEARCH\n{TRIAL_OLD}\n@@@ REPLACE\n{TRIAL_NEW}\n"
 TWO = f"@@@ EDIT {H4}\n{PAIR1}{PAIR2}@@@ END\n"

@@ -13,8 +13,9 @@ OLD, NEW_LINE = "# H4\n", "# H4 (the Sea Watch)\n"
 H4_RESULT = {H4: edited(H4, OLD, NEW_LINE)}
 H4_EDIT = f"@@@ EDIT {H4}\n@@@ SEARCH\n{OLD}@@@ REPLACE\n{NEW_LINE}@@@ END\n"
 AIDER_PAIR = f"<<<<<<< SEARCH\n{OLD}=======\n{NEW_LINE}>>>>>>> REPLACE\n"
-TRIAL_OLD = "- Barbados, 1764: confirmed the first result"
-TRIAL_NEW = "- Barbados, 1764: confirmed the first result, 39 seconds off"
+_TRIAL_TAIL = " ([[sources/Board of Longitude|Board of Longitude entry]])."
+TRIAL_OLD = "- Barbados, 1764: confirmed the first result" + _TRIAL_TAIL  # whole lines only
+TRIAL_NEW = "- Barbados, 1764: confirmed the first result, 39 seconds off" + _TRIAL_TAIL
 TWO_RESULT = {H4: edited(H4, OLD, NEW_LINE).replace(TRIAL_OLD, TRIAL_NEW)}
 DR = "concepts/Dead reckoning.md"
 

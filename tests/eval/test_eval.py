@@ -51,17 +51,17 @@ def _scripted(server, profile) -> list[str]:
 OFFLINE = {
     "silently_wrong": 0,
     "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 6},
-    "format": {"replies_parsed": _r(7, 7), "edits_first_try": _r(19, 19), "retry_rounds": 0,
+    "format": {"replies_parsed": _r(7, 7), "edits_first_try": _r(23, 23), "retry_rounds": 0,
                "repairs": 0, "refusals": 0, "silently_wrong": 0},
     "integrity": {"broken_links_introduced": 0, "orphans_introduced": 0,
                   "frontmatter_missing": 0, "index_log_consistent": _r(7, 7)},
     "knowledge": {"contradiction_recall": _r(0, 4), "contradiction_precision": _r(0, 0),
-                  "superseded_marked": _r(0, 2), "facts_present": _r(7, 13),
+                  "superseded_marked": _r(0, 2), "facts_present": _r(10, 13),
                   "answers_correct": _r(3, 3), "citations_gold": _r(3, 3),
-                  "citation_precision": _r(8, 19), "unanswerable_declined": _r(0, 2),
+                  "citation_precision": _r(8, 16), "unanswerable_declined": _r(2, 2),
                   "lint_recall": _r(0, 5), "lint_precision": _r(0, 0),
                   "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5)},
-    "cost": {"tokens_in": 1909, "tokens_out": 3381, "cost_usd": 0.0},
+    "cost": {"tokens_in": 1909, "tokens_out": 3553, "cost_usd": 0.0},
 }
 
 GOOD = {

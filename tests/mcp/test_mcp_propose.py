@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 from tests.changes.journal_support import full_state, git, head, read
-from tests.mcp.support import call, mcp_session
-from wiki_tui.changes import pending
-from wiki_tui.changes.vault_lock import vault_lock
+from tests.mcp.support import call, call_refused, mcp_session
+from wiki_tui.changes.apply import pending
+from wiki_tui.changes.apply.vault_lock import vault_lock
 from wiki_tui.cli import main
 
 NEW_PAGE = """@@@ WRITE concepts/Gnomon.md
@@ -70,11 +70,11 @@ async def test_a_refused_reply_names_the_file_and_reason_and_keeps_nothing(git_v
     before = full_state(git_vault)
     reply = NEW_PAGE + _edit(git_vault, "A line that is not on the page at all.", "x")
     async with mcp_session(git_vault) as session:
-        answer = await call(session, "propose_changes", reply=reply)
-        empty = await call(session, "propose_changes", reply="Just prose, no blocks.")
-        outside = await call(session, "propose_changes",
-                             reply="@@@ WRITE raw/new.md\n---\ntitle: x\n---\nx\n@@@ END\n")
-    assert answer["stored"] is False and answer["pending_id"] is None
+        answer = await call_refused(session, "propose_changes", reply=reply)
+        empty = await call_refused(session, "propose_changes", reply="Just prose, no blocks.")
+        outside = await call_refused(session, "propose_changes",
+                                     reply="@@@ WRITE raw/new.md\n---\ntitle: x\n---\nx\n@@@ END\n")
+    assert answer["stored"] is False and answer["pending_id"] is None and answer["refused"]
     assert any("entities/H4.md" in error for error in answer["errors"])
     assert empty["stored"] is False and "no edit blocks" in empty["message"]
     assert outside["stored"] is False and any("raw/" in e for e in outside["errors"])

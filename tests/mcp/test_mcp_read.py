@@ -12,14 +12,16 @@ from mcp import MCPError
 from tests.mcp.support import call, call_error, mcp_session
 
 TOOLS = {"search", "read_page", "backlinks", "list_pages", "lint", "recent_log",
-              "propose_changes"}
+         "propose_changes", "links", "tags", "pages_by_tag", "properties", "pages_by_property",
+         "recent_changes", "my_proposals", "withdraw_proposal", "list_sources", "read_source"}
+WRITERS = {"propose_changes", "withdraw_proposal"}
 
 
 async def test_read_tools_answer_from_the_vault(git_vault: Path):
     async with mcp_session(git_vault) as session:
         listed = {t.name: t for t in (await session.list_tools()).tools}
         assert set(listed) == TOOLS
-        assert all(t.annotations.read_only_hint for n, t in listed.items() if n != "propose_changes")
+        assert all(t.annotations.read_only_hint for n, t in listed.items() if n not in WRITERS)
         propose = listed["propose_changes"]
         assert propose.annotations.read_only_hint is False and "@@@ WRITE" in propose.description
 

@@ -414,9 +414,27 @@ def _usage(reply: Reply, body: dict) -> dict:
 
 
 # -- pytest plugin ----------------------------------------------------------------------------
+def _first_call(server: "LLMServer") -> None:
+    """One streamed call through litellm: a process's first call imports litellm and the SDK's
+    lazy parts (seconds on a busy machine), which is no test's timeout to pay."""
+    import asyncio
+
+    from wiki_tui.agent.llm import stream_chat
+
+    async def call() -> None:
+        async for _item in stream_chat(server.settings(timeout=120.0), [
+                {"role": "user", "content": "warm up"}]):
+            pass
+
+    server.queue(Reply("warm"))
+    asyncio.run(call())
+    server.reset()
+
+
 @pytest.fixture(scope="session")
 def _llm_server_session():
     server = LLMServer().start()
+    _first_call(server)
     yield server
     server.stop()
 

@@ -113,7 +113,9 @@ async def test_lint_notes_findings_keeps_the_review_and_f4_lists_them(git_vault)
         await until(pilot, lambda: findings_shown(app), 90)
         screen = app.screen
         assert rows(screen)[0] == f"broken-link {BROKEN_PAGE}"
-        assert len(rows(screen)) == 5
+        errors = [r for r in rows(screen) if r.split()[0] not in ("question", "data-gap")]
+        assert len(errors) == 5 and rows(screen)[:5] == errors  # suggestions come after
+        assert "suggestions to look into" in note
         shown = detail(screen)
         assert any("[[Board of Longitude Minutes]]: no page" in text for _c, text in shown)
         # a structural finding quotes its page line; the suggestion is shown
@@ -322,3 +324,32 @@ def test_findings_screen_snapshot(snap_compare, git_vault, size):
         await drain(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+async def test_suggestions_come_after_errors_and_o_files_them_for_review(git_vault):
+    from wiki_tui.ui.review import ReviewScreen
+
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        feed_lint(app, structural_items(app.vault) + [CONTRADICTION, QUESTION, GAP])
+        await until(pilot, lambda: findings_shown(app), 10)
+        screen = app.screen
+        codes = [screen.report.items[i].code for i in range(screen.findings_list.option_count)]
+        assert codes[-2:] == ["data-gap", "question"] and "contradiction" in codes[:-2]
+        assert "2 suggestions to look into" in str(screen.query_one("#findings-title").render())
+        await pilot.press("G")
+        assert any("not an error" in text for _c, text in detail(screen))
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 20)
+        changeset = app.screen.changeset
+        assert [f.path for f in changeset.files] == ["syntheses/Open questions.md"]
+        text = changeset.files[0].proposed_text
+        assert "- Who paid for K1? ([[H4]])" in text and "## Data gaps" in text
+        assert "disagree" not in text  # the contradiction is an error, not filed
+
+
+QUESTION = ev.LintItem(finding_id("question", "entities/H4.md", "Who paid for K1?"), "question",
+                       "entities/H4.md", "Who paid for K1?", source="model")
+GAP = ev.LintItem(finding_id("data-gap", "entities/James Cook.md", "One source only"),
+                  "data-gap", "entities/James Cook.md", "One source only", source="model")

@@ -1,7 +1,8 @@
 """The event stream of one operation, consumed alike by the TUI and the headless CLI.
 
-    Started -> Token... -> ToolActivity... / Retry... -> FileProposed -> FileProgress... ->
-            FileReady ... -> [Answer (query) | Findings (lint)] -> ChangesetReady -> Done | Failed
+    Started -> Progress... / Token... -> ToolActivity... / Retry... -> FileProposed ->
+            FileProgress... -> FileReady ... -> [Answer (query) | Findings (lint)] ->
+            ChangesetReady -> Done | Failed
 
 Done.notice carries what the person should know even on success (edits left out, no changes
 proposed). Failed.kind names the fault: cancelled, auth, model, network (cannot connect),
@@ -40,6 +41,22 @@ class Token:
 class ToolActivity:
     tool: str  # "read_page" | "search" | "backlinks" | "read_source" | "context" ...
     detail: str  # one line for the person, e.g. "read concepts/Foo.md"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a long operation has got (converting a source, reading its parts, the offline
+    engine's steps): a line or a bar in the conversation and on the CLI's stderr. A new
+    Progress replaces the last one shown; `total` 0 means the count is not known."""
+
+    stage: str  # what is being done now, for the person: "reading part 2 of 5"
+    done: int = 0  # steps finished
+    total: int = 0  # steps in all (0: unknown)
+
+    @property
+    def fraction(self) -> float | None:
+        """0..1 when the count is known, else None."""
+        return min(1.0, self.done / self.total) if self.total > 0 else None
 
 
 @dataclass(frozen=True)
@@ -127,7 +144,7 @@ class Failed:
 
 
 Event = Union[
-    Started, Token, ToolActivity, Retry, FileProposed, FileProgress, FileReady,
+    Started, Progress, Token, ToolActivity, Retry, FileProposed, FileProgress, FileReady,
     ChangesetReady, Answer, Findings, Done, Failed,
 ]
 

@@ -19,6 +19,8 @@ from wiki_tui.agent.dismissed import finding_id
 from wiki_tui.agent.events import LintItem
 
 CODES = ("contradiction", "superseded", "missing-page", "missing-link")
+# What the wiki should look into next: not errors, kept apart (agent/open_questions.py).
+SUGGESTIONS = ("question", "source", "data-gap")
 
 _LIST_MARK = r"(?:[-*+•]|\d+[.)]|\(\d+\))?"
 _FINDING_LINE = re.compile(

@@ -1,4 +1,5 @@
-"""The connection to the model: litellm, imported lazily, streamed, with faults made readable.
+"""The engine of every real model: litellm, imported lazily, streamed, with faults made
+readable (the interface of agent/stream.py; the offline engine is served without litellm).
 
 `import litellm` costs seconds and, unconfigured, reaches for the network and prints to stdout;
 so it happens only inside `load_litellm()` (the TUI calls `warm_up()` in a worker after first
@@ -22,11 +23,14 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.events import Retry, Token, Usage
+from wiki_tui.agent.stream import CUT_OFF_KINDS, ChatResult, LLMError, cancelled
+
+__all__ = ["CUT_OFF_KINDS", "ChatResult", "LLMError", "count_tokens", "load_litellm",
+           "stream_chat", "warm_up"]
 
 _lock = threading.Lock()
 _litellm: Any = None
@@ -34,42 +38,9 @@ _litellm: Any = None
 # Retried before the first token (after it, a retry would repeat text the person already saw).
 _RETRY_KINDS = {"rate_limit", "server"}
 _MAX_WAIT = 60.0  # never sleep longer than this on one Retry-After
-# Kinds of a reply that stopped before its end: the agent may send it back for another round.
-CUT_OFF_KINDS = frozenset({"dropped", "incomplete"})
 # litellm providers whose streams never carry a finish reason litellm reads (in-process vllm)
 _NO_FINISH_REASON = {"vllm"}
 _TAP_BYTES = 512  # how much of the answer's raw body is kept to quote when it is not a stream
-
-
-class LLMError(Exception):
-    """A fault of the model call, described for the person (never a traceback)."""
-
-    def __init__(self, reason: str, kind: str = "error", partial_reply: str = "") -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.kind = kind
-        self.partial_reply = partial_reply
-
-
-@dataclass
-class ChatResult:
-    """One finished model turn."""
-
-    text: str
-    tool_calls: list[dict] = field(default_factory=list)  # {"id", "name", "arguments": str}
-    finish_reason: str | None = None
-    usage: Usage = field(default_factory=Usage)
-    cut_off: str = ""  # why the reply stopped before its end (a dropped or unfinished stream)
-
-    @property
-    def message(self) -> dict:
-        """The assistant message to append to the conversation."""
-        msg: dict[str, Any] = {"role": "assistant", "content": self.text or None}
-        if self.tool_calls:
-            msg["tool_calls"] = [{"id": c["id"], "type": "function",
-                                  "function": {"name": c["name"], "arguments": c["arguments"]}}
-                                 for c in self.tool_calls]
-        return msg
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -78,7 +49,7 @@ def litellm_loaded() -> bool:
 
 
 def load_litellm() -> Any:
-    """Import and configure litellm once (thread-safe); registers the offline engine."""
+    """Import and configure litellm once (thread-safe)."""
     global _litellm
     if _litellm is not None:
         return _litellm
@@ -94,9 +65,6 @@ def load_litellm() -> Any:
             litellm.set_verbose = False
             litellm.telemetry = False
             _quiet_loggers()
-            from wiki_tui.agent.offline.provider import register
-
-            register(litellm)
             _litellm = litellm
     return _litellm
 
@@ -123,8 +91,9 @@ def warm_up() -> None:
         AsyncOpenAI(api_key="warm-up", base_url="http://127.0.0.1:9/v1").chat.completions
     except Exception:
         pass
-    try:  # one offline-engine call warms litellm's generic streaming path
-        for _chunk in litellm.completion(model="wiki-offline/engine", stream=True,
+    try:  # one mocked call (no network) warms litellm's streaming path
+        for _chunk in litellm.completion(model="openai/warm-up", stream=True, api_key="warm-up",
+                                         mock_response="warm up",
                                          messages=[{"role": "user", "content": "warm up"}]):
             pass
     except Exception:
@@ -151,7 +120,8 @@ async def stream_chat(
     metadata: dict | None = None,
     cancel: asyncio.Event | None = None,
 ) -> AsyncIterator[Token | Retry | ChatResult]:
-    """Stream one model turn: Token/Retry events, then a ChatResult. Raises LLMError.
+    """Stream one model turn of a real model through litellm (the interface of
+    agent/stream.py): Token/Retry events, then a ChatResult. Raises LLMError.
 
     `cancel`, when set, stops the stream at once (LLMError kind "cancelled" with the partial
     reply); cancelling the consuming task works too (the HTTP stream is closed either way).
@@ -195,7 +165,7 @@ async def stream_chat(
                 yield Retry(f"{reason} — retrying in {wait:.1f} s", attempt, wait)
                 await _sleep(wait, cancel)
                 if cancel is not None and cancel.is_set():
-                    raise LLMError("Cancelled; nothing was applied.", "cancelled", "") from None
+                    raise cancelled() from None
                 continue
             raise LLMError(reason, kind, text) from None
 
@@ -304,7 +274,7 @@ async def _watched(awaitable, cancel: asyncio.Event | None, partial: list[str],
     if cancel is not None and cancel.is_set():
         if asyncio.iscoroutine(awaitable):
             awaitable.close()
-        raise LLMError("Cancelled; nothing was applied.", "cancelled", "".join(partial))
+        raise cancelled("".join(partial))
     task = asyncio.ensure_future(awaitable)
     waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
     try:
@@ -320,7 +290,7 @@ async def _watched(awaitable, cancel: asyncio.Event | None, partial: list[str],
         return task.result()
     task.cancel()
     if waiter is not None and waiter in done:
-        raise LLMError("Cancelled; nothing was applied.", "cancelled", "".join(partial))
+        raise cancelled("".join(partial))
     raise clock.expired(partial, begun)
 
 
@@ -428,8 +398,8 @@ def _result(litellm, settings: AgentSettings, chunks: list, text: str) -> ChatRe
         if usage is not None:
             prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
             completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-    cost = 0.0 if settings.offline else _cost(litellm, built)
-    return ChatResult(text, tool_calls, finish, Usage(prompt_tokens, completion_tokens, cost))
+    return ChatResult(text, tool_calls, finish,
+                      Usage(prompt_tokens, completion_tokens, _cost(litellm, built)))
 
 
 def _cost(litellm, built) -> float | None:
@@ -448,8 +418,6 @@ def _provider(model: str) -> str:
 
 def _placeholder_key(litellm, settings: AgentSettings) -> str | None:
     """Local OpenAI-compatible servers (llama.cpp, vLLM) need no key, but the SDK wants one."""
-    if settings.offline:
-        return "offline"
     if settings.api_base and _provider(settings.model) in {"openai", "hosted_vllm"} \
             and not os.environ.get("OPENAI_API_KEY"):
         return "no-key-needed"
@@ -461,7 +429,9 @@ def _check_ready(litellm, settings: AgentSettings) -> None:
     if not settings.model:
         raise LLMError("No model configured. Pass --model, set WIKI_TUI_MODEL, or add "
                        "model = \"...\" to the config file.", "config")
-    if settings.offline or settings.api_base or settings.api_key:
+    if settings.offline:  # agent/engines.py sends it to the offline engine, never here
+        raise LLMError("The offline engine is not served by litellm.", "config")
+    if settings.api_base or settings.api_key:
         return
     try:
         litellm.get_llm_provider(settings.model)
@@ -481,8 +451,6 @@ def _check_ready(litellm, settings: AgentSettings) -> None:
 def _may_use_tools(litellm, settings: AgentSettings) -> bool:
     if settings.tools is not None:
         return settings.tools
-    if settings.offline:
-        return False
     try:
         litellm.get_model_info(settings.model)
     except Exception:  # not in the price map (local server, new model): try, fall back

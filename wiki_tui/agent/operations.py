@@ -40,6 +40,7 @@ from wiki_tui.agent.events import (
     FileReady,
     Findings,
     LintItem,
+    Progress,
     Retry,
     Started,
     Token,
@@ -48,10 +49,11 @@ from wiki_tui.agent.events import (
 )
 from wiki_tui.agent.instructions import merge_request
 from wiki_tui.agent.lint_findings import model_findings
-from wiki_tui.agent.llm import CUT_OFF_KINDS, ChatResult, LLMError, stream_chat
-from wiki_tui.agent.offline.provider import Task, register_task, release_task
+from wiki_tui.agent.citations import citations
+from wiki_tui.agent.convert import MAX_SOURCE_MB, Converted, convert_source, source_title
+from wiki_tui.agent.engines import stream_reply
 from wiki_tui.agent.pageinfo import page_infos
-from wiki_tui.agent.convert import MAX_SOURCE_MB, Converted, convert_source
+from wiki_tui.agent.stream import CUT_OFF_KINDS, ChatResult, LLMError, Task
 from wiki_tui.changes.usage import Spend
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
@@ -82,6 +84,8 @@ async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
     images, run.unseen = await asyncio.to_thread(_image_parts, vault, source, settings)
     for number, part in enumerate(parts, 1):
         label = f"`{path}`" + (f" (part {number} of {len(parts)})" if len(parts) > 1 else "")
+        if len(parts) > 1:
+            yield Progress(f"part {number} of {len(parts)} of {path}", number - 1, len(parts))
         task_text = f"# Source {label}\n\n{part}"
         if source.pages:
             task_text = f"# Source {label}\n\n{_PAGES_NOTE}\n\n{part}"
@@ -140,16 +144,27 @@ async def query(vault: Any, question: str, settings: AgentSettings, history: lis
 
 
 async def save_answer(vault: Any, question: str, answer: str, settings: AgentSettings, *,
-                      cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
-    """File an answer back into the wiki as a page (a changeset like any other)."""
+                      form: str = "page", cancel: asyncio.Event | None = None
+                      ) -> AsyncIterator[Event]:
+    """File an answer back into the wiki as a page, or in another form (a comparison table, a
+    Marp deck, a chart, a canvas: agent/answer_forms.py); a changeset like any other."""
+    from wiki_tui.agent.answer_forms import FormError, check_form_name, form_problems
+
+    try:
+        form = check_form_name(form)
+    except FormError as exc:
+        yield Failed(str(exc), kind="input")
+        return
     run = _Run(vault, settings, "save", question,
-               Task("save", vault, {"question": question, "answer": answer}), cancel=cancel)
+               Task("save", vault, {"question": question, "answer": answer, "form": form}),
+               cancel=cancel)
     yield run.started()
     task_text = f"# Question\n\n{question}\n\n# Answer to file\n\n{answer}"
     prompt = await _build_prompt(vault, "save", task_text, model=settings.model,
                                   budget=settings.context_tokens, search_query=question,
-                                  extra_paths=citations(vault, answer))
-    async for event in run.edit_conversation(prompt.messages):
+                                  extra_paths=citations(vault, answer), form=form)
+    check = (lambda changeset: form_problems(form, changeset)) if form != "page" else None
+    async for event in run.edit_conversation(prompt.messages, check=check):
         yield event
     if not run.failed:
         if _fill_answer_sources(vault, run.blocks, answer):
@@ -165,7 +180,7 @@ def _fill_answer_sources(vault: Any, blocks: list, answer: str) -> bool:
     """A saved answer's page lists the pages its answer cited: a `sources: []` the model left
     empty is filled from the citations (True if a block changed)."""
     from wiki_tui.agent.backlinks import link_name
-    from wiki_tui.changes.protocol import WRITE
+    from wiki_tui.changes.reply.blocks import WRITE
 
     cited = [p for p in citations(vault, answer) if p in vault.pages]
     if not cited:
@@ -339,36 +354,6 @@ def lint_title(items: tuple[LintItem, ...] | list[LintItem]) -> str:
     return f"fixes for {len(items)} finding{'s' if len(items) != 1 else ''} ({codes})"
 
 
-def source_title(text: str, path: str) -> str:
-    """The source's title: frontmatter title, else its first heading, else the file name."""
-    m = re.search(r"(?m)^title:\s*[\"']?(.+?)[\"']?\s*$", text[:2000]) if text.startswith("---") \
-        else None
-    if m:
-        return m.group(1).strip()
-    m = re.search(r"(?m)^#\s+(.+?)\s*#*\s*$", text)
-    if m:
-        return m.group(1).strip()
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return re.sub(r"[-_]+", " ", stem).strip().capitalize() or stem
-
-
-def citations(vault: Any, text: str) -> list[str]:
-    """Vault paths the text links to ([[Page]] links that resolve, and raw/ files named)."""
-    from wiki_tui.vault.links import scan_links
-
-    found: list[str] = []
-    for link in scan_links(text):
-        if link.kind in ("wiki", "markdown") and link.target:
-            target = vault.resolve(link.target)
-            if target and target not in found:
-                found.append(target)
-    for raw in re.findall(r"\braw/[^\s`'\")\]]+", text):
-        raw = raw.rstrip(".,;:")
-        if (vault.root / raw).is_file() and raw not in found:
-            found.append(raw)
-    return found
-
-
 def pages_named_in(vault: Any, text: str) -> list[str]:
     """Pages whose path, title or alias appears in `text` (an instruction)."""
     low = text.casefold()
@@ -435,15 +420,13 @@ class _Run:
         """Yields events, then a ChatResult; a fault yields Failed (and sets self.failed),
         except, with `cut_off_ok`, a reply cut off mid-stream: a ChatResult with .cut_off."""
         offered = None if self.settings.offline else tools.TOOLS
-        task_id = register_task(self.task)
         last_progress: dict[str, float] = {}
         text_parts: list[str] = []
         try:
             for _ in range(_TOOL_ROUNDS + 1):
                 result = None
-                async for item in stream_chat(self.settings, messages, tools=offered,
-                                              metadata={"wiki_tui_task": task_id},
-                                              cancel=self.cancel):
+                async for item in stream_reply(self.settings, messages, tools=offered,
+                                               task=self.task, cancel=self.cancel):
                     if isinstance(item, Token):
                         text_parts.append(item.text)
                         yield item
@@ -485,11 +468,9 @@ class _Run:
             self.failed = True
             self.replies.append(partial)
             yield Failed(exc.reason, partial, exc.kind)
-        finally:
-            release_task(task_id)
 
     def _parse_events(self, parse_events: list, last_progress: dict[str, float]):
-        from wiki_tui.changes.protocol import BlockComplete, BlockProgress, BlockStarted
+        from wiki_tui.changes.reply.blocks import BlockComplete, BlockProgress, BlockStarted
 
         now = time.monotonic()
         for pe in parse_events:
@@ -541,10 +522,13 @@ class _Run:
 
     async def edit_conversation(self, messages: list[dict], *, apply_blocks: bool = True,
                                 follow_renames: bool = False,
-                                merges: dict[str, str] | None = None) -> AsyncIterator[Event]:
-        """Model turns until its edits build cleanly (at most settings.edit_rounds rounds)."""
-        from wiki_tui.changes.build import build_changeset
-        from wiki_tui.changes.protocol import DELETE, RENAME, ParsedReply, StreamParser
+                                merges: dict[str, str] | None = None,
+                                check: Any = None) -> AsyncIterator[Event]:
+        """Model turns until its edits build cleanly (at most settings.edit_rounds rounds).
+        `check(changeset)` -> [(path, message)]: what else must be sent back (a save's form)."""
+        from wiki_tui.changes.build.changeset import EditError, build_changeset
+        from wiki_tui.changes.reply.blocks import DELETE, RENAME, ParsedReply
+        from wiki_tui.changes.reply.stream import StreamParser
 
         rounds = max(1, self.settings.edit_rounds)
         for round_no in range(1, rounds + 1):
@@ -580,6 +564,9 @@ class _Run:
                 ParsedReply(candidate + parsed.incomplete, parsed.errors, parsed.prose,
                             repairs=list(self.repairs)),
                 operation=self.operation, title=self.title, model=self.model_name)
+            if check is not None:
+                errors += [EditError(path, message, kind="form")
+                           for path, message in check(changeset)]
             retry = [e for e in errors if e.retry]
             failed_paths = {e.path for e in retry}
             self.blocks = [b for b in candidate
@@ -628,7 +615,7 @@ class _Run:
         """The changeset of every usable block, then Done; Failed when edits were sent but
         none could be used. Edits refused after the last round are named (left_out), never
         dropped silently: the CLI's --yes applies nothing then."""
-        from wiki_tui.changes.build import build_changeset
+        from wiki_tui.changes.build.changeset import build_changeset
 
         changeset = self._built
         if changeset is None:

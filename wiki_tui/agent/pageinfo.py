@@ -18,6 +18,7 @@ class PageInfo:
     type: str | None
     summary: str | None
     sources: tuple[str, ...]
+    tags: tuple[str, ...] = ()
 
 
 def page_infos(vault: Any) -> Iterator[PageInfo]:
@@ -27,19 +28,20 @@ def page_infos(vault: Any) -> Iterator[PageInfo]:
             from wiki_tui.vault.cache import R
         except ImportError:  # pragma: no cover - another vault layout
             R = None
-        if R is not None and all(k in R for k in ("name", "title", "aliases", "type",
-                                                  "summary", "sources")):
-            idx = [R[k] for k in ("name", "title", "aliases", "type", "summary", "sources")]
+        fields = ("name", "title", "aliases", "type", "summary", "sources", "tags")
+        if R is not None and all(k in R for k in fields):
+            idx = [R[k] for k in fields]
             for path, rec in records().items():
                 yield PageInfo(path, rec[idx[0]], rec[idx[1]], tuple(rec[idx[2]] or ()),
-                               rec[idx[3]], rec[idx[4]], tuple(rec[idx[5]] or ()))
+                               rec[idx[3]], rec[idx[4]], tuple(rec[idx[5]] or ()),
+                               tuple(rec[idx[6]] or ()))
             return
     for path, page in vault.pages.items():
         yield PageInfo(path, page.name, page.title, tuple(page.aliases or ()), page.type,
-                       page.summary, tuple(page.sources or ()))
+                       page.summary, tuple(page.sources or ()), tuple(page.tags or ()))
 
 
 def page_info(vault: Any, path: str) -> PageInfo:
     page = vault.pages[path]
     return PageInfo(path, page.name, page.title, tuple(page.aliases or ()), page.type,
-                    page.summary, tuple(page.sources or ()))
+                    page.summary, tuple(page.sources or ()), tuple(page.tags or ()))

@@ -99,10 +99,18 @@ from other pages are not rewritten for you: edit them too if they should follow.
   frontmatter) or `log.md` (wiki-tui appends the entry itself). Put a page's one-line
   description in its `summary` frontmatter.
 - Never write under `raw/` (the sources are read-only), into hidden folders (`.obsidian/`, ...),
-  or files that are not `.md` pages.
+  or files that are not `.md` pages (a JSON Canvas `.canvas` file only when the task asks
+  for one).
 - Name new pages with letters, digits, spaces, `-`, `_`, `'`, `,`, `(` `)`; not with
   `< > : " | ? * # ^ [ ] \\` and not ending in a dot or space.
 - Always finish a WRITE or EDIT block with `@@@ END`. A block the reply cuts off is discarded.
+- A page whose own text holds a line that is itself a marker (a page about this protocol):
+  write every marker of its block with four `@` (`@@@@ WRITE path` ... `@@@@ END`, or
+  `@@@@ EDIT`, `@@@@ SEARCH`, `@@@@ REPLACE`, `@@@@ END`); inside it, lines with three `@` are
+  page text.
+- An edit block shown inside a ``` fence, an indented code block, a `>` quote or inline code,
+  or as an example ("for example:", "this would look like"), is not applied. Write the blocks
+  you mean as bare lines, outside fences and quotes.
 - Notes for the person go outside the blocks (before or after them), never between
   `@@@ SEARCH`/`@@@ REPLACE` pairs or inside a page.
 - If an edit fails you will be told why, with the page's real lines; send a corrected block.
@@ -135,13 +143,71 @@ TASKS = {
         "required: copy, word for word and in double quotes, the sentence of the page the "
         "finding rests on; for a contradiction quote both claims, `\"<claim on this page>\" vs "
         "\"<claim on the other page>\"`. Report only what you can quote; no table, no "
-        "numbering. Then propose the fixes (including fixes for the structural findings "
-        "listed) as edit blocks."),
+        "numbering. Then list, the same way, what the wiki should look into next: `question` "
+        "(a question worth investigating; the page it starts from, and in the sentence the "
+        "other [[Page]] links it rests on), `source` (a source worth finding: what it is and "
+        "which claim it would settle), `data-gap` (a claim resting on one source, a number "
+        "without a source, a page with no source); quote the claim each rests on. Then "
+        "propose the fixes (including fixes for the structural findings listed) as edit "
+        "blocks."),
     "instruct": (
         "Carry out the person's instruction below as edit blocks. When you rename or merge a "
         "page, also EDIT every page that links to it so its links follow (the backlinks are "
         "listed). Say briefly what you did."),
 }
+
+
+# What a save asks for when the answer is filed in another form (`query --save --as FORM`);
+# docs/forms.md shows each. The program checks the form (agent/answer_forms.py), the chart
+# spec and the canvas (changes/build/form_files.py), and sends back what is wrong.
+FORM_TASKS = {
+    "table": (
+        "File the answer below as a comparison page of type `answer` in the answers folder, "
+        "with frontmatter per the vault's rules (title, type, summary, sources). Its core is a "
+        "markdown table: one row per thing compared, one column per attribute, and a last "
+        "column `Sources` citing in every row the [[Page]] links its facts come from (inside "
+        "a table write a link with shown text as `[[Page\\|shown]]`). One or two sentences "
+        "before the table say what it compares. Use only facts the pages state. Use one "
+        "WRITE block."),
+    "slides": (
+        "File the answer below as a Marp slide deck: one WRITE block of a page in the answers "
+        "folder whose frontmatter holds `marp: true` beside the vault's fields (title, type "
+        "`answer`, summary, sources). Slides are separated by a line holding only `---`. The "
+        "first slide is the title (a `# ` heading and the question); then one idea per slide, "
+        "a `## ` heading and at most five bullets, each citing its [[Page]] links (keep them "
+        "as [[wikilinks]]); the last slide, `## Sources`, lists the pages cited."),
+    "chart": (
+        "File the answer below as a chart: one WRITE block of a page of type `answer` in the "
+        "answers folder (title, type, summary, sources) holding a fenced ```chart block. The "
+        "block is a declarative spec in YAML, never code:\n\n"
+        "```chart\nkind: bar            # bar, line, scatter or timeline\ntitle: What the chart "
+        "shows\nx: label of the x axis\ny: label of the y axis\nseries:\n  - name: a name\n"
+        "    pages: [\"[[Page]]\"]      # the pages the data comes from\n"
+        "    data: [[x, y], [x, y]]   # bar [label, number]; line and scatter [number or date, "
+        "number]; timeline [date, event]\n```\n\n"
+        "Dates are years or YYYY-MM-DD. Use only numbers and dates the pages state. Under the "
+        "block, a sentence says what the chart shows, citing the same [[Page]] links. "
+        "wiki-tui draws the chart to an SVG under attachments/ and embeds it: write no SVG "
+        "and no embed."),
+    "canvas": (
+        "File the answer below as a JSON Canvas 1.0 file (Obsidian's `.canvas`): one WRITE "
+        "block of `answers/<Title>.canvas` holding only the JSON, no fence: {\"nodes\": [...], "
+        "\"edges\": [...]}. A file node for each page involved: {\"id\": \"h4\", \"type\": "
+        "\"file\", \"file\": \"entities/H4.md\", \"x\": 0, \"y\": 0, \"width\": 400, "
+        "\"height\": 200} (the page's path from the vault root, with .md; integers); a text "
+        "node for each claim that connects them ({\"type\": \"text\", \"text\": \"the claim, "
+        "citing [[Page]]\"}); edges between nodes with the relation as their label "
+        "({\"id\": \"e1\", \"fromNode\": \"h4\", \"toNode\": \"c1\", \"label\": \"measured "
+        "in\"}). Ids are unique; lay the nodes out on a grid without overlaps. Name only pages "
+        "that exist. Write no other file."),
+}
+
+
+def task_for(operation: str, form: str = "page") -> str:
+    """What the operation asks of the model (a save in another form asks for that form)."""
+    if operation == "save" and form in FORM_TASKS:
+        return FORM_TASKS[form]
+    return TASKS[operation]
 
 
 @dataclass
@@ -153,7 +219,7 @@ class Prompt:
     tokens: int  # estimated prompt size
 
 
-def system_prompt(vault: Any, operation: str) -> str:
+def system_prompt(vault: Any, operation: str, form: str = "page") -> str:
     schema_text = (getattr(vault.schema, "text", "") or "").strip()
     parts = ["You maintain a markdown wiki (an Obsidian vault) for a person who reviews every "
              "change before it is saved.",
@@ -161,7 +227,7 @@ def system_prompt(vault: Any, operation: str) -> str:
                                                       "AGENTS.md; use plain conventions)")]
     if operation != "query":
         parts.append("# How to propose changes: the edit protocol\n\n" + EDIT_PROTOCOL)
-    parts.append("# Your task\n\n" + TASKS[operation])
+    parts.append("# Your task\n\n" + task_for(operation, form))
     return "\n\n".join(parts)
 
 
@@ -271,17 +337,18 @@ def split_source(text: str, max_tokens: int, model: str | None = None) -> list[s
 
 def build_prompt(vault: Any, operation: str, task_text: str, *, model: str | None,
                  budget: int, search_query: str = "", extra_paths: list[str] = (),
-                 extra_sections: list[str] = ()) -> Prompt:
+                 extra_sections: list[str] = (), form: str = "page") -> Prompt:
     """System + user messages: rules, protocol, task, page list, relevant pages, in budget.
 
     The offline engine reads the vault itself, not the prompt: it gets the task alone (the
     page list and relevant pages would cost a search and ~0.2 s on a 10,000-page vault)."""
     if model == OFFLINE_MODEL:
         user = "\n\n".join([task_text, *extra_sections])
-        messages = [{"role": "system", "content": f"{OFFLINE_LABEL}: {TASKS[operation]}"},
+        messages = [{"role": "system",
+                     "content": f"{OFFLINE_LABEL}: {task_for(operation, form)}"},
                     {"role": "user", "content": user}]
         return Prompt(messages, [], 0, 0, count_tokens(user))
-    system = system_prompt(vault, operation)
+    system = system_prompt(vault, operation, form)
     used = count_tokens(system, model) + count_tokens(task_text, model)
     sections = list(extra_sections)
     used += sum(count_tokens(s, model) for s in sections)

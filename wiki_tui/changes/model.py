@@ -153,12 +153,25 @@ class FileChange:
     warnings: list[str] = field(default_factory=list)
     # Set when the file must not be applied by `--yes` alone (the reason, for the message).
     hold: str | None = None
+    # A file the program drew from a page's spec (a chart's SVG): the page's path. It follows
+    # that page's decision at apply (changes/build/form_files.py).
+    rendered_from: str | None = None
 
     def __post_init__(self) -> None:
         if self.base_hash is None:
             self.base_hash = text_hash(self.base_text)
         if not self.hunks:
             self.rediff()
+
+    @property
+    def source(self) -> str:
+        """The path the change reads from disk (a rename's old path)."""
+        return self.old_path if self.kind == RENAME and self.old_path else self.path
+
+    def warn(self, warning: str) -> None:
+        """Add a warning for the review, once."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
 
     # -- review ---------------------------------------------------------------------------
     def rediff(self) -> None:

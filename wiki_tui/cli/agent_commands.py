@@ -10,7 +10,8 @@ some of its edits could not be used; 3 shown but not applied (no terminal to con
 the person said no). `--yes` never applies an operation in part: when edits were refused or cut
 off after the last retry round it applies nothing and names the pages left out (the same verdict
 as `wiki-tui apply --yes` on the same reply). `ingest` takes several sources (paths, folders,
-globs, --new), one operation each: cli/batch.py.
+globs, --new), one operation each: cli/batch.py. `query --save --as FORM` files the answer
+as a comparison table, a Marp deck, a chart or a canvas (docs/forms.md).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sys
 from typing import Any, AsyncIterator
 
 from wiki_tui.cli.common import CliError, console, console_err, report_recovery, vault_root
+from wiki_tui.forms import FORMS
 
 
 def register(subparsers) -> None:
@@ -47,6 +49,10 @@ def register(subparsers) -> None:
     query.add_argument("question", metavar="QUESTION")
     query.add_argument("--save", action="store_true",
                        help="file the answer back into the wiki as a page (a changeset)")
+    query.add_argument("--as", dest="form", default="page", choices=FORMS, metavar="FORM",
+                       help="with --save: the form the answer is filed in: page (default), "
+                            "table (a comparison table), slides (a Marp deck), chart (a chart "
+                            "spec drawn to SVG), canvas (a JSON Canvas)")
     _common(query, apply=True)
     query.set_defaults(func=run_query)
 
@@ -94,6 +100,9 @@ def run_ingest(args) -> int:
 
 
 def run_query(args) -> int:
+    form = getattr(args, "form", "page")
+    if form != "page" and not args.save:
+        raise CliError(f"--as {form} files the answer in that form: it needs --save", 2)
     vault, settings = _open(args)
     from wiki_tui.agent.operations import query, save_answer
 
@@ -103,7 +112,7 @@ def run_query(args) -> int:
         return code
     if not answer or not answer[0].strip():
         raise CliError("there is no answer to save", 1)
-    return _run(args, vault, save_answer(vault, args.question, answer[0], settings))
+    return _run(args, vault, save_answer(vault, args.question, answer[0], settings, form=form))
 
 
 def run_ask(args) -> int:
@@ -211,8 +220,8 @@ async def consume_events(args, events: AsyncIterator) -> dict:
 
     from wiki_tui.agent.config import OFFLINE_LABEL
     from wiki_tui.agent.events import (
-        Answer, ChangesetReady, Done, Failed, Findings, Retry, Started, Token, ToolActivity,
-        event_to_json,
+        Answer, ChangesetReady, Done, Failed, Findings, Progress, Retry, Started, Token,
+        ToolActivity, event_to_json,
     )
 
     as_json = getattr(args, "json", False)
@@ -234,6 +243,9 @@ async def consume_events(args, events: AsyncIterator) -> dict:
                     streamed = True
             elif isinstance(event, ToolActivity) and not as_json:
                 console_err.print(f"[dim]· {escape(event.detail)}[/]")
+            elif isinstance(event, Progress) and not as_json:
+                count = f" ({event.done}/{event.total})" if event.total else ""
+                console_err.print(f"[dim]… {escape(event.stage)}{count}[/]")
             elif isinstance(event, Retry) and not as_json:
                 console_err.print(f"[yellow]retry {event.attempt}:[/] {escape(event.reason)}")
             elif isinstance(event, Findings):
@@ -292,7 +304,7 @@ def review_and_apply(args, vault, changeset) -> int:
     if not as_json:
         _show_changeset(changeset)
     if getattr(args, "yes", False):
-        from wiki_tui.changes.unattended import PARTIAL, refusal
+        from wiki_tui.changes.apply.unattended import PARTIAL, refusal
 
         refused = refusal(changeset, allow_schema=getattr(args, "allow_schema", False))
         if refused is not None and refused.kind == PARTIAL:
@@ -314,8 +326,8 @@ def review_and_apply(args, vault, changeset) -> int:
     if not approved:
         console_err.print("not applied")
         return 3
-    from wiki_tui.changes.journal import ApplyError
-    from wiki_tui.changes.unattended import apply_unattended
+    from wiki_tui.changes.apply.journal import ApplyError
+    from wiki_tui.changes.apply.unattended import apply_unattended
 
     try:
         result = apply_unattended(vault, changeset)

@@ -30,7 +30,7 @@ class VaultView:
     """The scratch vault at one moment: page texts, lint findings, log entries."""
 
     def __init__(self, root: Path) -> None:
-        from wiki_tui.changes.logmd import entries
+        from wiki_tui.changes.apply.logmd import entries
         from wiki_tui.vault import Vault
 
         self.root = root
@@ -192,7 +192,11 @@ def query_scores(task: TaskSpec, answer: str | None, citations: tuple[str, ...]
 
 def lint_scores(task: TaskSpec, after: VaultView, findings: list) -> dict[str, int]:
     """Planted lint issues found (reported as a finding, or fixed in the vault), and how many
-    of the model's findings point at a planted issue."""
+    of the model's findings point at a planted issue. Suggestions of what to look into next
+    (question, source, data-gap) are not findings of a fault: they are left out."""
+    from wiki_tui.agent.lint_findings import SUGGESTIONS
+
+    findings = [f for f in findings if f.code not in SUGGESTIONS]
     found = 0
     matched: set[int] = set()
 

@@ -87,7 +87,8 @@ async def run_suite(settings: Any, suite: Suite, *, on_progress: ProgressHook | 
     model = "offline" if settings.offline else settings.model
     run = EvalRun(model, suite.name, _dt.date.today().isoformat(),
                   [TaskResult(t.name, t.kind) for t in suite.tasks])
-    await asyncio.to_thread(load_litellm)  # its import (seconds) is no task's wall time
+    if not settings.offline:  # its import (seconds) is no task's wall time
+        await asyncio.to_thread(load_litellm)
     say = on_progress or (lambda _p: None)
     with tempfile.TemporaryDirectory(prefix="wiki-tui-eval-") as scratch:
         for index, (task, result) in enumerate(zip(suite.tasks, run.tasks), 1):
@@ -143,8 +144,8 @@ def _operation(vault: Any, task: TaskSpec, settings: Any):
 
 async def _apply(vault: Any, rec: StepRecord) -> tuple[bool, str]:
     """Apply the changeset exactly as `--yes` would: (applied, why not)."""
-    from wiki_tui.changes.journal import ApplyError
-    from wiki_tui.changes.unattended import apply_unattended, refusal
+    from wiki_tui.changes.apply.journal import ApplyError
+    from wiki_tui.changes.apply.unattended import apply_unattended, refusal
 
     if rec.changeset is None or rec.failed is not None:
         return False, rec.notice

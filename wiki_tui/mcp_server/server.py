@@ -1,173 +1,150 @@
 """`wiki-tui mcp [VAULT]`: the wiki as tools for other agents, over the Model Context Protocol
-(stdio, the official `mcp` SDK's MCPServer).
+(the official `mcp` SDK's MCPServer; stdio by default, streamable HTTP with transport/http.py).
 
 Read-only tools answer from the vault model (the same search, link rules, backlinks and lint as
 the app); `propose_changes` never writes a page: it keeps the changeset as a pending review with
 the calling agent's name (the `clientInfo` it sent when it connected), for the person to accept
 in the app or with `wiki-tui apply --pending ID --yes`. Nothing here imports litellm or the UI.
+
+Every call runs in a worker thread under a time limit (calls.py), so no request stalls the
+server for the others; every refusal is a tool error (`isError`) in plain words (arguments.py).
+What it offers is listed in catalog.py; subscriptions to pages are kept in feed.py.
 """
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
-from mcp.types import ToolAnnotations
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import (Completion, CompleteRequestParams, CompleteResult, EmptyResult,
+                       SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams)
+from pydantic import ValidationError
 
-from wiki_tui.agent.prompts import EDIT_PROTOCOL
-from wiki_tui.mcp_server import tools
-from wiki_tui.vault import Vault, VaultError
+from wiki_tui import __version__
+from wiki_tui.mcp_server import catalog
+from wiki_tui.mcp_server.arguments import plain_message
+from wiki_tui.mcp_server.calls import CALL_SECONDS
+from wiki_tui.mcp_server.feed import ChangeFeed
+from wiki_tui.vault import Vault
+
+if TYPE_CHECKING:
+    from wiki_tui.mcp_server.transport.http import HttpOptions
 
 SERVER_NAME = "wiki-tui"
-UNNAMED_AGENT = "an MCP client"  # a client that sent no clientInfo name
-# Hints for the client: the lookups change nothing; a proposal adds a pending review only.
-READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-PROPOSES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 INSTRUCTIONS = """\
 A markdown wiki kept with wiki-tui: pages with YAML frontmatter and [[wikilinks]], a generated
 index.md (resource wiki://index.md) and the vault's own rules for writers (wiki://AGENTS.md).
-Look things up with search, read_page, backlinks and list_pages. To change the wiki, send edit
-blocks to propose_changes: nothing is written until the person accepts the changeset in
-wiki-tui. Fix any broken links its lint findings report and propose again."""
-
-PROPOSE_DESCRIPTION = """\
-Propose changes to the wiki as one changeset for the person to review. Nothing is written: the
-reply is checked and diffed as `wiki-tui apply --dry-run` does, and kept as a pending review
-that the person accepts or rejects in wiki-tui. Returns each file's diff, the changeset's lint
-findings (e.g. links to pages that do not exist) and, if the reply was refused, each refusal
-naming the file and the reason (then nothing is kept: correct the blocks and propose again).
-Args: reply (the edit blocks, described below), title (optional, for the log and the commit).
-
-""" + EDIT_PROTOCOL
+Look things up with search, read_page (`page#heading` for one section), backlinks, links,
+list_pages, tags, properties and recent_changes; raw sources with list_sources and
+read_source. To change the wiki, send edit blocks to propose_changes: nothing is written until
+the person accepts the changeset in wiki-tui. Fix any broken links its lint findings report and
+propose again; my_proposals and withdraw_proposal manage what you proposed."""
 
 
-def agent_name(ctx: Context | None) -> str:
-    """The connected client's name and version from its initialize request's clientInfo."""
-    params = getattr(getattr(ctx, "session", None), "client_params", None) if ctx else None
-    info = getattr(params, "client_info", None)
-    name = (getattr(info, "name", "") or "").strip()
-    if not name:
-        return UNNAMED_AGENT
-    version = (getattr(info, "version", "") or "").strip()
-    return f"{name} {version}" if version else name
+class WikiServer(MCPServer):
+    """The SDK's MCPServer, with argument mistakes told in plain words, stdin checked line by
+    line (transport/stdio.py), and the protocol's smaller parts: resource subscriptions (with
+    `feed`), argument completion, and logging/setLevel (accepted; the server logs nothing to
+    clients)."""
 
+    def __init__(self, vault: Vault, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.vault = vault
+        self.feed = ChangeFeed(publish=self._publish_update)
+        self.log_level = "warning"
+        lowlevel = self._lowlevel_server
+        lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, self._subscribe)
+        lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams,
+                                     self._unsubscribe)
+        lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, self._set_level)
+        lowlevel.add_request_handler("completion/complete", CompleteRequestParams, self._complete)
+        self.middleware.append(self._bind_loop)
 
-def _answers(vault: Vault, fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """`fn(vault, ...)` as a tool body: the vault brought in step with applies made elsewhere
-    first (one stat of log.md when there were none), an agent's mistake as a ToolError."""
-    @functools.wraps(fn)
-    def call(*args: Any, **kwargs: Any) -> dict[str, Any]:
-        vault.sync_with_disk()
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context | None = None) -> Any:
         try:
-            return fn(vault, *args, **kwargs)
-        except (tools.ToolInputError, VaultError) as exc:
-            raise ToolError(str(exc)) from None
-    return call
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(plain_message(name, exc.__cause__)) from None
+            raise
+
+    async def run_stdio_async(self) -> None:
+        from wiki_tui.mcp_server.transport.stdio import serve_stdio
+
+        await serve_stdio(self._lowlevel_server)
+
+    async def _bind_loop(self, ctx: Any, call_next: Any) -> Any:
+        self.feed.bind_loop()  # the loop notifications from the watcher's thread are sent on
+        return await call_next(ctx)
+
+    async def _publish_update(self, uri: str) -> None:
+        from mcp.shared.subscriptions import ResourceUpdated
+
+        await self._subscriptions.publish(ResourceUpdated(uri=uri))
+
+    async def _subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
+        self.feed.subscribe(ctx.session, str(params.uri))
+        return EmptyResult()
+
+    async def _unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
+        self.feed.unsubscribe(ctx.session, str(params.uri))
+        return EmptyResult()
+
+    async def _set_level(self, ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
+        self.log_level = params.level
+        return EmptyResult()
+
+    async def _complete(self, ctx: Any, params: CompleteRequestParams) -> CompleteResult:
+        values, total = catalog.completions(self.vault, params.ref, params.argument)
+        return CompleteResult(completion=Completion(values=values, total=total,
+                                                    has_more=total > len(values)))
 
 
-def build_server(vault: Vault) -> MCPServer:
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
-    _add_read_tools(server, vault)
-    _add_propose_tool(server, vault)
-    _add_resources(server, vault)
+def build_server(vault: Vault, *, call_seconds: float = CALL_SECONDS) -> WikiServer:
+    """The server over `vault`; the vault's watcher (if any) feeds its change notifications."""
+    server = WikiServer(vault, name=SERVER_NAME, version=__version__,
+                        instructions=INSTRUCTIONS, log_level="WARNING")
+    catalog.add_tools(server, vault, call_seconds)
+    catalog.add_resources(server, vault)
+    catalog.add_prompts(server)
     return server
 
 
-def _add_read_tools(server: MCPServer, vault: Vault) -> None:
-    search = _answers(vault, tools.search)
-    read_page = _answers(vault, tools.read_page)
-    backlinks = _answers(vault, tools.backlinks)
-    list_pages = _answers(vault, tools.list_pages)
-    lint = _answers(vault, tools.lint)
-    recent_log = _answers(vault, tools.recent_log)
-
-    @server.tool(name="search", annotations=READ_ONLY)
-    def search_tool(query: str, limit: int = 20) -> dict[str, Any]:
-        """Full-text search of the wiki (BM25; "quoted phrase", OR, -word). Hits best first,
-        each with path, title, 1-based line and a one-line snippet."""
-        return search(query, limit)
-
-    @server.tool(name="read_page", annotations=READ_ONLY)
-    def read_page_tool(page: str) -> dict[str, Any]:
-        """One page's full text (frontmatter included). `page` is a path, a file name, a title
-        or an alias, resolved as a [[link]] from the vault root resolves."""
-        return read_page(page)
-
-    @server.tool(name="backlinks", annotations=READ_ONLY)
-    def backlinks_tool(page: str) -> dict[str, Any]:
-        """Pages that link to `page` (source, line, the line's text), then unlinked mentions of
-        its name in other pages."""
-        return backlinks(page)
-
-    @server.tool(name="list_pages", annotations=READ_ONLY)
-    def list_pages_tool(type: str | None = None, folder: str | None = None,
-                        limit: int | None = None) -> dict[str, Any]:
-        """Pages (path, title, type, summary), sorted by path; optionally only one frontmatter
-        `type` (e.g. concept, entity, source) and/or one folder."""
-        return list_pages(type, folder, limit)
-
-    @server.tool(name="lint", annotations=READ_ONLY)
-    def lint_tool() -> dict[str, Any]:
-        """Structural findings for the whole wiki: broken links, orphans, frontmatter the
-        vault's schema asks for, pages missing from index.md, duplicates."""
-        return lint()
-
-    @server.tool(name="recent_log", annotations=READ_ONLY)
-    def recent_log_tool(limit: int = 10) -> dict[str, Any]:
-        """The newest entries of log.md first (date, operation, title, pages touched)."""
-        return recent_log(limit)
-
-
-def _add_propose_tool(server: MCPServer, vault: Vault) -> None:
-    propose = _answers(vault, tools.propose_changes)
-
-    @server.tool(name="propose_changes", description=PROPOSE_DESCRIPTION,
-                 annotations=PROPOSES)
-    def propose_tool(reply: str, ctx: Context, title: str | None = None) -> dict[str, Any]:
-        return propose(reply, title, agent_name(ctx))
-
-
-def _add_resources(server: MCPServer, vault: Vault) -> None:
-    def read(path: str) -> str:
-        try:
-            return vault.read_text(path)
-        except VaultError as exc:
-            raise ResourceNotFoundError(str(exc)) from None
-
-    @server.resource("wiki://index.md", name="index.md", mime_type="text/markdown",
-                     description="The catalog of every page with its one-line summary, by type.")
-    def index_md() -> str:
-        return read("index.md")
-
-    @server.resource("wiki://AGENTS.md", name="AGENTS.md", mime_type="text/markdown",
-                     description="The vault's schema: page types, required frontmatter, "
-                                 "conventions for whoever writes pages.")
-    def agents_md() -> str:
-        return read("AGENTS.md")
-
-    @server.resource("wiki://edit-protocol", name="edit-protocol", mime_type="text/markdown",
-                     description="How to write the reply propose_changes takes.")
-    def edit_protocol() -> str:
-        return EDIT_PROTOCOL
-
-
-def serve(root: Path, on_open: Callable[[Vault], None] | None = None) -> None:
+def serve(root: Path, on_open: Callable[[Vault], None] | None = None,
+          http: "HttpOptions | None" = None) -> None:
     """Open the vault (watching it for outside edits), run `on_open(vault)` (the CLI finishes
-    an apply a crash interrupted there), and serve MCP on stdin/stdout until the client closes
-    the pipe."""
-    vault = Vault.open(root, watch=True)
-    if on_open is not None:
-        on_open(vault)
-    # The finder and the search database, built while the client initialises: the first
-    # search then waits only for what is left (a cold 10k-page index takes seconds).
-    threading.Thread(target=vault.prepare, name="wiki-tui-prepare", daemon=True).start()
+    an apply a crash interrupted there), and serve MCP: on stdin/stdout until the client closes
+    the pipe, or over streamable HTTP (`http`) until SIGINT/SIGTERM. HttpSetupError when the
+    HTTP server cannot start as asked (before the vault is opened)."""
+    sock = None
+    if http is not None:
+        from wiki_tui.mcp_server.transport.http import announce, bind
+
+        http.check()
+        sock = bind(http)
+    vault = Vault.open(root)
     try:
-        build_server(vault).run("stdio")
+        if on_open is not None:
+            on_open(vault)
+        # The finder and the search database, built while the client initialises: the first
+        # search then waits only for what is left (a cold 10k-page index takes seconds).
+        threading.Thread(target=vault.prepare, name="wiki-tui-prepare", daemon=True).start()
+        server = build_server(vault)
+        vault.start_watching(server.feed.changed)
+        if http is None:
+            server.run("stdio")
+        else:
+            from wiki_tui.mcp_server.transport.http import serve_http
+
+            announce(root, sock, http)
+            serve_http(server, http, sock)
     finally:
+        if sock is not None:
+            sock.close()
         vault.close()

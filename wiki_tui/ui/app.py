@@ -2,8 +2,8 @@
 
 Start-up stays fast: the first paint needs only config, themes and state (small files). The
 vault index loads in a thread worker after the first paint, and litellm (seconds to import) is
-warmed up after the first paint when a real model is configured, else once a request is being
-typed. Commands and operations live in `operations.py` (a mixin of this app).
+warmed up after the first paint when a real model is configured (or one is chosen with /model);
+the offline engine never imports it. Commands and operations live in `operations.py` (a mixin of this app).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from wiki_tui.ui.ingest_queue import IngestQueueMixin
 from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.operations import OperationsMixin
 from wiki_tui.ui.palette import ActionsProvider, PagesProvider
-from wiki_tui.ui.prompt import PromptInput
 from wiki_tui.ui.state import AppState
 from wiki_tui.ui.status import StatusBar, git_branch
 from wiki_tui.ui.themes import DEFAULT_THEME, load_themes
@@ -37,7 +36,6 @@ NARROW_WIDTH = 100  # below this many columns the panes stack
 RAW_LIST_LIMIT = 5000
 WELCOME = ("Ask the wiki a question, or /ingest raw/FILE, /lint, /help. "
            "F1 lists every key; ctrl+p every action.")
-WARM_COMMANDS = ("/ingest", "/query", "/save", "/lint", "/create")  # inputs that call the model
 
 
 class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
@@ -88,7 +86,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         self.notices.extend(self.ui_config.notices)
         self.settings = settings or self._resolve_settings(model)
         self.pending_changesets: list[Any] = []  # oldest first
-        self.pending_records: dict[int, Any] = {}  # changeset id -> changes.pending.Pending
+        self.pending_records: dict[int, Any] = {}  # changeset id -> changes.apply.pending.Pending
         self.last_question = ""
         self.last_answer = ""
         self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
@@ -212,7 +210,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def load_vault(self) -> None:
         raw = self._list_raw()
         self.call_from_thread(setattr, self, "raw_files", raw)
-        from wiki_tui.changes.journal import recover
+        from wiki_tui.changes.apply.journal import recover
         from wiki_tui.vault import Vault, VaultError
 
         try:
@@ -237,8 +235,8 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def _restore_pending(self, vault: Any) -> None:
         """Reviews kept on disk by an earlier session, each base re-checked (a file changed
         since shows as changed on disk in the review)."""
-        from wiki_tui.changes import pending
-        from wiki_tui.changes.journal import check_conflicts
+        from wiki_tui.changes.apply import pending
+        from wiki_tui.changes.apply.journal import check_conflicts
 
         try:
             records, problems = pending.load_all(self.vault_root)
@@ -309,15 +307,6 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         for screen in self.screen_stack:  # an open review notices when its bases change
             if isinstance(screen, ReviewScreen):
                 screen.files_changed(changes)
-
-    def on_text_area_changed(self, event) -> None:
-        """The person is typing a request: load the model library now, not after they send.
-        (Even the offline engine runs through litellm; with a real model it loads at start.)"""
-        if self._warm_started or not isinstance(event.text_area, PromptInput):
-            return
-        text = event.text_area.text.lstrip()
-        if len(text) >= 3 and (not text.startswith("/") or text.startswith(WARM_COMMANDS)):
-            self.start_warm_up()
 
     def start_warm_up(self) -> None:
         if not self._warm_started:
@@ -431,11 +420,12 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         classes += [HelpScreen, CitationsScreen, ReplyMessage, FindingsScreen]
         from wiki_tui.ui import browser, review
         from wiki_tui.ui.review.confirm import ConfirmScreen
+        from wiki_tui.ui.review.form_preview import FormPreviewScreen
         from wiki_tui.ui.review.pending import PendingScreen
 
         classes += [browser.PageJumpScreen, browser.SearchScreen, browser.TagsScreen,
                     browser.WikiBrowser, review.ReviewScreen, review.HistoryScreen, ConfirmScreen,
-                    PendingScreen]
+                    PendingScreen, FormPreviewScreen]
         return tuple(classes)
 
     def action_help(self) -> None:

@@ -8,7 +8,8 @@ COMMANDS: dict[str, str] = {
     "/ingest": "/ingest PATH… — read sources from raw/ (files, folders, globs; --new: those "
                "not ingested yet) and propose wiki pages, one review each",
     "/query": "/query QUESTION — ask the wiki (plain text does the same)",
-    "/save": "/save — file the last answer back into the wiki as a page",
+    "/save": "/save [--as FORM] — file the last answer back into the wiki as a page, or as a "
+             "table, slides (a Marp deck), a chart or a canvas",
     "/lint": "/lint — check the wiki and propose fixes",
     "/create": "/create NAME — draft a new page NAME (linked to from the wiki), for review",
     "/undo": "/undo — revert the last applied change (its commit and log entry)",
@@ -47,9 +48,24 @@ def parse_command(text: str) -> Command:
         raise CommandError("/query needs a question")
     if head == "/create" and not arg:
         raise CommandError("/create needs a page name, e.g. /create Marine chronometer")
-    if head in ("/save", "/lint", "/undo", "/help") and arg:
+    if head == "/save" and arg:
+        return Command("save", save_form(arg))
+    if head in ("/lint", "/undo", "/help") and arg:
         raise CommandError(f"{head} takes no argument")
     return Command(head[1:], arg)
+
+
+def save_form(arg: str) -> str:
+    """The form `/save --as FORM` (or `/save FORM`) names; CommandError for anything else."""
+    from wiki_tui.forms import FORMS
+
+    words = arg.split()
+    if words and words[0] == "--as":
+        words = words[1:]
+    if len(words) != 1 or words[0].lower() not in FORMS:
+        raise CommandError(f"/save takes --as FORM, one of {', '.join(FORMS)} "
+                           "(e.g. /save --as slides)")
+    return words[0].lower()
 
 
 def completions(text: str, raw_files: list[str], limit: int = 8) -> list[str]:
@@ -59,6 +75,11 @@ def completions(text: str, raw_files: list[str], limit: int = 8) -> list[str]:
     if " " not in text:
         return [name for name in COMMANDS if name.startswith(text.lower()) and name != text][:limit]
     head, _, arg = text.partition(" ")
+    if head.lower() == "/save":
+        from wiki_tui.forms import FORMS
+
+        return [f"/save --as {f}" for f in FORMS if f"/save --as {f}".startswith(text)
+                and f"/save --as {f}" != text][:limit]
     if head.lower() != "/ingest":
         return []
     arg = arg.lstrip()

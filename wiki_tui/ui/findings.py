@@ -6,8 +6,11 @@ opens `FindingsScreen` by itself only when no review is about to open. F4 (`app.
 reopens it later. The screen dismisses with the page to open (a `PageLocation` carrying the
 finding's line) or None; `d` records a dismissal in <vault>/.wiki-tui/dismissed.json (through
 `agent.dismissed`), so later lint runs leave that finding out; `d` again on a finding dismissed
-in this visit takes the dismissal back. A contradiction's two claims stand side by side, each
-under the page it is from (looked up in the vault: `agent.quotes`).
+in this visit takes the dismissal back. Lint's suggestions of what to look into next
+(`question`, `source`, `data-gap`) are not errors: they come after every error, marked `?`, and
+`o` files those still open as the "Open questions" page, through the review. A contradiction's two
+claims stand side by side, each under the page it is from (looked up in the vault:
+`agent.quotes`).
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.agent.events import Findings, LintItem
+from wiki_tui.agent.open_questions import is_suggestion
 from wiki_tui.ui.keybar import KeyBar
 
 # What breaks a reader's way through the wiki, or may be false, comes first; then by code.
 CODE_RANK = {"broken-link": 0, "contradiction": 1, "superseded": 2, "missing-page": 3}
+SUGGESTION_RANK = 100  # lint's suggestions (question, source, data-gap): after every error
 CODE_WIDTH = 15  # the code column of a row (longer codes are cut)
 LOCATION_SHARE = 0.35 # at most this much of a row for `path:line`
 SOURCE_LINE_MAX = 300  # characters of a page line shown as context
@@ -55,7 +60,12 @@ class LintReport:
         return cls(tuple(sorted(findings.items, key=sort_key)), findings.dismissed)
 
     def summary(self, *, codes: bool = True) -> str:
-        parts = [count_text(len(self.items)) + (codes_text(self.items) if codes else "")]
+        suggestions = sum(1 for item in self.items if is_suggestion(item))
+        errors = tuple(item for item in self.items if not is_suggestion(item))
+        parts = [count_text(len(errors)) + (codes_text(errors) if codes else "")]
+        if suggestions:
+            parts.append(f"{suggestions} suggestion{'' if suggestions == 1 else 's'} to look "
+                         "into")
         if self.dismissed_earlier:
             parts.append(f"{self.dismissed_earlier} dismissed earlier")
         if self.dismissed_now:
@@ -64,8 +74,8 @@ class LintReport:
 
 
 def sort_key(item: LintItem) -> tuple:
-    return (CODE_RANK.get(item.code, len(CODE_RANK)), item.code, item.path.casefold(),
-            item.line, item.message)
+    rank = SUGGESTION_RANK if is_suggestion(item) else CODE_RANK.get(item.code, len(CODE_RANK))
+    return (rank, item.code, item.path.casefold(), item.line, item.message)
 
 
 def count_text(n: int) -> str:
@@ -155,9 +165,10 @@ class FindingRow:
         item, width = self.item, options.max_width
         room = min(max(self.where_width, 1), max(12, int(width * LOCATION_SHARE)))
         where = fit_location(location(item), room)
-        code = item.code if len(item.code) <= CODE_WIDTH else item.code[:CODE_WIDTH - 1] + "…"
+        code = ("? " if is_suggestion(item) else "") + item.code
+        code = code if len(code) <= CODE_WIDTH else code[:CODE_WIDTH - 1] + "…"
         row = Text(no_wrap=True, overflow="ellipsis")
-        row.append(f"{code:<{CODE_WIDTH}} ", "bold")
+        row.append(f"{code:<{CODE_WIDTH}} ", "italic" if is_suggestion(item) else "bold")
         row.append(where)
         row.append(" " * (room - len(where) + 2))
         row.append("dismissed · " if self.dismissed else "", "italic")
@@ -233,6 +244,7 @@ class FindingsScreen(Screen[str | None]):
         Binding("G,end", "edge(-1)", "Last", id="findings.last", show=False),
         Binding("enter", "open", "Open page", id="findings.open", priority=True),
         Binding("d", "dismiss_finding", "Dismiss / take back", id="findings.dismiss"),
+        Binding("o", "file_questions", "File open questions", id="findings.file_questions"),
     ]
 
     def __init__(self, report: LintReport, vault_root: Path | str, vault: Any = None) -> None:
@@ -301,7 +313,10 @@ class FindingsScreen(Screen[str | None]):
         head.append(item.code, "bold")
         head.append("  ")
         head.append(location(item))
-        if item.source == "model":
+        if is_suggestion(item):
+            head.append("  · a suggestion of what to look into, not an error (o files the "
+                        "open ones as a page)", "italic")
+        elif item.source == "model":
             head.append("  · model-checked: often wrong, check the quotes", "italic")
         widgets = [Static(head, classes="finding-head"),
                    Static(Text(item.message), classes="finding-message")]
@@ -414,6 +429,42 @@ class FindingsScreen(Screen[str | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_file_questions(self) -> None:
+        """o: the suggestions not dismissed, filed as the "Open questions" page (a review)."""
+        items = [i for i in self.report.items
+                 if is_suggestion(i) and i.id not in self.report.dismissed_now]
+        if not items:
+            self.app.notify("No open suggestions (question, source, data-gap) to file.",
+                            timeout=4)
+            return
+        if self.vault is None or "open-questions" in self._busy:
+            return
+        self._busy.add("open-questions")
+        self._file_questions(items)
+
+    @work(thread=True, group="findings-questions", exit_on_error=False)
+    def _file_questions(self, items: list[LintItem]) -> None:
+        from wiki_tui.agent.open_questions import open_questions_changeset
+
+        try:
+            changeset = open_questions_changeset(self.vault, items)
+        except Exception as exc:  # an unreadable page: say so, change nothing
+            self.app.call_from_thread(self._questions_failed, exc)
+            return
+        self.app.call_from_thread(self._questions_ready, changeset)
+
+    def _questions_failed(self, exc: Exception) -> None:
+        self._busy.discard("open-questions")
+        self.app.notify(f"Open questions not filed: {exc}", severity="error", timeout=6)
+
+    def _questions_ready(self, changeset: Any) -> None:
+        self._busy.discard("open-questions")
+        if changeset is None:
+            self.app.notify("The open questions page already lists them all.", timeout=4)
+            return
+        self.dismiss(None)
+        self.app.call_after_refresh(self.app.open_review, changeset)
 
     def action_dismiss_finding(self) -> None:
         """d dismisses the finding for good; d on one dismissed in this visit takes it back."""

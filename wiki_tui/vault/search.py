@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections import defaultdict
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +71,7 @@ def parse_query(text: str) -> ParsedQuery | None:
         pos = m.end()
     pieces.append((text[pos:].replace('"', " "), False))
     last_bare = None
+    seen: dict[int, set[str]] = defaultdict(set)  # the words of each AND group
     for piece, is_phrase in pieces:
         if is_phrase:
             words = [w.casefold() for w in _TERM.findall(piece)]
@@ -90,12 +92,16 @@ def parse_query(text: str) -> ParsedQuery | None:
             if not words:
                 continue
             if negate:
-                excluded.extend(words)
+                excluded.extend(w for w in words if w not in excluded)
                 continue
+            added = False
             for w in words:
-                groups[-1].append(f'"{w}"')
+                if f'"{w}"' not in seen[len(groups)]:  # a repeated word adds nothing but work
+                    seen[len(groups)].add(f'"{w}"')
+                    groups[-1].append(f'"{w}"')
+                    added = True
                 terms.append(w)
-            last_bare = (len(groups) - 1, len(groups[-1]) - 1)
+            last_bare = (len(groups) - 1, len(groups[-1]) - 1) if added else None
     groups = [g for g in groups if g]
     if not groups:
         return None

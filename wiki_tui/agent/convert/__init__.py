@@ -103,6 +103,47 @@ def _by_format(suffix: str, data: bytes, path: str) -> Converted:
                           "ingested (" + ", ".join(e[1:] for e in INGESTIBLE) + " can)")
 
 
+def source_title(text: str, path: str) -> str:
+    """A source's title: its frontmatter title, else its first `#` heading (a PDF's or a
+    DOCX's title metadata becomes one, see pdf.py and office.py), else a first line that reads
+    as a title (short, no full stop; capitals softened), else the file name made readable."""
+    m = re.search(r"(?m)^title:\s*[\"']?(.+?)[\"']?\s*$", text[:2000]) if text.startswith("---") \
+        else None
+    if m:
+        return m.group(1).strip()
+    m = re.search(r"(?m)^#\s+(.+?)\s*#*\s*$", text)
+    if m:
+        return m.group(1).strip()
+    line = _title_line(text)
+    if line:
+        return line
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return re.sub(r"[-_]+", " ", stem).strip().capitalize() or stem
+
+
+_SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to",
+                "with", "from", "upon"}
+
+
+def _title_line(text: str) -> str:
+    """The first line of the text when it reads as a title: up to 14 words, not a sentence,
+    not a page mark, a table or a list."""
+    for line in text.splitlines()[:12]:
+        line = line.strip()
+        if not line or re.fullmatch(r"\[p\. [^\]]+\]", line) or line == "---":
+            continue
+        line = re.sub(r"^#{2,6}\s+", "", line).strip()
+        words = line.split()
+        if not 1 <= len(words) <= 14 or line.endswith((".", ",", ";", ":")) \
+                or line.startswith(("|", "- ", "* ", "!", "<", "[", ">")):
+            return ""
+        if line.isupper():  # "COOK'S SECOND VOYAGE" -> "Cook's Second Voyage"
+            line = " ".join(w.capitalize() if i == 0 or w.lower() not in _SMALL_WORDS
+                            else w.lower() for i, w in enumerate(line.split()))
+        return line
+    return ""
+
+
 def _decode(data: bytes, path: str, *, html: bool = False) -> str:
     """UTF-8 (a BOM is dropped); an HTML page may declare another charset."""
     if html:

@@ -49,6 +49,9 @@ def _docx(docx, data: bytes) -> str:
             out.append(f"- {text}")
         else:
             out.append(text)
+    title = (document.core_properties.title or "").strip()
+    if title and not any(block.startswith("# ") for block in out):
+        out.insert(0, f"# {title}")  # the title metadata, as a PDF's (a file name is no title)
     return _join(out)
 
 

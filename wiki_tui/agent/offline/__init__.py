@@ -1,5 +1,6 @@
-"""The built-in offline engine: deterministic, no language model, served through litellm.
+"""The built-in offline engine: deterministic, no language model, and no litellm underneath.
 
-It is registered as a litellm custom provider ("wiki-offline/engine") so that it runs through
-the very same pipeline as a real model: prompts, streaming, the edit protocol, changesets.
+It serves the same streaming interface as a real model (`agent/stream.py`): the operations run
+through the very same pipeline (edit protocol, changesets, review) whichever engine answers.
+`stream.py` streams its reply; `engine.py` writes it from the vault and the task.
 """

@@ -17,6 +17,7 @@ from rich.style import Style
 from rich.text import Text
 
 from wiki_tui.vault.links import Link, is_attachment_path, scan
+from wiki_tui.vault.sections import block_line, heading_index, section_span
 from wiki_tui.ui.browser.units import Unit, split_units
 
 if TYPE_CHECKING:
@@ -257,7 +258,7 @@ def _embed_block(vault, doc: PageDocument, link: Link, ref: LinkRef, link_id: in
     except Exception as error:  # a vanished or unreadable file: say so, never fail the page
         return f"\n> [{escape_markdown('embed: ' + link_label(link))}](wiki:{link_id}) — {escape_markdown(str(error))}\n"
     body_start, _ = _frontmatter_end(text)
-    section = _section(text, body_start, link.subpath)
+    section = section_span(text, body_start, link.subpath)
     if section is None:
         lines = [f"*{escape_markdown(link.subpath)} not found in the embedded page*"]
     else:
@@ -271,51 +272,6 @@ def _embed_block(vault, doc: PageDocument, link: Link, ref: LinkRef, link_id: in
     title = f"[{escape_markdown(link_label(link))}](wiki:{link_id}) *(embedded)*"
     quoted = "\n".join(("> " + line) if line else ">" for line in [title, ""] + lines)
     return f"\n{quoted}\n"
-
-
-def _section(text: str, body_start: int, subpath: str) -> tuple[int, int] | None:
-    """Offsets of the embedded part: the whole body, a heading's section, or a block."""
-    if not subpath:
-        return body_start, len(text)
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-    if subpath.startswith("#^"):
-        number = block_line(lines, subpath)
-        if number is None:
-            return None
-        first = number - 1
-        while first > 0 and lines[first - 1].strip() and starts[first] > body_start:
-            first -= 1  # the block is the paragraph ending with the id
-        return starts[first], starts[number]
-    headings = scan(text, start=body_start, meta=True).headings
-    index = heading_index(headings, subpath)
-    if index is None:
-        return None
-    heading = headings[index]
-    end_line = next((h.line for h in headings[index + 1 :] if h.level <= heading.level),
-                    len(lines) + 1)
-    return starts[heading.line - 1], starts[min(end_line - 1, len(lines))]
-
-
-_BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)\s*$")
-
-
-def block_line(lines: list[str], subpath: str) -> int | None:
-    """1-based line ending with the block id of `#^id`."""
-    wanted = subpath[2:].lower()
-    for number, line in enumerate(lines, start=1):
-        match = _BLOCK_ID.search(line)
-        if match and match.group(1).lower() == wanted:
-            return number
-    return None
-
-
-def heading_index(headings: list, subpath: str) -> int | None:
-    """Index of the heading named by the last part of `#H1#H2` (case-insensitive)."""
-    wanted = subpath.rsplit("#", 1)[-1].strip().casefold()
-    return next((n for n, h in enumerate(headings) if h.text.strip().casefold() == wanted), None)
 
 
 def find_subpath_line(doc: PageDocument, subpath: str) -> int | None:

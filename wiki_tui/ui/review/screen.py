@@ -26,13 +26,14 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from wiki_tui.changes import journal
+from wiki_tui.changes.apply import journal
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, PENDING, REJECTED, RENAME, Changeset,
                                     FileChange)
 from wiki_tui.ui.review.diff_view import DiffView
 from wiki_tui.ui.editor import EditorError, edit_text
 from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.review.file_list import describe, file_row, notes_text, summary
+from wiki_tui.ui.review.form_preview import FormPreviewScreen, change_views, form_hint
 
 GRACE_SECONDS = 0.5
 HANDED_BACK = "handed back"  # the dismiss result of a review that stepped aside for typing
@@ -67,6 +68,8 @@ class ReviewScreen(Screen[Any]):
         Binding("p", "move_hunk(-1)", "Prev hunk", id="review.prev_hunk"),
         Binding("e", "edit", "Edit", id="review.edit"),
         Binding("s", "toggle_split", "Split", id="review.toggle_split"),
+        Binding("v", "preview", "View", id="review.preview",
+                tooltip="A deck slide by slide, a chart drawn, a canvas read"),
         Binding("question_mark", "app.help", "Keys", id="review.help"),
         Binding("g,home", "first_file", "First file", id="review.first_file", show=False),
         Binding("G,end", "last_file", "Last file", id="review.last_file", show=False),
@@ -238,15 +241,30 @@ class ReviewScreen(Screen[Any]):
     def _update_file_title(self) -> None:
         change = self.current
         if change is not None:
-            self.query_one("#review-file-title", Static).update(
-                describe(change, stale=self._is_stale(change)))
+            title = describe(change, stale=self._is_stale(change))
+            hint = form_hint(change)
+            if hint:
+                title = Text.assemble((f"[{hint}] ", "bold"), title, no_wrap=True,
+                                      overflow="ellipsis")
+            self.query_one("#review-file-title", Static).update(title)
         self.refresh_bindings()  # "d re-diff" shows only for a file changed on disk
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rediff":
             change = self.current
             return change is not None and self._is_stale(change)
+        if action == "preview":
+            change = self.current
+            return change is not None and bool(form_hint(change))
         return True
+
+    def action_preview(self) -> None:
+        change = self.current
+        if change is None or not form_hint(change):
+            return
+        page = self.changeset.file(change.rendered_from) if change.rendered_from else None
+        self.app.push_screen(FormPreviewScreen(
+            change.path, lambda width: change_views(change, page, width)))
 
     def _changed(self) -> None:
         self._pending_warned = False

@@ -1,0 +1,127 @@
+"""What the offline engine suggests the wiki look into next, deterministically (no model):
+
+- `question`: a name mentioned on several pages that no page, title or alias carries
+  ("Pierre Le Roy is mentioned on 3 pages and has no page");
+- `data-gap`: a page that cites no source, and a page whose claims rest on one source alone
+  (in a vault whose pages keep `sources` at all).
+
+Written as lint's FINDING lines (agent/lint_findings.py reads them, as it reads a model's), at
+most MAX_EACH of each kind, the most telling first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from wiki_tui.agent.backlinks import SPECIAL_FILES
+from wiki_tui.agent.pageinfo import page_infos
+
+MAX_EACH = 8
+MIN_PAGES = 3  # a name is worth a question when this many pages mention it
+_NAME = re.compile(r"\b([A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|de|la|le|von|van|of|Le|La))*"
+                   r"\s+[A-Z][a-z]+)\b")  # two or more capitalised words: "Pierre Le Roy"
+_LINK = re.compile(r"!?\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)|`[^`]*`")
+_SENTENCE = re.compile(r"[^.!?\n]*[.!?]")
+
+
+def suggestions(vault: Any) -> list[str]:
+    """FINDING lines, names first, then pages without a source, then single-source pages."""
+    infos = [i for i in page_infos(vault) if i.path not in SPECIAL_FILES]
+    return [*_names(vault, infos), *_sourceless(vault, infos)]
+
+
+def _body(vault: Any, path: str) -> str:
+    try:
+        text = vault.read_text(path)
+    except Exception:
+        return ""
+    if text.startswith("---"):
+        end = text.find("\n---", 3)
+        text = text[end + 4:] if end > 0 else text
+    return text
+
+
+def _paragraphs(text: str, *, unlinked: bool = False) -> list[str]:
+    """The prose paragraphs of a body, each on one line, links read as their shown text (or,
+    `unlinked`, left out: a name inside a link has a page)."""
+    out = []
+    for block in re.split(r"\n\s*\n", text):
+        block = block.strip()
+        if not block or block.startswith(("#", "---", "|", "!", "```", "~~~")):
+            continue
+        shown = _LINK.sub(" " if unlinked else
+                          lambda x: x.group(0).strip("[]!`").split("|")[-1].split("](")[0],
+                          block)
+        out.append(" ".join(shown.split()))
+    return out
+
+
+def _first_sentence(text: str) -> str:
+    for paragraph in _paragraphs(text):
+        m = _SENTENCE.match(paragraph)
+        return (m.group(0) if m else paragraph).strip()[:200]
+    return ""
+
+
+def _known(infos: list) -> set[str]:
+    names = set()
+    for info in infos:
+        for name in (info.name, info.title, *info.aliases):
+            if name:
+                names.add(str(name).casefold())
+    return names
+
+
+def _names(vault: Any, infos: list) -> list[str]:
+    known = _known(infos)
+    pages_of: dict[str, set[str]] = {}
+    mentions: Counter = Counter()
+    where: dict[tuple[str, str], str] = {}
+    for info in infos:
+        body = _body(vault, info.path)
+        for line, shown in zip(_paragraphs(body, unlinked=True), _paragraphs(body)):
+            for m in _NAME.finditer(line):
+                name = re.sub(r"^(?:The|A|An)\s+", "", m.group(1))
+                if " " not in name:
+                    continue
+                if name.casefold() in known or any(name.casefold() in k for k in known):
+                    continue
+                pages_of.setdefault(name, set()).add(info.path)
+                mentions[(name, info.path)] += 1
+                if (name, info.path) not in where:
+                    sentence = next((s for s in _SENTENCE.findall(shown) if name in s), shown)
+                    where[(name, info.path)] = " ".join(sentence.split())[:200]
+    found = [(name, paths) for name, paths in pages_of.items() if len(paths) >= MIN_PAGES]
+    found.sort(key=lambda np: (-len(np[1]), np[0]))
+    out = []
+    for name, paths in found[:MAX_EACH]:
+        top = max(sorted(paths), key=lambda p: mentions[(name, p)])
+        quote = where[(name, top)].replace('"', "'")
+        out.append(f"FINDING: question | {top} | {name} is mentioned on {len(paths)} pages and "
+                   f"has no page: who or what is it, and what do the sources say of it? | "
+                   f"\"{quote}\"")
+    return out
+
+
+def _sourceless(vault: Any, infos: list) -> list[str]:
+    if not any(info.sources for info in infos):
+        return []  # the vault does not keep `sources`: every page would be a "gap"
+    none, one = [], []
+    for info in sorted(infos, key=lambda i: i.path):
+        if info.type == "source" or info.path.startswith("raw/"):
+            continue
+        sources = [s for s in info.sources if str(s).strip()]
+        if len(sources) > 1:
+            continue
+        quote = _first_sentence(_body(vault, info.path)).replace('"', "'")
+        tail = f' | "{quote}"' if quote else ""
+        if not sources:
+            none.append(f"FINDING: data-gap | {info.path} | the page cites no source: where do "
+                        f"its claims come from?{tail}")
+        else:
+            cited = str(sources[0]).replace("|", "/")
+            one.append(f"FINDING: data-gap | {info.path} | every claim rests on one source "
+                       f"({cited}); a second source would confirm or correct them{tail}")
+    return none[:MAX_EACH] + one[:MAX_EACH]

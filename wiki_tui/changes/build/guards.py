@@ -1,0 +1,251 @@
+"""Guards on what a changeset may write, judged against the vault: no writing through links or
+out of the vault, no twin of an existing name, page and changeset sizes, placeholders standing
+for text the model left out, whole-page rewrites, and the holds that keep a change from `--yes`.
+
+A path's own shape is checked first (reply/path_rules.py). Every refusal is a GuardError whose
+message names the path and says what to do instead; it goes back to the model as is. Nothing
+here writes anything.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+from wiki_tui.changes.model import REJECTED
+from wiki_tui.changes.reply.path_rules import GuardError, clean_relative, normalise
+
+MAX_PAGE_BYTES = 1_000_000  # one page, UTF-8 encoded
+MAX_CHANGESET_BYTES = 5_000_000  # all proposed texts of one changeset together
+_LINK_BREAKERS = re.compile(r"[#^\[\]]")
+
+
+def check_path(vault_root: Path | str, path: str, *, rendered: bool = False) -> str:
+    """The normalised vault-relative POSIX path a model block may write, or raise GuardError.
+
+    Beyond the shape checks of `clean_relative`, looks at the disk: the page itself must not be
+    a symbolic link, and no folder on the way may be a link leading out of the vault (or into a
+    protected part of it).
+    """
+    clean = clean_relative(path, rendered=rendered)
+    root = Path(vault_root).resolve()
+    cur = root
+    parts = clean.split("/")
+    for i, part in enumerate(parts):
+        cur = cur / part
+        if not os.path.lexists(cur):
+            _check_collision(clean, cur.parent, part)
+            for new_part in parts[i:]:
+                _check_new_name(clean, new_part)
+            break  # nothing further exists: it will be created as real folders
+        if cur.is_symlink():
+            if i == len(parts) - 1:
+                raise GuardError(clean, "the page is a symbolic link; wiki-tui does not write "
+                                 "through links (edit the file it points to instead)")
+            real = cur.resolve()
+            try:
+                inside = real.relative_to(root).as_posix()
+            except ValueError:
+                raise GuardError(clean, f"the folder '{'/'.join(parts[: i + 1])}' is a link "
+                                 "leading out of the vault; refused") from None
+            clean_relative(inside + "/" + "/".join(parts[i + 1 :]), rendered=rendered)  # protected targets too
+        elif i < len(parts) - 1 and not cur.is_dir():
+            raise GuardError(clean, f"'{'/'.join(parts[: i + 1])}' is a file, not a folder")
+    final = root / clean
+    if final.exists() and not final.is_file():
+        raise GuardError(clean, "this path is a folder, not a page")
+    return clean
+
+
+def _check_new_name(path: str, part: str) -> None:
+    """Names a new page or folder may not take (existing ones are left alone)."""
+    link_bad = _LINK_BREAKERS.search(part)
+    if link_bad:
+        raise GuardError(path, f"the name '{part}' contains '{link_bad.group(0)}', which "
+                         "Obsidian links cannot reach ([[...]] reads # ^ [ ] | as link syntax); "
+                         "leave it out or spell it out (e.g. 'C sharp')")
+
+
+def _name_key(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _check_collision(path: str, folder: Path, name: str) -> None:
+    """A new name that differs from an existing one only in case or Unicode form would be the
+    same file on macOS and Windows (and a confusing twin on Linux)."""
+    try:
+        siblings = os.listdir(folder)
+    except OSError:
+        return
+    key = _name_key(name)
+    for other in siblings:
+        if other == name or _name_key(other) != key:
+            continue
+        if other.casefold() == name.casefold() or normalise(other) != name:
+            raise GuardError(path, f"'{name}' differs from the existing '{other}' only in "
+                             "letter case; use the existing name exactly")
+        raise GuardError(path, f"the existing '{other}' is stored on disk in decomposed "
+                         "Unicode (NFD, as macOS writes names); wiki-tui keeps names in NFC "
+                         "and will not write a twin: rename the file on disk to its NFC form "
+                         "first")
+
+
+def check_size(path: str, text: str | None) -> int:
+    """Bytes of `text` (UTF-8), or GuardError when a page exceeds MAX_PAGE_BYTES."""
+    if text is None:
+        return 0
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_PAGE_BYTES:
+        raise GuardError(path, f"the page would be {size:,} bytes; the limit per page is "
+                         f"{MAX_PAGE_BYTES:,} bytes (MAX_PAGE_BYTES). Split it into several "
+                         "linked pages")
+    return size
+
+
+def check_changeset_size(total: int) -> None:
+    if total > MAX_CHANGESET_BYTES:
+        raise GuardError("", f"the proposed pages total {total:,} bytes; the limit per "
+                         f"changeset is {MAX_CHANGESET_BYTES:,} bytes (MAX_CHANGESET_BYTES). "
+                         "Propose fewer or smaller pages at a time")
+
+
+# -- lazy elision ------------------------------------------------------------------------------
+# A model that means "the rest stays as it was" writes a placeholder line instead of the text;
+# applied literally, the text it stands for is deleted. A placeholder is a line that is only an
+# ellipsis ("...", "…", "[...]") or a short note that text is left out ("rest of the section
+# unchanged", "<!-- existing content -->", "// unchanged", "(remaining content unchanged)").
+_ELLIPSIS = re.compile(r"^(?:\.\s?){2,}\.|^…+")
+_WRAPPERS = (("<!--", "-->"), ("/*", "*/"), ("%%", "%%"), ("(", ")"), ("[", "]"), ("{", "}"),
+             ("<", ">"), ("**", "**"), ("*", "*"), ("_", "_"), ("//", ""), ("#", ""),
+             ("- ", ""), ("* ", ""), ("+ ", ""), ("> ", ""))
+_WRAP_FIRST = frozenset(left[0] for left, _ in _WRAPPERS)
+_NOUN = (r"(?:page|section|sections|file|content|contents|document|text|list|article|body|"
+         r"table|frontmatter|front\s+matter|lines|entries|items|links|paragraphs?|code|notes?|"
+         r"page\s+text)")
+_SUBJECT = (rf"(?:(?:the\s+)?(?:rest|remainder)(?:\s+of\s+(?:the\s+|this\s+)?{_NOUN})?"
+            rf"|(?:all\s+|the\s+)?(?:existing|remaining|previous|original|unchanged|earlier|old)"
+            rf"\s+{_NOUN}|everything\s+else)")
+_LEFT_OUT = (r"(?:unchanged|omitted|elided|as\s+is|as\s+before|(?:the\s+)?same(?:\s+as\s+before)?"
+             r"|not\s+shown|for\s+brevity|truncated|kept)")
+_PREDICATE = (rf"(?:\s+(?:is|are|remains?|stays?|here|below|above|follows|continues|"
+              rf"{_LEFT_OUT})\b)*")
+_PLACEHOLDER = re.compile(  # "existing content (here)", "section unchanged", "// unchanged"
+    rf"(?:{_SUBJECT}{_PREDICATE}|{_NOUN}(?:\s+(?:is|are|remains?|stays?))?(?:\s+{_LEFT_OUT})+"
+    r"|unchanged|omitted|snip|same\s+as\s+before|no\s+changes?(?:\s+(?:below|above|here))?)"
+    r"[.:;]?", re.IGNORECASE)
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _placeholder_core(line: str) -> tuple[str, bool]:
+    """The line without ellipses and comment/bracket wrappers, and whether it had an ellipsis."""
+    s, dots = line.strip(), False
+    while s:
+        before = s
+        if s[0] in ".…" and (m := _ELLIPSIS.match(s)) is not None:
+            s, dots = s[m.end():].strip(), True
+        for end in ("...", "…"):
+            if s.endswith(end):
+                s, dots = s[: -len(end)].rstrip(" ."), True
+        if s and s[0] in _WRAP_FIRST:  # most lines start with a letter: skip the table
+            for left, right in _WRAPPERS:
+                if s.startswith(left) and s.endswith(right) and len(s) >= len(left) + len(right):
+                    s = s[len(left): len(s) - len(right)].strip()
+        if s == before:
+            break
+    return s, dots
+
+
+def is_placeholder(line: str) -> bool:
+    """A line that stands for left-out text rather than being text ("...", "[...]",
+    "<!-- rest of the page unchanged -->"). An ellipsis inside a sentence is text."""
+    if len(line) > 120 or not line.strip() or len(line.split()) > 14:  # prose, cheaply
+        return False
+    core, dots = _placeholder_core(line)
+    if not core.strip("-*+># "):  # only an ellipsis, maybe as a list item or quote
+        return dots
+    return len(core.split()) <= 10 and _PLACEHOLDER.fullmatch(core) is not None
+
+
+def find_placeholder(lines: list[str], known: set[str]) -> tuple[int, str] | None:
+    """(1-based index, line) of the first placeholder line that is not among `known` (stripped
+    lines the page or the SEARCH already had), outside code fences; None if there is none."""
+    fence = ""
+    for i, line in enumerate(lines, 1):
+        body = line.rstrip("\r\n")
+        if (m := _FENCE_LINE.match(body)) is not None:
+            run = m.group(1)
+            if not fence:
+                fence = run
+            elif run[0] == fence[0] and len(run) >= len(fence) and not body.strip()[len(run):]:
+                fence = ""
+            continue
+        if not fence and body.strip() not in known and is_placeholder(body):
+            return i, body.strip()
+    return None
+
+
+# -- whole-page rewrites -------------------------------------------------------------------------
+REWRITE_SHARE = 0.5  # a WRITE that drops at least this share of a page's lines rewrites it
+REWRITE_MIN_LINES = 5  # pages shorter than this are too small to call it
+
+
+def _title(text: str) -> str:
+    """The page's frontmatter title, else its first '# ' heading ('' when neither)."""
+    from wiki_tui.vault.frontmatter import load_frontmatter, split_frontmatter
+
+    source, _, body_start, _ = split_frontmatter(text)
+    data = load_frontmatter(source)[0] if source is not None else {}  # never raises
+    title = data.get("title") if isinstance(data, dict) else None
+    if isinstance(title, str) and title.strip():
+        return title.strip()
+    heading = re.search(r"^# +(.+?)\s*$", text[body_start:], re.MULTILINE)
+    return heading.group(1) if heading else ""
+
+
+def rewrite_warning(base: str, proposed: str) -> str | None:
+    """What the person must know about a WRITE over an existing page: it changes the page's
+    title (another subject), or most of its lines go. None for an ordinary update."""
+    from collections import Counter
+
+    old = Counter(map(str.strip, base.splitlines()))
+    new = Counter(map(str.strip, proposed.splitlines()))
+    old.pop("", None)  # blank lines say nothing about what goes
+    total = sum(old.values())
+    gone = sum((old - new).values())
+    share = gone / total if total else 0.0
+    heavy = total >= REWRITE_MIN_LINES and share >= REWRITE_SHARE
+    before, after = _title(base), _title(proposed)
+    renamed = bool(before and after) and before.casefold() != after.casefold()
+    lines_go = f"{round(share * 100)} % of its lines go"
+    if renamed and heavy:
+        return f"replaces an unrelated page (title {before!r} → {after!r}); {lines_go}"
+    if renamed:
+        return f"changes the page's title ({before!r} → {after!r})"
+    if heavy:
+        return f"rewrites the whole page: {lines_go} ({gone} of {total})"
+    return None
+
+
+# -- files `--yes` alone must not apply --------------------------------------------------------
+
+SCHEMA_HOLD = ("it edits AGENTS.md, the vault's schema (the model's instructions): review it, or "
+               "pass --allow-schema to apply it with --yes")
+
+
+def held(changeset, *, allow_schema: bool = False) -> list:
+    """The files of a changeset that need a person's review: `FileChange.hold` is set (a
+    rewrite, an unrelated page replaced, the vault's schema unless `allow_schema`) and the
+    file is not rejected. `--yes` refuses them."""
+    return [f for f in changeset.files
+            if f.hold and f.status != REJECTED
+            and not (allow_schema and f.hold == SCHEMA_HOLD)]
+
+
+def held_message(files: list) -> str:
+    """Why `--yes` applied nothing, naming each held file and its reason."""
+    listed = "; ".join(f"{f.path}: {f.hold}" for f in files)
+    return (f"not applied: {len(files)} file(s) need a person's review and --yes alone does "
+            f"not apply them ({listed}). Review and accept them in the app, or run the "
+            "command on a terminal without --yes and answer the prompt; the vault is untouched")
