@@ -417,7 +417,11 @@ class ReviewScreen(Screen[Any]):
 
     # -- disk changes and conflicts --------------------------------------------------------
     def files_changed(self, paths: Iterable[Any]) -> None:
-        """The app's watcher saw these vault paths change (strings or (change, path) pairs)."""
+        """The app's watcher saw these vault paths change (strings or (change, path) pairs).
+        While this review applies, the changes are its own writes: not a conflict (checking
+        then marked every applied file "changed on disk", after the fact)."""
+        if self.busy == "applying":
+            return
         names = {p[1] if isinstance(p, tuple) else p for p in paths}
         touched = [c for c in self.changeset.files
                    if c.path in names or (c.kind == RENAME and c.old_path in names)]
@@ -431,7 +435,7 @@ class ReviewScreen(Screen[Any]):
         self.app.call_from_thread(self._marked_stale, found)
 
     def _marked_stale(self, found: list[FileChange]) -> None:
-        if not found:
+        if not found or self.busy == "applying":
             return
         for change in found:
             self.stale.add(change.path)
