@@ -65,35 +65,25 @@ async def test_the_line_follows_a_long_ingest_and_goes_when_it_ends(git_vault):
         assert shown(app) == ""
 
 
-async def test_an_agent_progress_event_shows_its_phase_and_count(git_vault):
-    """The agent may report its own progress (phase, done/total): the line shows it."""
-    from dataclasses import dataclass
-
-    from wiki_tui.ui import presenter
-
-    @dataclass(frozen=True)
-    class Progress:
-        phase: str
-        done: int = 0
-        total: int = 0
-
+async def test_an_agent_progress_event_shows_its_stage_and_count(git_vault):
+    """The agent reports its own progress (a stage, done of total): the line shows it."""
     gate = asyncio.Event()
 
     async def ingest():
         yield ev.Started("ingest", "raw/big.md", "offline", offline=True)
-        yield Progress("blocks", 12, 40)
+        yield ev.Progress("finding names", 12, 40)
         await gate.wait()
+        yield ev.Progress("part 2 of 5 of raw/big.md", 1, 5)  # the stage says the count
+        await asyncio.sleep(3600)  # cancelled below
         yield ev.Done()
 
-    original = presenter._PROGRESS
-    presenter._PROGRESS = Progress
-    try:
-        app = WikiApp(git_vault, clock=FakeClock())
-        async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot)
-            app.run_operation("ingest", ingest)
-            await wait_for(pilot, lambda: "blocks 12/40" in shown(app))
-            gate.set()
-            await wait_for(pilot, lambda: not app.operation_running)
-    finally:
-        presenter._PROGRESS = original
+    app = WikiApp(git_vault, clock=FakeClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.run_operation("ingest", ingest)
+        await wait_for(pilot, lambda: "finding names 12/40" in shown(app))
+        gate.set()
+        await wait_for(pilot, lambda: "part 2 of 5 of raw/big.md ·" in shown(app))
+        assert "1/5" not in shown(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.operation_running)

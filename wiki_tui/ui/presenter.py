@@ -14,15 +14,13 @@ from wiki_tui.ui.findings import FindingsReported, findings_key, note_text
 
 # How a proposed block reads in the reply: its content belongs to the review, not the chat.
 _BLOCK_LINE = {"write": "writes", "edit": "edits", "delete": "deletes", "rename": "renames"}
-# The agent's own progress event (phase, counts so far), where the agent has one.
-_PROGRESS = getattr(ev, "Progress", None)
-
-
-def progress_of(event: object) -> tuple[str, tuple[int, int] | None]:
-    """(phase, (done, total) or None) from an agent Progress event."""
-    phase = str(getattr(event, "phase", "") or "working")
-    done, total = getattr(event, "done", None), getattr(event, "total", None)
-    return phase, ((int(done), int(total or 0)) if done is not None else None)
+def progress_of(event: ev.Progress) -> tuple[str, tuple[int, int] | None]:
+    """(phase, (done, total) or None) of the agent's Progress: the count is added unless the
+    stage already says it ("part 2 of 5 of raw/x.md")."""
+    stage = event.stage or "working"
+    if event.total and f"of {event.total}" not in stage:
+        return stage, (event.done, event.total)
+    return stage, None
 
 
 class EventPresenter:
@@ -66,7 +64,7 @@ class EventPresenter:
             wait = f", waiting {event.wait_seconds:.0f}s" if event.wait_seconds else ""
             conv.add_note(f"  retry {event.attempt}: {event.reason}{wait}", "retry")
             progress.set_phase(f"retry {event.attempt}")
-        elif _PROGRESS is not None and isinstance(event, _PROGRESS):
+        elif isinstance(event, ev.Progress):
             progress.set_phase(*progress_of(event))
         elif isinstance(event, ev.FileProposed):
             progress.file(event.path)
