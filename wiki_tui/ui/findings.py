@@ -35,6 +35,7 @@ from textual.widgets.option_list import Option
 
 from wiki_tui.agent.events import Findings, LintItem
 from wiki_tui.agent.open_questions import is_suggestion
+from wiki_tui.ui.elide import elide
 from wiki_tui.ui.keybar import KeyBar
 
 # What breaks a reader's way through the wiki, or may be false, comes first; then by code.
@@ -142,19 +143,10 @@ def location(item: LintItem) -> str:
     return f"{item.path}:{item.line}" if item.line else item.path
 
 
-def fit_location(where: str, room: int) -> str:
-    """`path:line` in `room` cells: the folders go first, then the start of the name."""
-    if len(where) <= room:
-        return where
-    _folder, slash, name = where.rpartition("/")
-    if slash and len(name) + 2 <= room:
-        return "…/" + name
-    return "…" + where[-(room - 1):]
-
-
 class FindingRow:
     """`code  path:line  message` on one line at any width, in columns: the location is
-    shortened from its start (the line number stays), the message cut at its end."""
+    elided in the middle (`elide`: the name's end and line number stay), the message cut at
+    its end."""
 
     def __init__(self, item: LintItem, dismissed: bool = False, where_width: int = 0) -> None:
         self.item = item
@@ -164,7 +156,7 @@ class FindingRow:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         item, width = self.item, options.max_width
         room = min(max(self.where_width, 1), max(12, int(width * LOCATION_SHARE)))
-        where = fit_location(location(item), room)
+        where = elide(location(item), room)
         code = ("? " if is_suggestion(item) else "") + item.code
         code = code if len(code) <= CODE_WIDTH else code[:CODE_WIDTH - 1] + "…"
         row = Text(no_wrap=True, overflow="ellipsis")

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.measure import Measurement
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, PENDING, REJECTED,
                                     RENAME, Changeset, FileChange)
+from wiki_tui.ui.elide import ElidedPath
 
 GLYPHS = {PENDING: "·", ACCEPTED: "✓", REJECTED: "✗", CONFLICT: "!"}
 KIND_LETTERS = {CREATE: "C", MODIFY: "M", DELETE: "D", RENAME: "R"}
@@ -26,36 +24,6 @@ def status_style(status: str, variables: dict[str, str]) -> Style:
         return Style(color=colour, bold=status != PENDING)
     except Exception:  # a theme variable Rich cannot parse: plain text is still readable
         return Style(bold=status != PENDING)
-
-
-def elide(path: str, width: int) -> str:
-    """`path` in at most `width` cells, cut where it says least: the folders first
-    ("…/Dead reckoning.md"), then the middle of the name ("Dead r…ning.md"), never the end."""
-    if cell_len(path) <= width:
-        return path
-    if width <= 1:
-        return "…"[:width]
-    folder, _, name = path.rpartition("/")
-    if folder and cell_len(name) + 2 <= width:
-        keep = width - cell_len(name) - 2  # the start of the folder path, then "…/"
-        return (folder[:keep] + "…/" + name) if keep else "…/" + name
-    tail = (width - 1) // 2
-    head = width - 1 - tail
-    return name[:head] + "…" + (name[-tail:] if tail else "")
-
-
-class ElidedPath:
-    """A path that fits the width it is given (a table column) by `elide`, not by a cut end."""
-
-    def __init__(self, path: str, style: str | Style = "") -> None:
-        self.path = path
-        self.style = style
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield Text(elide(self.path, options.max_width), style=self.style, no_wrap=True, end="")
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(min(8, cell_len(self.path)), cell_len(self.path))
 
 
 def file_row(change: FileChange, variables: dict[str, str]) -> Table:
