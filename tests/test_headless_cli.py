@@ -81,7 +81,7 @@ def test_an_obsidian_vault_is_a_vault(tmp_path, capsys):
 # -- pipes -------------------------------------------------------------------------------------
 def test_piped_output_is_not_wrapped_at_80_columns(tmp_path):
     out = subprocess.run([*wiki_tui_command(), "--vault", str(SAMPLE_VAULT), "lint"],
-                         capture_output=True, text=True, env=clean_env(tmp_path), timeout=30)
+                         capture_output=True, text=True, env=clean_env(tmp_path), timeout=110)
     assert max(len(line) for line in out.stdout.splitlines()) > 100
 
 
@@ -93,7 +93,7 @@ def test_query_json_into_a_closed_pipe_ends_quietly(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdout.close()
     err = proc.stderr.read()
-    assert proc.wait(timeout=30) == 1
+    assert proc.wait(timeout=110) == 1
     assert "Traceback" not in err and "BrokenPipe" not in err, err
 
 

@@ -12,7 +12,9 @@ import pytest
 from benchmarks.bench_headless import COMMANDS, clean_env, fresh_vault, run_once
 from tests.conftest import git
 
-EXIT_WITHIN_S = 15.0
+# A hang never ends; a busy machine takes a while: the bound tells the two apart, it does not
+# time the command (benchmarks/bench_headless.py does).
+EXIT_WITHIN_S = 120.0
 
 
 # Each run imports litellm (~4 s of CPU, twice that on a busy machine): one run per command

@@ -86,12 +86,12 @@ async def test_server_error_gives_up_after_retries(llm_server):
 
 
 async def test_timeout(llm_server):
-    llm_server.queue(Reply("late", delay=3))
+    llm_server.queue(Reply("late", delay=15))
     started = time.perf_counter()
     with pytest.raises(LLMError) as info:
         await collect(llm_server.settings(timeout=0.5))
     assert info.value.kind == "timeout" and "0.5 s" in info.value.reason
-    assert time.perf_counter() - started < 2.5
+    assert time.perf_counter() - started < 10  # not the 15 s the server would have taken
 
 
 async def test_length_cut_is_reported(llm_server):

@@ -193,7 +193,10 @@ def test_cli_query_save_and_ask_and_lint_fix(git_vault, capsys):
     assert cli_main(["--vault", str(git_vault), "lint", "--fix", "--yes"]) == 0
     kendall = (git_vault / "entities/Larcum Kendall.md").read_text(encoding="utf-8")
     assert "[[entities/John Harrison|Longitude Harrison]]" in kendall
-    assert "] lint | " in (git_vault / "log.md").read_text(encoding="utf-8")
+    log_md = (git_vault / "log.md").read_text(encoding="utf-8")
+    assert "] lint | fixes for " in log_md and "] lint | lint" not in log_md
+    subject = git(git_vault, "log", "-1", "--format=%s")
+    assert subject.startswith("lint: fixes for ") and "finding" in subject  # not "lint: lint"
 
 
 def test_cli_unknown_model_fails_with_a_clear_message(git_vault, capsys):
@@ -270,3 +273,16 @@ async def test_an_ambiguous_link_goes_to_the_page_its_sentence_means_or_is_left_
         changeset.file("entities/Longitude Act 1714.md").proposed_text
     assert "dates agree with [[sources/Board of Longitude|Board of Longitude]]" in \
         changeset.file("sources/John Harrison and the Sea Clocks.md").proposed_text
+
+
+def test_a_lint_changeset_is_titled_by_what_it_fixes():
+    from wiki_tui.agent.events import LintItem
+    from wiki_tui.agent.operations import lint_title
+
+    def item(code):
+        return LintItem(code + "1", code, "a.md", "m")
+
+    assert lint_title([]) == "fixes (no findings)"
+    assert lint_title([item("broken-link")]) == "fixes for 1 finding (1 broken-link)"
+    assert lint_title([item("orphan"), item("ambiguous-link"), item("ambiguous-link")]) == (
+        "fixes for 3 findings (2 ambiguous-link, 1 orphan)")

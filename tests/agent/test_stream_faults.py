@@ -60,14 +60,14 @@ async def test_each_fault_has_its_kind_and_message(llm_server, reply, kind, word
 
 
 async def test_a_stalled_stream_is_a_timeout_not_a_drop(llm_server):
-    llm_server.queue(Reply("abc", stall=5))
+    llm_server.queue(Reply("abc", stall=15))
     started = time.perf_counter()
     with pytest.raises(LLMError) as info:
         await chat(llm_server.settings(tools=False, timeout=0.5))
     assert info.value.kind == "timeout"
     assert "No bytes from" in info.value.reason and "for 0.5 s" in info.value.reason
     assert info.value.partial_reply == "abc"
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 10  # the timeout, not the 15 s stall
 
 
 async def test_a_trickling_stream_ends_at_the_overall_limit(llm_server):
@@ -79,7 +79,7 @@ async def test_a_trickling_stream_ends_at_the_overall_limit(llm_server):
     assert info.value.kind == "limit" and "overall limit of 1 s" in info.value.reason
     assert "reply_limit" in info.value.reason
     assert info.value.partial_reply.startswith("abc..")
-    assert 0.9 < elapsed < 2
+    assert 0.9 < elapsed < 10  # the limit, not the server's 20 s of trickle (MAX_HOLD)
 
 
 # -- query: an incomplete answer is never an Answer ---------------------------------------------
@@ -254,7 +254,7 @@ def test_apply_and_ingest_give_the_same_verdict_on_one_reply(llm_server, git_vau
     assert (git_vault / PAGE).read_text(encoding="utf-8") == page_by_apply
 
 
-def _cli(vault, llm_server, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+def _cli(vault, llm_server, *args: str, timeout: float = 110) -> subprocess.CompletedProcess:
     env = dict(os.environ, WIKI_TUI_API_BASE=llm_server.api_base, OPENAI_API_KEY="sk-test",
                LITELLM_LOCAL_MODEL_COST_MAP="True", COLUMNS="200")
     code = "import sys; from wiki_tui.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -285,7 +285,7 @@ def test_trickling_stream_stops_at_the_configured_reply_limit(llm_server, sample
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert events[-1]["event"] == "Failed" and events[-1]["kind"] == "limit"
     assert "overall limit of 1.5 s (reply_limit in the config)" in events[-1]["reason"]
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < 15  # the limit, not the 20 s trickle (MAX_HOLD)
 
 
 # real subprocesses (each imports litellm: seconds), for the exit code and streams as a shell

@@ -125,3 +125,14 @@ def test_the_draft_states_odd_type_and_folder_names_as_they_are(tmp_path):
     assert not schema.warnings
     assert {k: schema.types[k] for k in ("yes", "a: b #c", "2024")} == {
         "yes": "Über Notes", "a: b #c": "x#y: z", "2024": ""}
+
+
+def test_a_gitignore_of_the_persons_own_is_appended_to_not_added(tmp_path, capsys):
+    root = make_notes(tmp_path / "vault", {"Note.md": "x\n", ".gitignore": "*.tmp"})
+    assert main(["init", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "Added: AGENTS.md, index.md, log.md, raw/.gitkeep." in out
+    assert "Appended `.wiki-tui/` to your .gitignore" in out
+    assert (root / ".gitignore").read_text(encoding="utf-8") == "*.tmp\n.wiki-tui/\n"
+    committed = git(root, "show", "--name-only", "--format=", "HEAD").split()
+    assert ".gitignore" in committed  # the line init added is committed with its files

@@ -192,10 +192,10 @@ def test_closest_lines_for_a_big_page_are_cheap():
     import time
 
     page = "".join(f"Line {i}: some words about the sea and clocks.\n" for i in range(10000))
-    t = time.perf_counter()
+    t = time.process_time()  # this process's CPU: a busy machine does not inflate it
     with pytest.raises(MatchError) as exc:
         apply_edits(page, [("Line 2345: some words about the see and clock!\n", "x\n")], "p.md")
-    assert time.perf_counter() - t < 3
+    assert time.process_time() - t < 3
     assert "Line 2345: some words" in str(exc.value)
 
 

@@ -170,9 +170,9 @@ def test_diff_of_a_big_repetitive_page_is_bounded():
     base_lines = [rows[i % len(rows)] for i in range(12_000)]  # ~60 KB of repeated lines
     new_lines = [x + " !" if i % 97 == 0 else x for i, x in enumerate(base_lines)]
     base, new = "\n".join(base_lines) + "\n", "\n".join(new_lines) + "\n"
-    t = time.perf_counter()
+    t = time.process_time()  # this process's CPU: a busy machine does not inflate it
     hunks = compute_hunks(base, new)
-    assert time.perf_counter() - t < 2.0  # plain difflib (autojunk=False) takes ~20 s here
+    assert time.process_time() - t < 2.0  # plain difflib (autojunk=False) takes ~20 s here
     for h in hunks:
         h.status = ACCEPTED
     assert apply_hunks(base, hunks) == new

@@ -259,12 +259,12 @@ def test_large_reply_streams_fast():
     reply = "".join(f"Some prose {i}\n@@@ WRITE p/{i}.md\n{page}@@@ END\n" for i in range(20))
     assert len(reply) > 100_000
     chunks = [reply[i : i + 4] for i in range(0, len(reply), 4)]
-    t = time.perf_counter()
+    t = time.process_time()  # this process's CPU: a busy machine does not inflate it
     p = StreamParser()
     for c in chunks:
         p.feed(c)
     p.close()
-    elapsed = time.perf_counter() - t
+    elapsed = time.process_time() - t
     assert len(p.result().blocks) == 20
     assert elapsed < 0.5  # the benchmark holds the real target (<= 50 ms for 200 KB)
 

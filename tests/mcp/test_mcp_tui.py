@@ -38,7 +38,7 @@ async def test_a_proposal_appears_in_the_running_app_with_the_agents_name(git_va
                                reply=_append_to(git_vault, "entities/H4.md", "From the agent."))
             await call(session, "propose_changes", title="Cook note",
                        reply=_append_to(git_vault, "entities/James Cook.md", "Also."))
-        await wait_for(pilot, lambda: len(app.pending_changesets) == 2, timeout=10)
+        await wait_for(pilot, lambda: len(app.pending_changesets) == 2, timeout=90)
         notes = [str(n.render()) for n in app.query(NoteLine)]
         assert any("H4 note" in n and "proposed by claude-code 2.1" in n for n in notes)
         assert "2 pending reviews" in str(app.status_bar.render())
@@ -55,6 +55,6 @@ async def test_a_proposal_appears_in_the_running_app_with_the_agents_name(git_va
         # applied from another terminal: the app no longer lists it
         assert main(["--vault", str(git_vault), "apply", "--pending", first["pending_id"],
                      "--yes"]) == 0
-        await wait_for(pilot, lambda: len(app.pending_changesets) == 1, timeout=10)
+        await wait_for(pilot, lambda: len(app.pending_changesets) == 1, timeout=90)
         assert [cs.title for cs in app.pending_changesets] == ["Cook note"]
         assert "From the agent." in read(git_vault, "entities/H4.md")

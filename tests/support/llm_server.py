@@ -81,6 +81,9 @@ class Reply:
     garbage: str | None = None  # raw bytes sent inside the event stream after the text
     stall: float = 0.0  # after the text: no bytes for this long, then close the connection
     trickle: float | None = None  # after the text: one token every `trickle` s, never finishing
+    # after the text: finish only once the test sets this event (a test decides when a stream
+    # ends, instead of racing its rate on a busy machine)
+    hold: threading.Event | None = None
 
 
 MAX_HOLD = 20.0  # the longest a stall or a trickle keeps one connection busy (tests never hang)
@@ -182,6 +185,8 @@ class LLMServer:
         from wiki_tui.agent.config import AgentSettings
 
         values = dict(model="openai/test-model", offline=False, api_base=self.api_base,
+                      # generous: a busy machine's first call (litellm warming up) is slow;
+                      # tests of the timeout pass their own
                       api_key="sk-test", source="test server", timeout=60.0,
                       retry_base_delay=0.01)
         values.update(overrides)
@@ -317,6 +322,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._drop()
         if reply.trickle:
             return self._trickle(reply, chunk)
+        if reply.hold is not None:
+            until = time.monotonic() + MAX_HOLD
+            while not reply.hold.wait(0.02) and time.monotonic() < until:
+                if self.owner._stopping.is_set():
+                    return self._drop()
         if reply.garbage is not None:
             self._write(reply.garbage.encode())
             return self._end()

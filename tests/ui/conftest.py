@@ -84,7 +84,7 @@ def tiny_vault(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
     return _make
 
 
-async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 5.0) -> None:
+async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 60.0) -> None:
     """Let the app run until `condition()` holds (fails the test after `timeout`)."""
     deadline = time.monotonic() + timeout
     while not condition():
@@ -93,7 +93,25 @@ async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 5.0) -
         await pilot.pause(0.01)
 
 
-async def wait_page(pilot, browser, path: str | None = None, timeout: float = 5.0) -> None:
+async def drain(pilot) -> None:
+    """Let the app finish what it was given, decided by the app's state, not a wall-clock wait:
+    the conversation's pending tokens flushed (its timer does that every 0.12 s), messages
+    handled, layout, scrolling and refreshes done. Holds on a busy machine as on an idle one."""
+    from textual.css.query import NoMatches
+
+    app = pilot.app
+    for _ in range(3):
+        try:
+            from wiki_tui.ui.conversation import Conversation
+
+            app.screen_stack[0].query_one(Conversation).flush()
+        except NoMatches:
+            pass
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+
+async def wait_page(pilot, browser, path: str | None = None, timeout: float = 60.0) -> None:
     """Wait until `path` (or any page) is loaded and fully rendered in the browser."""
 
     def ready() -> bool:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui.conftest import drain, wait_for
 from wiki_tui.ui.app import WikiApp
 from wiki_tui.ui.conversation import NoteLine, ReplyMessage, UserMessage
 from wiki_tui.ui.help import HelpScreen
@@ -25,6 +26,16 @@ def state_file(tmp_path: Path) -> dict:
 
 def notes(app: WikiApp) -> list[str]:
     return [str(n.render()) for n in app.query(NoteLine)]
+
+
+def picker_shows(app: WikiApp, text: str) -> bool:
+    """The screen on top lists `text` first (its search worker has reported)."""
+    from textual.widgets import OptionList
+
+    for options in app.screen.query(OptionList):
+        if options.option_count and text in str(options.get_option_at_index(0).prompt):
+            return True
+    return False
 
 
 async def send(pilot, text: str) -> None:
@@ -177,7 +188,8 @@ async def test_a_burst_of_keys_sends_the_whole_line(git_vault):
         for key in burst:  # no await between keys: nothing is processed yet
             char = key if len(key) == 1 else ("\r" if key == "enter" else None)
             app.post_message(events.Key(key if key != " " else "space", char))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: app.query(UserMessage))
+        await drain(pilot)
         assert [m.render().plain for m in app.query(UserMessage)] == ["/help me\nnow"]
         assert app.query_one(PromptInput).text == ""
 
@@ -279,8 +291,8 @@ async def test_escape_cancels_a_running_operation(git_vault):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         app.run_operation("query", slow_stream)
-        await asyncio.wait_for(gate.wait(), 5)
-        await pilot.pause(0.2)
+        await asyncio.wait_for(gate.wait(), 60)
+        await drain(pilot)
         assert app.operation_running
         await pilot.press("escape")
         await settle(pilot)
@@ -309,7 +321,7 @@ async def test_streamed_events_show_proposed_files_and_tool_lines(git_vault):
         await settle(pilot)
         app.run_operation("ingest", stream)
         await settle(pilot)
-        await pilot.pause(0.2)
+        await drain(pilot)
         lines = notes(app)
         assert any("read_source: read raw/lunar-distances.md" in n for n in lines)
         assert any("retry 1: rate limited" in n for n in lines)
@@ -323,7 +335,7 @@ async def test_unresolved_link_offers_create_in_the_input(git_vault):
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         app.query_one("#browser").open_page("No Such Page Yet")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: app.query_one(PromptInput).text)
         assert app.query_one(PromptInput).text == "/create No Such Page Yet"
         assert any("[[No Such Page Yet]] has no page yet" in n for n in notes(app))
 
@@ -335,11 +347,11 @@ async def test_palette_opens_pages_by_title(git_vault):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"tobias")
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: picker_shows(app, "Tobias Mayer"))
         await pilot.press("enter")
-        await pilot.pause(0.5)
         browser = app.query_one("#browser")
-        assert browser.current_path == "entities/Tobias Mayer.md"
+        await wait_for(pilot, lambda: browser.current_path == "entities/Tobias Mayer.md")
+        await drain(pilot)
         assert app.focused is not None and browser in app.focused.ancestors_with_self
 
 
@@ -351,14 +363,11 @@ async def test_a_page_picked_with_the_jump_gets_the_focus(git_vault):
         await pilot.press("ctrl+o")
         await pilot.pause()
         await pilot.press(*"tobias")
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: picker_shows(app, "Tobias Mayer"))
         await pilot.press("enter")
         browser = app.query_one("#browser")
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if browser.current_path == "entities/Tobias Mayer.md":
-                break
-        assert browser.current_path == "entities/Tobias Mayer.md"
+        await wait_for(pilot, lambda: browser.current_path == "entities/Tobias Mayer.md")
+        await drain(pilot)
         assert browser in app.focused.ancestors_with_self  # j/k and the links work at once
         await pilot.press("ctrl+o", "escape")  # nothing picked: the focus stays
         await pilot.pause()

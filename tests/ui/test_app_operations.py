@@ -11,6 +11,7 @@ from tests.conftest import git
 from tests.support.llm_server import Reply
 from wiki_tui.ui.app import WikiApp
 from wiki_tui.ui.conversation import LiveReply, NoteLine, ReplyMessage
+from tests.ui.conftest import drain
 from tests.ui.test_app import settle
 
 
@@ -43,7 +44,7 @@ async def test_query_streams_from_the_local_server_and_citations_open_pages(git_
         app.submit("What did the board decide?")
         await until(pilot, lambda: app.query(LiveReply))  # streaming is visible
         await until(pilot, lambda: not app.operation_running)
-        await pilot.pause(0.2)
+        await drain(pilot)
         reply = app.query(ReplyMessage).last()
         assert "judged K1 a success" in reply.text
         assert "What did the board decide?" in llm_server.requests[0].messages[-1]["content"]
@@ -55,7 +56,7 @@ async def test_query_streams_from_the_local_server_and_citations_open_pages(git_
         if reply.targets() and len(reply.targets()) > 1:
             assert isinstance(app.screen, CitationsScreen)
             await pilot.press("enter")
-            await pilot.pause(0.3)
+            await drain(pilot)
         browser = app.query_one("#browser")
         await until(pilot, lambda: browser.current_path is not None
                     and "Board of Longitude" in browser.current_path, 10)
@@ -68,7 +69,7 @@ async def test_a_cut_off_answer_shows_as_failed_and_is_not_kept(git_vault, llm_s
         await settle(pilot)
         app.submit("When was H4 finished?")
         await until(pilot, lambda: not app.operation_running)
-        await pilot.pause(0.2)
+        await drain(pilot)
         reply = app.query(ReplyMessage).last()
         assert reply.status == "failed" and reply.text == "H4 was finished in 17"
         shown = " ".join(" ".join(notes(app)).split())
@@ -85,8 +86,8 @@ async def test_escape_cancels_a_real_stream_and_nothing_is_written(git_vault, ll
         await until(pilot, lambda: app.conversation.live is not None
                     and len(app.conversation.live.text) > 20)
         await pilot.press("escape")
-        await until(pilot, lambda: not app.operation_running, 10)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: not app.operation_running, 90)
+        await drain(pilot)
         reply = app.query(ReplyMessage).last()
         assert reply.has_class("-cancelled") and reply.text.startswith("word")
         assert any("cancelled" in n for n in notes(app))
@@ -111,8 +112,8 @@ async def test_one_escape_from_a_browser_panel_cancels_the_operation(git_vault, 
         focused = app.focused
         assert focused is not None and focused.id == panel and app.operation_running
         await pilot.press("escape")
-        await until(pilot, lambda: not app.operation_running, 10)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: not app.operation_running, 90)
+        await drain(pilot)
         reply = app.query(ReplyMessage).last()
         assert reply.has_class("-cancelled")
         assert any("cancelled" in n for n in notes(app))
@@ -132,7 +133,7 @@ async def test_offline_ingest_opens_review_then_apply_commits(git_vault):
         app.submit("/ingest raw/cook-and-k1.txt")
         await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 90)
         assert "1 pending review" in str(app.status_bar.render())
-        await pilot.pause(0.7)  # the review ignores keys for its first half second
+        await until(pilot, lambda: app.screen.armed)  # keys count after its grace period
         await pilot.press("escape")  # leave: stays pending
         await pilot.pause()
         assert not isinstance(app.screen, ReviewScreen)
@@ -141,11 +142,11 @@ async def test_offline_ingest_opens_review_then_apply_commits(git_vault):
         # the reply shows prose and one line per proposed file, never the raw edit blocks
         assert "@@@" not in shown and "`✎ edits entities/John Harrison.md`" in shown
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 10)
-        await pilot.pause(0.7)
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 90)
+        await until(pilot, lambda: app.screen.armed)
         await pilot.press("A", "enter")
-        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 30)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 90)
+        await drain(pilot)
         assert any(n.startswith("applied:") and "commit" in n for n in notes(app))
         assert "0 pending reviews" in str(app.status_bar.render())
     log = git(git_vault, "log", "--oneline")
@@ -165,12 +166,12 @@ async def test_the_conversation_keeps_showing_its_newest_lines(git_vault):
         assert messages.max_scroll_y == 0  # only the welcome lines so far
         app.submit("/ingest raw/french-chronometers.md")  # a long reply: 8 files
         await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 90)
-        await pilot.pause(0.7)
+        await until(pilot, lambda: app.screen.armed)
         await pilot.press("A", "enter")
-        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 30)
+        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 90)
         app.submit("/undo")
-        await until(pilot, lambda: any(n.startswith("undone:") for n in notes(app)), 30)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: any(n.startswith("undone:") for n in notes(app)), 90)
+        await drain(pilot)
         assert messages.max_scroll_y > 0  # longer than the pane now
         last = app.query(NoteLine).last()
         assert str(last.render()).startswith("undone:")
@@ -235,15 +236,15 @@ async def test_ingest_from_the_local_server_reviewed_per_file_and_hunk_then_appl
         changeset = screen.changeset
         assert [f.path for f in changeset.files] == [new, dead, mayer]
         assert len(changeset.file(dead).hunks) == 2
-        await until(pilot, lambda: screen.armed, 5)
+        await until(pilot, lambda: screen.armed, 90)
         await pilot.press("a")  # the new page
         await pilot.press("j", "a", "n", "space")  # Dead reckoning: accept, reject hunk 2
         await pilot.press("j", "r")  # Tobias Mayer: reject
         assert [f.status for f in changeset.files] == [ACCEPTED, ACCEPTED, REJECTED]
         assert [h.status for h in changeset.file(dead).hunks] == [ACCEPTED, REJECTED]
         await pilot.press("enter")
-        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 30)
-        await until(pilot, lambda: any(n.startswith("applied:") for n in notes(app)), 10)
+        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 90)
+        await until(pilot, lambda: any(n.startswith("applied:") for n in notes(app)), 90)
     assert "lunar distance" in str(llm_server.requests[0].messages).lower()  # the source was sent
     text = (git_vault / dead).read_text(encoding="utf-8")
     assert "(see [[Lunar Notes]])" in text

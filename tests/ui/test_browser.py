@@ -7,6 +7,7 @@ import threading
 
 from textual.widgets import TabbedContent
 
+from tests.ui.conftest import drain
 from tests.ui.conftest import wait_for, wait_page
 from wiki_tui.ui.browser import WikiBrowser
 from wiki_tui.ui.browser.panels import BacklinksPanel, OutlinePanel
@@ -246,7 +247,7 @@ async def test_a_load_overtaken_by_a_newer_one_is_not_shown(tiny_vault, browser_
         finally:
             gate.set()
         await app.workers.wait_for_complete()
-        await pilot.pause(0.1)
+        await drain(pilot)
         assert "FIRST VERSION" in held[0]
         assert "SECOND VERSION" in text_of(browser) and "FIRST VERSION" not in text_of(browser)
         assert view.scroll_y == 30 and not browser.loading

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from textual.widgets import OptionList
 
 from benchmarks.bench_browser import big_page
@@ -136,11 +134,9 @@ async def test_big_page_renders_without_blocking(tiny_vault, browser_app):
         browser = app.browser
         await wait_page(pilot, browser, "A small.md")
         view = browser.page_view
-        started = time.perf_counter()
         browser.open_page("Big")
         await wait_for(pilot, lambda: view.document is not None and view.document.path == "Big.md"
                        and view.line_count > 0)
-        first_screen = time.perf_counter() - started
         # keys are handled while the rest of the page renders in the worker
         assert view.rendering
         view.focus()
@@ -148,7 +144,8 @@ async def test_big_page_renders_without_blocking(tiny_vault, browser_app):
         assert browser.has_class("-panel-closed")
         await pilot.press("n")
         assert view.selected_link is not None
-        assert first_screen < 3  # ~0.3 s on an idle machine; generous for a loaded CI box
+        # (how soon the first screen shows is a budget: benchmarks/bench_browser.py measures it;
+        # what this test proves is that it shows, keys working, while the rest still renders)
         assert "Section 9" in "\n".join(view.plain_lines()[:400])
         # (the full render, seconds for 1 MB, is measured in benchmarks/bench_browser.py)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ui.conftest import drain
 from tests.ui.conftest import BrowserHost, wait_page
 
 
@@ -23,6 +24,6 @@ def test_browser_80x24(snap_compare, sample_vault, open_vault):
         browser.page_view.focus()
         await pilot.press("n", "n")
         await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.2)
+        await drain(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -14,6 +14,7 @@ import pytest
 
 from tests.ui.test_app import settle
 from tests.ui.test_app_operations import notes, until
+from tests.ui.conftest import drain
 from wiki_tui.agent import events as ev
 from wiki_tui.agent.dismissed import finding_id
 from wiki_tui.ui.app import WikiApp
@@ -88,13 +89,13 @@ async def leave_review(pilot) -> None:
                 or len(app.pending_changesets) > before, 90)
     if not isinstance(app.screen, ReviewScreen):  # keys were pressed just before: announced
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: isinstance(app.screen, (ReviewScreen, PendingScreen)), 10)
+        await until(pilot, lambda: isinstance(app.screen, (ReviewScreen, PendingScreen)), 90)
         if isinstance(app.screen, PendingScreen):  # several pending: the newest is highlighted
             await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 10)
-    await pilot.pause(0.7)  # the review ignores keys for its first half second
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), 90)
+    await until(pilot, lambda: app.screen.armed)  # keys count after its grace period
     await pilot.press("escape")
-    await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 10)
+    await until(pilot, lambda: not isinstance(app.screen, ReviewScreen), 90)
 
 
 async def test_lint_notes_findings_keeps_the_review_and_f4_lists_them(git_vault):
@@ -109,7 +110,7 @@ async def test_lint_notes_findings_keeps_the_review_and_f4_lists_them(git_vault)
         assert not isinstance(app.screen, FindingsScreen)
 
         await pilot.press("f4")
-        await until(pilot, lambda: findings_shown(app), 10)
+        await until(pilot, lambda: findings_shown(app), 90)
         screen = app.screen
         assert rows(screen)[0] == f"broken-link {BROKEN_PAGE}"
         errors = [r for r in rows(screen) if r.split()[0] not in ("question", "data-gap")]
@@ -126,9 +127,9 @@ async def test_lint_notes_findings_keeps_the_review_and_f4_lists_them(git_vault)
         await pilot.press("j", "G", "g")  # moves; g is back on the first
         assert screen.focused_item.code == "broken-link"
         await pilot.press("enter")
-        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 90)
         browser = app.query_one("#browser")
-        await until(pilot, lambda: browser.current_path == BROKEN_PAGE, 10)
+        await until(pilot, lambda: browser.current_path == BROKEN_PAGE, 90)
 
 
 async def lint_and_open_findings(pilot) -> FindingsScreen:
@@ -138,7 +139,7 @@ async def lint_and_open_findings(pilot) -> FindingsScreen:
     app.submit("/lint")
     await leave_review(pilot)
     await pilot.press("f4")
-    await until(pilot, lambda: findings_shown(app), 10)
+    await until(pilot, lambda: findings_shown(app), 90)
     return app.screen
 
 
@@ -150,7 +151,7 @@ async def test_dismiss_is_recorded_and_left_out_of_the_next_run(git_vault):
         assert broken.code == "broken-link"
 
         await pilot.press("d")
-        await until(pilot, lambda: broken.id in screen.report.dismissed_now, 10)
+        await until(pilot, lambda: broken.id in screen.report.dismissed_now, 90)
         recorded = json.loads((git_vault / ".wiki-tui" / "dismissed.json").read_text())
         assert recorded["dismissed"][broken.id]["path"] == BROKEN_PAGE
         assert recorded["dismissed"][broken.id]["code"] == "broken-link"
@@ -160,7 +161,7 @@ async def test_dismiss_is_recorded_and_left_out_of_the_next_run(git_vault):
         assert any("finding-dismissed" in c for c, _t in detail(screen))
 
         await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 90)
         assert isinstance(app.focused, PromptInput) or app.screen is app.screen_stack[0]
 
         app.submit("/lint")
@@ -169,7 +170,7 @@ async def test_dismiss_is_recorded_and_left_out_of_the_next_run(git_vault):
         assert second.startswith("lint: 4 findings (1 alias-link, 3 ambiguous-link)")
         assert "1 dismissed earlier" in second
         await pilot.press("f4")
-        await until(pilot, lambda: findings_shown(app), 10)
+        await until(pilot, lambda: findings_shown(app), 90)
         assert all(not r.startswith("broken-link") for r in rows(app.screen))
         assert "1 dismissed earlier" in str(app.screen.query_one("#findings-title").render())
 
@@ -180,17 +181,17 @@ async def test_d_again_takes_a_dismissal_back(git_vault):
         screen = await lint_and_open_findings(pilot)
         broken = screen.focused_item
         await pilot.press("d")
-        await until(pilot, lambda: broken.id in screen.report.dismissed_now, 10)
+        await until(pilot, lambda: broken.id in screen.report.dismissed_now, 90)
         await pilot.press("k")  # back on it
         assert screen.focused_item is broken
         await pilot.press("d")
-        await until(pilot, lambda: broken.id not in screen.report.dismissed_now, 10)
+        await until(pilot, lambda: broken.id not in screen.report.dismissed_now, 90)
         recorded = json.loads((git_vault / ".wiki-tui" / "dismissed.json").read_text())
         assert broken.id not in recorded["dismissed"]
         assert "dismissed" not in str(screen.query_one("#findings-title").render())
         assert not any("finding-dismissed" in c for c, _t in detail(screen))
         await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 90)
 
         app.submit("/lint")
         await leave_review(pilot)
@@ -214,11 +215,11 @@ async def test_lint_without_fixes_opens_the_findings_by_itself(tiny_vault):
         assert rows(screen) == ["broken-link concepts/Alpha.md"]
         assert screen.focused_item.line == 8
         await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 90)
         await pilot.press("f4")  # the same findings again
-        await until(pilot, lambda: findings_shown(app), 10)
+        await until(pilot, lambda: findings_shown(app), 90)
         await pilot.press("f4")  # and the same key closes them
-        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 10)
+        await until(pilot, lambda: not isinstance(app.screen, FindingsScreen), 90)
 
 
 async def test_no_findings_is_one_line_and_the_palette_says_so(git_vault):
@@ -226,26 +227,56 @@ async def test_no_findings_is_one_line_and_the_palette_says_so(git_vault):
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
         feed_lint(app, [], dismissed=2)
-        await pilot.pause(0.1)
+        await drain(pilot)
         assert "lint: no findings · 2 dismissed earlier" in notes(app)
         assert not isinstance(app.screen, FindingsScreen)
         palette = {title: callback for title, _help, callback in app.palette_actions()}
         palette["Lint findings"]()
-        await pilot.pause(0.1)
+        await drain(pilot)
         assert not isinstance(app.screen, FindingsScreen)  # nothing to list: a notification
 
 
-async def test_contradiction_shows_both_quotes(git_vault):
+# Both claims are on pages of sample_vault (written as a model quotes them: links as their text).
+ON_H4 = "The fourth and decisive timekeeper of John Harrison, completed in 1759"
+ON_SOURCE = "H4 was completed in 1759; on the 1761-62 trial to Jamaica it was 5.1 seconds slow"
+SIDES = ev.LintItem(
+    finding_id("contradiction", "entities/H4.md", "A year in dispute.", "x"),
+    "contradiction", "entities/H4.md", "A year in dispute.",  # listed first (by message)
+    evidence=f'{ON_H4}" but "{ON_SOURCE}', source="model")
+
+
+def sides_text(app, width: int) -> str:
+    """The side-by-side evidence as it reads at `width` columns."""
+    from rich.console import Console
+
+    sides = app.screen.query(".finding-sides").last()
+    console = Console(width=width, record=True, color_system=None)
+    console.print(sides.content)
+    return console.export_text()
+
+
+async def test_contradiction_shows_both_claims_side_by_side_each_under_its_page(git_vault):
     app = WikiApp(git_vault)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        feed_lint(app, [CONTRADICTION])
-        await until(pilot, lambda: findings_shown(app), 10)
+        feed_lint(app, [SIDES, CONTRADICTION])
+        await until(pilot, lambda: findings_shown(app), 90)
+        await until(pilot, lambda: "looking up" not in sides_text(app, 110), 90)
+        wide = sides_text(app, 110).splitlines()
+        # the two page titles on the first line, left and right, their paths under them, then
+        # the claims
+        assert wide[0].index("H4") < wide[0].index("John Harrison and the Sea Clocks")
+        assert wide[1].index("entities/H4.md") < wide[1].index(
+            "sources/John Harrison and the Sea Clocks.md")
+        body = " ".join(" ".join(wide[2:]).split())
+        assert "but" in body and "decisive timekeeper" in body and "5.1 seconds" in body
+        narrow = sides_text(app, 50)  # too narrow for columns: one above the other
+        assert narrow.index("entities/H4.md") < narrow.index("decisive") < narrow.index(
+            "sources/John Harrison and the Sea Clocks.md") < narrow.index("5.1 seconds")
+        await pilot.press("j")  # quotes no page holds: said so, not hidden
+        await until(pilot, lambda: "looking up" not in sides_text(app, 110), 90)
+        assert sides_text(app, 110).count("on no page: check this quote") == 2
         shown = detail(app.screen)
-        quotes = [text for c, text in shown if "finding-quote" in c]
-        assert quotes == ["“H4 was completed in 1759, after six years of work.”",
-                          "“Harrison finished H4 only in 1761”"]
-        assert ("finding-gap", "vs") in shown
         assert any("model-checked" in text for _c, text in shown)
         assert any("2 quotes" in text for _c, text in shown)
 
@@ -285,12 +316,12 @@ def test_findings_screen_snapshot(snap_compare, git_vault, size):
     async def run_before(pilot) -> None:
         app.query_one(PromptInput).cursor_blink = False
         await settle(pilot)
-        await pilot.pause(0.3)
+        await drain(pilot)
         await settle(pilot)
         feed_lint(app, structural_items(app.vault) + [CONTRADICTION])
-        await until(pilot, lambda: findings_shown(app), 10)
+        await until(pilot, lambda: findings_shown(app), 90)
         await pilot.press("j")  # the contradiction: both quotes
-        await pilot.pause(0.3)
+        await drain(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 

@@ -3,10 +3,13 @@ review after the other, a left review keeps the queue, esc stops it after the cu
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from tests.conftest import git
 from tests.support.llm_server import Reply
+from tests.ui.conftest import drain
 from tests.ui.conftest import wait_for
 from tests.ui.test_app import settle
 from wiki_tui.ui.app import WikiApp
@@ -51,7 +54,7 @@ async def review_open(pilot, title: str) -> None:
         return any(c.title == title for c in app.pending_changesets)
 
     await wait_for(pilot, ready, 20)
-    await pilot.pause(0.2)
+    await drain(pilot)
     if not isinstance(app.screen, ReviewScreen):
         assert any(n.startswith(f"review ready: ingest | {title}") for n in notes(app))
         await pilot.press("ctrl+r")
@@ -72,7 +75,7 @@ async def test_a_folder_queues_one_review_after_the_other_and_a_left_review_keep
         assert any("3 sources queued" in n for n in said)
         await pilot.press("escape")  # leave the review: the queue waits for it
         await wait_for(pilot, lambda: app.screen is app.screen_stack[0])
-        await pilot.pause(0.3)
+        await drain(pilot)
         assert app.ingest_queue is not None and not app.operation_running
         assert any("the ingest queue waits for this review" in n for n in notes(app))
         await pilot.press("ctrl+r")  # reopen it and apply: the next source starts
@@ -95,16 +98,18 @@ async def test_a_folder_queues_one_review_after_the_other_and_a_left_review_keep
 async def test_esc_while_a_source_runs_stops_the_queue_after_it(queue_vault, llm_server):
     page = ("@@@ WRITE entities/Widget.md\n---\ntitle: Widget\ntype: entity\nsummary: A part.\n"
             "---\n# Widget\n\n" + "It ticks. " * 60 + "\n@@@ END\n")
-    llm_server.queue(Reply(page, chunk_size=8, rate=60))
+    hold = threading.Event()  # the stream ends when the test says: esc lands while it runs
+    llm_server.queue(Reply(page, chunk_size=8, rate=60, hold=hold))
     app = WikiApp(queue_vault, settings=llm_server.settings(tools=False))
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         app.submit("/ingest raw/batch/alpha.md raw/batch/beta.md")
-        await wait_for(pilot, lambda: app.operation_running, 10)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: app.operation_running)
         await pilot.press("escape")
         assert any("the ingest queue stops after raw/batch/alpha.md (1 not run)" in n
                    for n in notes(app))
+        assert app.operation_running
+        hold.set()
         await review_open(pilot, "Alpha Widget")  # the current source finishes
         await pilot.press("A", "enter")
         await wait_for(pilot, lambda: app.ingest_queue is None, 10)

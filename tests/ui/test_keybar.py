@@ -32,7 +32,7 @@ async def test_bar_follows_the_focus(git_vault):
         await pilot.press("ctrl+w")  # focus the browser
         await pilot.pause()
         text = bar_text(app)
-        assert "Send" not in text and " n Next link " in text
+        assert "Send" not in text and " n/p Link " in text  # next and previous share a place
         await pilot.press("ctrl+l")
         await pilot.pause()
         assert bar_text(app).startswith(" ⏎ Send ")
@@ -67,7 +67,7 @@ async def test_narrow_bar_leaves_out_whole_keys_and_keeps_the_palette(git_vault)
         shown = [shown.description for shown in app.query_one(KeyBar).keys]
         drawn = [d for d in shown if f" {d} " in left + " "]
         assert drawn == shown[:len(drawn)] and 0 < len(drawn) < len(shown)
-        assert left.endswith(drawn[-1])  # the last key drawn is whole
+        assert left.endswith(" f1 Keys")  # the key that lists the rest is never left out
 
 
 async def test_hover_marks_the_key_and_shows_its_tooltip(git_vault):
@@ -88,3 +88,24 @@ async def test_hover_marks_the_key_and_shows_its_tooltip(git_vault):
         await pilot.hover(KeyBar, offset=(gap, 0))  # the empty middle: nothing marked
         await pilot.pause()
         assert bar._hover is None and bar.tooltip is None
+
+
+def test_next_and_prev_pairs_share_a_place():
+    from wiki_tui.ui.keybar import ShownKey, paired
+
+    def key(k, description):
+        return ShownKey(k, k, description, True, description)
+
+    keys = [key("enter", "Apply"), key("j", "Next file"), key("n", "Next hunk"),
+            key("k", "Prev file"), key("p", "Prev hunk"), key("x", "Prev page")]
+    assert [(k.display, k.description) for k in paired(keys)] == [
+        ("enter", "Apply"), ("j/k", "File"), ("n/p", "Hunk"), ("x", "Prev page")]
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 120])
+async def test_the_help_key_is_always_on_the_bar(git_vault, width):
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        text = bar_text(app)
+        assert " f1 Keys " in text + " " and len(text) == width

@@ -4,9 +4,12 @@ dropped, or closed by rejecting every file."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.conftest import git
+from tests.ui.conftest import drain
 from tests.ui.conftest import MAYER, make_changeset, wait_for
 from tests.ui.test_app import settle
 from tests.ui.test_review_typeahead import operation
@@ -41,9 +44,11 @@ async def test_pending_reviews_survive_a_quit_and_each_can_be_dropped_or_closed(
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         for count, title in enumerate(("First proposal", "Second proposal"), 1):
-            app.run_operation("ingest", operation(make_changeset(app.vault, title=title), 0))
+            ready = asyncio.Event()
+            ready.set()  # the changeset is ready at once
+            app.run_operation("ingest", operation(make_changeset(app.vault, title=title), ready))
             await wait_for(pilot, lambda: len(app.pending_changesets) == count)
-            await pilot.pause(0.1)
+            await drain(pilot)
             if isinstance(app.screen, ReviewScreen):  # the first opens; the second waits
                 await wait_for(pilot, lambda: app.screen.armed)
                 await pilot.press("escape")  # leave it pending

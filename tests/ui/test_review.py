@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from tests.conftest import git
+from tests.support.clock import FakeClock
 from tests.ui.conftest import wait_for
 from tests.ui.conftest import DEAD, MAYER, NEW, ReviewHost, make_changeset, read
 from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, REJECTED
@@ -19,10 +20,11 @@ SIZE = (120, 36)
 def review(git_vault, open_vault):
     """Factory: (app, screen getter, changeset) for a review of REPLY on the git vault."""
 
-    def _make(grace: float = 0.0):
+    def _make(grace: float = 0.0, clock=None):
         vault = open_vault(git_vault)
         changeset = make_changeset(vault)
-        app = ReviewHost(lambda: ReviewScreen(vault, changeset, grace=grace))
+        extra = {"clock": clock} if clock is not None else {}
+        app = ReviewHost(lambda: ReviewScreen(vault, changeset, grace=grace, **extra))
         return app, changeset
 
     return _make
@@ -37,17 +39,21 @@ def head(root) -> str:
 
 
 async def test_keys_ignored_during_grace_period(review):
-    app, changeset = review(grace=3.0)  # the default is 0.5 s; longer for a busy test machine
+    clock = FakeClock()  # the grace period ends when the test says, however busy the machine
+    app, changeset = review(grace=0.5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "keys active in 3 s" in status(app)
+        assert "keys active in 0.5 s" in status(app)
+        clock.advance(0.45)
         await pilot.press("A", "a", "enter")
         assert all(f.status == PENDING for f in changeset.files)
-        await wait_for(pilot, lambda: app.screen.armed, timeout=10)
-        await pilot.pause(0.05)
-        assert "keys active" not in status(app)
+        assert not app.screen.armed and "keys active" in status(app)
+        clock.advance(0.05)
+        assert app.screen.armed
         await pilot.press("a")
         assert changeset.files[0].status == ACCEPTED
+        assert "keys active" not in status(app)
+        assert app.results == []  # the enter in the grace period applied nothing
 
 
 async def test_accept_one_reject_another_and_one_hunk_then_apply(review, git_vault):
@@ -323,8 +329,16 @@ async def test_at_80x24_every_key_that_finishes_a_review_shows_and_messages_read
         bar = app.screen.query_one(KeyBar)
         shown = bar.render().plain
         for key in (" ⏎ Apply ", " a Accept ", " r Reject ", " space Hunk ", " A Accept all ",
-                    " R Reject all ", " esc Leave ", " j Next file ", " n Next hunk "):
+                    " R Reject all ", " esc Leave ", " j/k File ", " n/p Hunk ", " e Edit ",
+                    " s Split ", " ? Keys "):  # every review key, at 80 columns
             assert key in shown, (key, shown)
+        # the files above the diff, their names whole
+        listed = app.screen.query_one("#review-files")
+        assert listed.region.width == 80 and listed.region.y < app.screen.query_one(
+            "#review-diff").region.y
+        rows = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        for path in (DEAD, MAYER, NEW):
+            assert path in rows, rows
         assert bar.region.height == 2 and bar.region.bottom == 24
         await pilot.press("G", "a", "enter")  # two files still pending: a long message
         await pilot.pause()
@@ -335,3 +349,63 @@ async def test_at_80x24_every_key_that_finishes_a_review_shows_and_messages_read
         assert box.region.height >= 2 and box.region.bottom <= bar.region.y  # wrapped, in view
         lines = app.screen.query_one("#review-status").render_lines(box.region.reset_offset)
         assert "accepted ones" in "".join(seg.text for line in lines for seg in line)
+
+
+async def test_the_key_bar_keeps_re_diff_and_the_help_key_at_80_columns(review, git_vault):
+    from wiki_tui.ui.keybar import KeyBar
+
+    app, changeset = review()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        (git_vault / DEAD).write_text(read(git_vault, DEAD) + "\nA line from outside.\n",
+                                      encoding="utf-8")
+        app.screen.files_changed([DEAD])
+        await wait_for(pilot, lambda: DEAD in app.screen.stale)
+        await pilot.pause()
+        shown = app.screen.query_one(KeyBar).render().plain
+        assert " d Re-diff " in shown and shown.rstrip().endswith("? Keys"), shown
+
+
+async def test_question_mark_in_a_review_lists_every_key_the_reviews_first(git_vault,
+                                                                          monkeypatch, tmp_path):
+    from tests.ui.test_app import settle
+    from wiki_tui.ui.app import WikiApp
+    from wiki_tui.ui.help import HelpScreen
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.open_review(make_changeset(app.vault))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.armed)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        ids = [row[0] for row in app.screen.rows]
+        reviews = [i for i in ids if i.startswith("review.")]
+        assert ids[:len(reviews)] == reviews  # this screen's keys first
+        assert {"review.edit", "review.toggle_split", "review.rediff", "review.help"} <= set(ids)
+        assert "app.quit" in ids  # and then every other key
+
+
+async def test_n_in_a_review_of_one_new_page_says_it_is_the_last_hunk_and_scrolls(
+        git_vault, open_vault):
+    """Reported once: n did nothing for a whole review. A review of one created page (a /save)
+    is one file with one hunk: n had nowhere to go and said nothing."""
+    vault = open_vault(git_vault)
+    body = "\n".join(f"Line {i} of a long answer about clocks." for i in range(80))
+    reply = (f"@@@ WRITE answers/Long answer.md\n---\ntitle: Long answer\ntype: answer\n"
+             f"summary: A long one.\n---\n# Long answer\n\n{body}\n@@@ END\n")
+    changeset = make_changeset(vault, reply, title="Long answer")
+    assert len(changeset.files) == 1 and len(changeset.files[0].hunks) == 1
+    app = ReviewHost(lambda: ReviewScreen(vault, changeset, grace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        diff = app.screen.diff
+        assert diff.scroll_y == 0
+        await pilot.press("n")
+        await pilot.pause()
+        assert diff.scroll_y > 0  # the rest of the long hunk
+        assert "last hunk: 1 of 1 in answers/Long answer.md; scrolled" in status(app)
+        await pilot.press("p")
+        await pilot.pause()
+        assert diff.scroll_y == 0 and "first hunk" in status(app)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ui.conftest import drain
 from tests.ui.conftest import ReviewHost, make_changeset, wait_for
 from wiki_tui.ui.review import ReviewScreen
 
@@ -26,9 +27,9 @@ def test_review_screen(snap_compare, git_vault, open_vault, size):
 
     async def run_before(pilot) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.armed)
-        await pilot.pause(0.1)  # the "keys active" hint is gone
+        await drain(pilot)
         await pilot.press("a", "n", "space", "j", "r")  # accept file 1 but its hunk 2; reject 2
         await pilot.press("k")
-        await pilot.pause(0.2)
+        await drain(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
+from tests.ui.conftest import drain
 from tests.ui.conftest import make_changeset, wait_for
 from tests.ui.test_app import settle
 from tests.ui.test_snapshots import _ready
@@ -49,7 +50,7 @@ def test_search_screen(snap_compare, git_vault, size):
         await pilot.press(*QUERY)
         await wait_for(pilot, lambda: screen.shown_query == QUERY)
         await settle(pilot)
-        await pilot.pause(0.2)
+        await drain(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
@@ -69,6 +70,6 @@ def test_history_screen(snap_compare, git_vault, open_vault, size):
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen)
                        and app.screen.history is not None)
         await settle(pilot)
-        await pilot.pause(0.2)
+        await drain(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ui.test_app import settle
+from tests.ui.conftest import drain
 from wiki_tui.ui.app import WikiApp
 from wiki_tui.ui.prompt import PromptInput
 
@@ -23,7 +24,7 @@ def _state_home(tmp_path, monkeypatch):
 async def _ready(pilot) -> None:
     pilot.app.query_one(PromptInput).cursor_blink = False
     await settle(pilot)
-    await pilot.pause(0.3)
+    await drain(pilot)
     await settle(pilot)
 
 
@@ -35,7 +36,7 @@ def _with_conversation(app: WikiApp):
         conv.add_note("query: What did the Board of Longitude decide? · offline engine", "tool")
         conv.add_markdown("The [[Board of Longitude]] asked for a copy of H4.\n\n"
                           "- K1 was that copy\n- Cook took it south")
-        await pilot.pause(0.3)
+        await drain(pilot)
     return run_before
 
 
@@ -51,6 +52,6 @@ def test_help_screen(snap_compare, git_vault):
     async def run_before(pilot) -> None:
         await _ready(pilot)
         await pilot.press("f1")
-        await pilot.pause(0.3)
+        await drain(pilot)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)

@@ -43,7 +43,7 @@ def test_outside_writes_reach_the_index_then_the_callback(tmp_path):
     finally:
         started = time.monotonic()
         vault.close()
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 15  # stops, not waits out a hung watcher
     assert vault._watcher is None
 
 

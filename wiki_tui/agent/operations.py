@@ -202,7 +202,8 @@ def _fill_answer_sources(vault: Any, blocks: list, answer: str) -> bool:
 async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
                cancel: asyncio.Event | None = None) -> AsyncIterator[Event]:
     """Structural findings plus model-checked ones; fixes as one changeset (when `fix`)."""
-    run = _Run(vault, settings, "lint", "lint", Task("lint", vault, {"fix": fix}), cancel=cancel)
+    run = _Run(vault, settings, "lint", "the whole wiki", Task("lint", vault, {"fix": fix}),
+               cancel=cancel)
     yield run.started()
     dismissed = load_dismissed(vault.root)
     structural = [structural_item(f) for f in await asyncio.to_thread(vault.lint)]
@@ -225,6 +226,8 @@ async def lint(vault: Any, settings: AgentSettings, *, fix: bool = True,
     items = tuple(shown + checked)
     hidden = (len(structural) - len(shown)) + (len(found) - len(checked))
     yield Findings(items, hidden)
+    # what the fixes are for names the changeset, its commit and its log.md entry
+    run.title = lint_title(items)
     async for event in run.finish():
         yield event
 
@@ -337,6 +340,18 @@ def _under_raw(root: Any, path: str) -> bool:
         return False
     raw = (Path(root) / "raw").resolve()
     return raw in (Path(root) / path).resolve().parents
+
+
+def lint_title(items: tuple[LintItem, ...] | list[LintItem]) -> str:
+    """`fixes for 5 findings (3 ambiguous-link, 2 broken-link)`: a lint's changeset title (it
+    read "lint: lint" in git log and log.md)."""
+    if not items:
+        return "fixes (no findings)"
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.code] = counts.get(item.code, 0) + 1
+    codes = ", ".join(f"{n} {code}" for code, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+    return f"fixes for {len(items)} finding{'s' if len(items) != 1 else ''} ({codes})"
 
 
 def pages_named_in(vault: Any, text: str) -> list[str]:
@@ -617,6 +632,7 @@ class _Run:
                 title=self.title, model=self.model_name, source=self._source(),
                 declared=self.declared)
             changeset.repairs = list(self.repairs)
+        changeset.title = self.title  # (built during the rounds, before a lint knew its findings)
         refused = [e for e in self.errors if e.retry]
         leftover = [str(e) for e in refused]
         changeset.errors = list(dict.fromkeys([*leftover, *changeset.errors]))

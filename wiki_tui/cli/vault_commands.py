@@ -128,12 +128,15 @@ def run_init(args) -> int:
 def _report_adoption(result, as_json: bool) -> int:
     if as_json:
         print_json({"vault": str(result.root), "adopted": True, "pages": result.pages,
-                    "added": result.added, "kept": result.kept, "repository": result.repository,
+                    "added": result.added, "updated": result.updated, "kept": result.kept,
+                    "repository": result.repository,
                     "notice": result.notice, "lint": dict(sorted(result.findings.items()))})
         return 0
     root = escape(str(result.root))
     console.print(f"Adopted [bold]{root}[/] ({result.pages} notes, none changed).")
     console.print(f"Added: {escape(', '.join(result.added))}.")
+    if ".gitignore" in result.updated:
+        console.print("Appended `.wiki-tui/` to your .gitignore (the cache stays out of git).")
     console.print("AGENTS.md is a draft inferred from your folders and `type` values: read and edit it.")
     for name in result.kept:
         console.print(f"Kept your own {name} as it was" + (
@@ -141,7 +144,7 @@ def _report_adoption(result, as_json: bool) -> int:
             if name == "index.md" else " (wiki-tui appends its entries to it)."))
     repo = {"created": "a new git repository", "reused": "the existing git repository"}.get(result.repository)
     if repo:
-        console.print(f"Committed only the added files in {repo}; your notes are not committed by init.")
+        console.print(f"Committed only the files init wrote in {repo}; your notes are not committed by init.")
     if result.notice:
         console.print(f"[yellow]{escape(result.notice)}[/]")
     total = sum(result.findings.values())

@@ -69,7 +69,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
 
     def __init__(self, vault_root: Path, *, settings: AgentSettings | None = None,
                  model: str | None = None, state: AppState | None = None,
-                 demo: bool = False) -> None:
+                 demo: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
         # Everything imported so far (Textual, rich, our modules) lives as long as the process:
         # out of the cyclic GC's reach, the full collection that start-up triggers walks only
         # the new widgets (~12 ms less before the first paint).
@@ -95,12 +95,17 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         self._themes_ready = False
         self._skip_css_refresh = False
         self._warm_started = False
-        self.last_key_at = float("-inf")  # when the person last pressed a key (monotonic)
+        # The app's clock (monotonic seconds): when keys were typed, a review's grace period.
+        # Tests pass their own, so nothing they assert depends on how busy the machine is.
+        self.clock = clock
+        self.last_key_at = float("-inf")  # when the person last pressed a key (self.clock)
+        self.keys_typed = 0  # keys pressed so far (an operation remembers the count it began at)
         self._load_themes()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
-            self.last_key_at = time.monotonic()  # a review does not open over typing
+            self.last_key_at = self.clock()  # a review does not open over typing
+            self.keys_typed += 1
         await super().on_event(event)
 
     # -- set-up ----------------------------------------------------------------------------
@@ -363,6 +368,16 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def _update_layout_class(self, width: int) -> None:
         self.screen.set_class(width < NARROW_WIDTH, "-narrow")
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Stacked panes: the one with the focus is the taller (app.tcss, -browsing)."""
+        main = self.screen_stack[0] if self.screen_stack else None
+        if main is None or event.widget.screen is not main:
+            return
+        browser = self._browser
+        main.set_class(browser is not None and (event.widget is browser
+                                                or browser in event.widget.ancestors),
+                       "-browsing")
+
     def watch_maximised(self, value: str) -> None:
         self.screen.set_class(value == "conversation", "-max-conversation")
         self.screen.set_class(value == "browser", "-max-browser")
@@ -418,7 +433,10 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
 
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(binding_rows(self, self._screen_classes())))
+        rows = binding_rows(self, self._screen_classes())
+        here = type(self.screen).__name__  # the keys of the screen on top come first
+        rows.sort(key=lambda row: row[3] != here)
+        self.push_screen(HelpScreen(rows))
 
     def action_cancel(self) -> None:
         self.cancel_operation()

@@ -1,4 +1,5 @@
-"""The conversation pane: messages, a streaming reply, the files being proposed, the input.
+"""The conversation pane: messages, a streaming reply, the progress line of a running operation,
+the files being proposed, the input.
 
 Streaming stays cheap however long the history is: every finished message is one `Static`
 holding a Rich `Markdown` (its height is computed once and cached), and the live reply buffers
@@ -12,6 +13,7 @@ more arrives; being back at the bottom (scrolling, a click on the hint, ctrl+l) 
 from __future__ import annotations
 
 import re
+import time
 from typing import Callable
 
 from rich.segment import Segment
@@ -25,6 +27,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
+from wiki_tui.ui.progress import ProgressLine
 from wiki_tui.ui.prompt import PromptInput
 
 FLUSH_SECONDS = 0.12
@@ -49,11 +52,20 @@ def settled_split(text: str) -> int:
 _WIKILINK = re.compile(r"(?<!!)\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 
 
+# A lint reply's `FINDING: ...` lines, written one under the other, are one markdown paragraph:
+# they ran together. Each is made a list item (one that already is one stays as it is).
+_FINDING_LINE = re.compile(r"^(?P<indent>[ \t]{0,3})(?=(?:\*\*|__)?FINDING\b)", re.MULTILINE)
+
+
+def one_finding_a_line(text: str) -> str:
+    return _FINDING_LINE.sub(r"\g<indent>- ", text) if "FINDING" in text else text
+
+
 def Markdown(text: str):  # noqa: N802 (stands in for the class)
     """rich's Markdown, imported on first use: markdown-it is not needed for the first paint."""
     from rich.markdown import Markdown as RichMarkdown
 
-    return RichMarkdown(text)
+    return RichMarkdown(one_finding_a_line(text))
 
 
 def cited_targets(text: str) -> list[str]:
@@ -275,6 +287,7 @@ class Conversation(Vertical):
         with VerticalScroll(id="messages", can_focus=False):
             yield Vertical(id="history")
         yield Static("▼ new output below — ctrl+l or click", id="new-below")
+        yield ProgressLine()
         yield ProposedFiles()
         yield Static("", id="completions")
         yield PromptInput(self._history, self._raw_files, id="prompt")
@@ -297,6 +310,14 @@ class Conversation(Vertical):
     @property
     def proposed(self) -> ProposedFiles:
         return self.query_one(ProposedFiles)
+
+    @property
+    def progress(self) -> ProgressLine:
+        return self.query_one(ProgressLine)
+
+    def now(self) -> float:
+        """The app's clock (a test's own, when it gives one)."""
+        return getattr(self.app, "clock", time.monotonic)()
 
     # -- adding content --------------------------------------------------------------------
     def _append(self, widget: Static) -> Static:
@@ -397,6 +418,7 @@ class Conversation(Vertical):
             else:
                 self._new_output()
         self.proposed.flush()
+        self.progress.tick(self.now())
 
     def _follow(self, live: "LiveReply") -> None:
         """Keep the last line of the live text at the bottom of the view (no layout needed)."""

@@ -8,7 +8,9 @@ finding's line) or None; `d` records a dismissal in <vault>/.wiki-tui/dismissed.
 `agent.dismissed`), so later lint runs leave that finding out; `d` again on a finding dismissed
 in this visit takes the dismissal back. Lint's suggestions of what to look into next
 (`question`, `source`, `data-gap`) are not errors: they come after every error, marked `?`, and
-`o` files those still open as the "Open questions" page, through the review.
+`o` files those still open as the "Open questions" page, through the review. A contradiction's two
+claims stand side by side, each under the page it is from (looked up in the vault:
+`agent.quotes`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -32,6 +35,7 @@ from textual.widgets.option_list import Option
 
 from wiki_tui.agent.events import Findings, LintItem
 from wiki_tui.agent.open_questions import is_suggestion
+from wiki_tui.ui.elide import elide
 from wiki_tui.ui.keybar import KeyBar
 
 # What breaks a reader's way through the wiki, or may be false, comes first; then by code.
@@ -40,6 +44,8 @@ SUGGESTION_RANK = 100  # lint's suggestions (question, source, data-gap): after 
 CODE_WIDTH = 15  # the code column of a row (longer codes are cut)
 LOCATION_SHARE = 0.35 # at most this much of a row for `path:line`
 SOURCE_LINE_MAX = 300  # characters of a page line shown as context
+SIDE_BY_SIDE_MIN = 60  # columns from which two quotes stand side by side (else one above)
+LOOKING = "…"  # a quote's page while it is being looked up
 
 
 @dataclass
@@ -137,19 +143,10 @@ def location(item: LintItem) -> str:
     return f"{item.path}:{item.line}" if item.line else item.path
 
 
-def fit_location(where: str, room: int) -> str:
-    """`path:line` in `room` cells: the folders go first, then the start of the name."""
-    if len(where) <= room:
-        return where
-    _folder, slash, name = where.rpartition("/")
-    if slash and len(name) + 2 <= room:
-        return "…/" + name
-    return "…" + where[-(room - 1):]
-
-
 class FindingRow:
     """`code  path:line  message` on one line at any width, in columns: the location is
-    shortened from its start (the line number stays), the message cut at its end."""
+    elided in the middle (`elide`: the name's end and line number stay), the message cut at
+    its end."""
 
     def __init__(self, item: LintItem, dismissed: bool = False, where_width: int = 0) -> None:
         self.item = item
@@ -159,7 +156,7 @@ class FindingRow:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         item, width = self.item, options.max_width
         room = min(max(self.where_width, 1), max(12, int(width * LOCATION_SHARE)))
-        where = fit_location(location(item), room)
+        where = elide(location(item), room)
         code = ("? " if is_suggestion(item) else "") + item.code
         code = code if len(code) <= CODE_WIDTH else code[:CODE_WIDTH - 1] + "…"
         row = Text(no_wrap=True, overflow="ellipsis")
@@ -172,6 +169,57 @@ class FindingRow:
             row.stylize("dim strike", CODE_WIDTH + 1)
         row.truncate(width, overflow="ellipsis")
         yield row
+
+
+class SideBySide:
+    """Two (or more) quoted claims side by side, each under its page's name: the page title and
+    path, "…" while it is looked up, or a warning when no page holds the quote. One above the
+    other when the width is too small for columns."""
+
+    def __init__(self, quotes: list[str], gaps: list[str], pages: list[tuple[str, str] | None | str],
+                 styles: dict[str, str] | None = None) -> None:
+        self.quotes, self.gaps, self.pages = quotes, gaps, pages
+        self.styles = styles or {}
+
+    def _head(self, i: int) -> Text:
+        page = self.pages[i] if i < len(self.pages) else LOOKING
+        if page == LOOKING:
+            return Text("looking up its page…", style="italic dim")
+        if page is None:
+            return Text("on no page: check this quote", style=self.styles.get("missing", "bold"))
+        title, path = page
+        head = Text(title, style="bold")
+        if title != path:
+            head.append(f"\n{path}", style="dim")
+        return head
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        quotes = [Text(f"“{quote}”") for quote in self.quotes]
+        if options.max_width >= SIDE_BY_SIDE_MIN:
+            table = Table.grid(expand=True, padding=(0, 1))
+            cells: list[Text] = []
+            heads: list[Text] = []
+            for i, quote in enumerate(quotes):
+                if i:
+                    table.add_column(no_wrap=True, width=len(self._gap(i)))
+                    heads.append(Text(""))
+                    cells.append(Text(self._gap(i), style="italic dim"))
+                table.add_column(ratio=1)
+                heads.append(self._head(i))
+                cells.append(quote)
+            table.add_row(*heads)
+            table.add_row(*cells)
+            yield table
+            return
+        parts: list[Text] = []
+        for i, quote in enumerate(quotes):
+            if i:
+                parts.append(Text(self._gap(i), style="italic dim"))
+            parts += [self._head(i), quote]
+        yield Group(*parts)
+
+    def _gap(self, i: int) -> str:
+        return self.gaps[i - 1] if i - 1 < len(self.gaps) and self.gaps[i - 1] else "vs"
 
 
 # -- the screen -------------------------------------------------------------------------------
@@ -197,6 +245,7 @@ class FindingsScreen(Screen[str | None]):
         self.vault_root = Path(vault_root)
         self.vault = vault  # for the page line a structural finding points at
         self._lines: dict[str, list[str]] = {}
+        self._quote_pages: dict[str, list] = {}  # finding id -> each quote's (title, path)
         self._busy: set[str] = set()  # ids being written to dismissed.json
 
     def compose(self) -> ComposeResult:
@@ -264,10 +313,13 @@ class FindingsScreen(Screen[str | None]):
         widgets = [Static(head, classes="finding-head"),
                    Static(Text(item.message), classes="finding-message")]
         parts = split_evidence(item.evidence)
-        if parts:
-            quotes = sum(kind == "quote" for kind, _ in parts)
-            label = f"Evidence: {quotes} quotes" if quotes > 1 else "Evidence"
-            widgets.append(Static(label, classes="finding-label"))
+        quotes = [text for kind, text in parts if kind == "quote"]
+        if len(quotes) > 1:  # a contradiction: the claims side by side, each page named
+            widgets.append(Static(f"Evidence: {len(quotes)} quotes, side by side",
+                                  classes="finding-label"))
+            widgets.append(Static(self._side_by_side(item, parts), classes="finding-sides"))
+        elif parts:
+            widgets.append(Static("Evidence", classes="finding-label"))
             for kind, text in parts:
                 if kind == "quote":
                     widgets.append(Static(Text(f"“{text}”"), classes="finding-quote"))
@@ -286,6 +338,49 @@ class FindingsScreen(Screen[str | None]):
             widgets.append(Static("Dismissed: later lint runs leave it out.",
                                   classes="finding-dismissed"))
         return widgets
+
+    def _side_by_side(self, item: LintItem, parts: list[tuple[str, str]]) -> SideBySide:
+        quotes = [text for kind, text in parts if kind == "quote"]
+        gaps, after_quote = [], False
+        for kind, text in parts:  # the words between two quotes ("vs", "but", ...)
+            if kind == "quote":
+                if after_quote:
+                    gaps.append("")
+                after_quote = True
+            elif after_quote:
+                gaps.append(text)
+                after_quote = False
+        pages = self._quote_pages.get(item.id)
+        if pages is None:
+            self._quote_pages[item.id] = [LOOKING] * len(quotes)
+            self._look_up_pages(item, quotes)
+            pages = self._quote_pages[item.id]
+        missing = self.app.theme_variables.get("text-warning", "yellow")
+        return SideBySide(quotes, gaps, pages, {"missing": f"bold {missing}"})
+
+    @work(thread=True, group="findings-quotes", exit_on_error=False)
+    def _look_up_pages(self, item: LintItem, quotes: list[str]) -> None:
+        """Which page holds each quote (a phrase search, then the pages read): off the loop."""
+        from wiki_tui.agent.quotes import contradiction_pages
+
+        vault = self.vault
+        found: list[tuple[str, str] | None] = []
+        try:
+            paths = contradiction_pages(vault, item.path, quotes) if vault is not None else []
+        except Exception:  # an index or a page that cannot be read: the quotes still show
+            paths = []
+        for i in range(len(quotes)):
+            path = paths[i] if i < len(paths) else None
+            page = vault.pages.get(path) if path and vault is not None else None
+            found.append((page.title if page is not None else path, path) if path else None)
+        self.app.call_from_thread(self._pages_found, item, found)
+
+    def _pages_found(self, item: LintItem, pages: list) -> None:
+        self._quote_pages[item.id] = pages
+        if self.is_attached and self.focused_item is item:
+            for sides in self.query(".finding-sides"):
+                parts = split_evidence(item.evidence)
+                sides.update(self._side_by_side(item, parts))
 
     def _page_line(self, path: str, line: int) -> str:
         """Line `line` (1-based) of the page, for context; "" when it cannot be read."""

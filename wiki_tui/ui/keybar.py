@@ -5,7 +5,9 @@ focus move); with ~10 keys that was about a fifth of the app's start-up past a b
 bar keeps the same reading (key, what it does, dimmed when unavailable, the palette key on the
 right) and the mouse (a click presses the key; hovering shows its tooltip), but redraws one line.
 A screen whose every key matters (the review) asks for `max_rows=2`: keys that do not fit the
-first line go on a second one, in their order, instead of being left out.
+first line go on a second one, in their order, instead of being left out. Two keys described
+"Next X" and "Prev X" share one place ("j/k File"), and the help key is never the one left out:
+whatever does not fit, the key that lists every key is shown, last.
 """
 
 from __future__ import annotations
@@ -26,6 +28,27 @@ class ShownKey(NamedTuple):
     description: str
     enabled: bool
     tooltip: str
+
+
+HELP_ACTIONS = ("help", "app.help")  # the key that lists every key: always on the bar
+
+
+def paired(keys: list[ShownKey]) -> list[ShownKey]:
+    """"j Next file" and "k Prev file" become "j/k File", in the place of the first."""
+    out = list(keys)
+    for i, first in enumerate(out):
+        if not first.description.startswith("Next "):
+            continue
+        noun = first.description[len("Next "):]
+        for j in range(i + 1, len(out)):
+            second = out[j]
+            if second.description == f"Prev {noun}":
+                out[i] = ShownKey(first.key, f"{first.display}/{second.display}",
+                                  noun[:1].upper() + noun[1:], first.enabled or second.enabled,
+                                  f"{first.tooltip} / {second.tooltip}")
+                del out[j]
+                break
+    return out
 
 
 class KeyBar(Widget, can_focus=False):
@@ -59,6 +82,7 @@ class KeyBar(Widget, can_focus=False):
         self.max_rows = max_rows
         self.keys: tuple[ShownKey, ...] = ()
         self.palette: ShownKey | None = None
+        self.help_key: ShownKey | None = None  # shown last, and never left out
         self._spans: list[tuple[int, int, int, ShownKey]] = []  # (row, start, end): the mouse
         self._hover: ShownKey | None = None
 
@@ -74,17 +98,19 @@ class KeyBar(Widget, can_focus=False):
             return
         app = self.app
         keys: dict[str, ShownKey] = {}  # one per action, as Textual's footer shows them
-        palette = None
+        palette = help_key = None
         for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items():
             shown = ShownKey(binding.key, app.get_key_display(binding), binding.description,
                              enabled, tooltip or binding.tooltip or binding.description)
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = shown
+            elif binding.show and binding.action in HELP_ACTIONS:
+                help_key = help_key or shown
             elif binding.show:
                 keys.setdefault(binding.action, shown)
-        shown_keys = tuple(keys.values())
-        if (shown_keys, palette) != (self.keys, self.palette):
-            self.keys, self.palette = shown_keys, palette
+        shown_keys = tuple(paired(list(keys.values())))
+        if (shown_keys, palette, help_key) != (self.keys, self.palette, self.help_key):
+            self.keys, self.palette, self.help_key = shown_keys, palette, help_key
             self._fit_rows()
             self.refresh()
 
@@ -96,21 +122,28 @@ class KeyBar(Widget, can_focus=False):
 
     def _rows(self, width: int) -> list[list[ShownKey]]:
         """The keys per line: in order, each whole; the first line keeps room for the palette
-        key; up to max_rows lines, and what fits on none is left out (F1 lists every key)."""
+        key; up to max_rows lines, what fits on none left out, and the help key (which lists
+        every key) last, in the room kept for it."""
         rows: list[list[ShownKey]] = [[]]
         room = width - (1 + self._cells(self.palette) if self.palette else 0)  # "▏" and key
         used = 0
+        keep = self._cells(self.help_key) if self.help_key else 0
         for shown in self.keys:
             cells = self._cells(shown)
-            if used + cells > room:
-                if len(rows) == self.max_rows:
+            last = len(rows) == self.max_rows
+            if used + cells > room - (keep if last else 0):
+                if last:
                     break
                 rows.append([])
                 room, used = width, 0
-                if cells > room:
+                if cells > room - (keep if len(rows) == self.max_rows else 0):
                     break
             rows[-1].append(shown)
             used += cells
+        if self.help_key:
+            if used + keep > room and len(rows) < self.max_rows:
+                rows.append([])
+            rows[-1].append(self.help_key)
         return rows
 
     # -- drawing ---------------------------------------------------------------------------

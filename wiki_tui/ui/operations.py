@@ -7,7 +7,6 @@ apart so the app module holds the shell (layout, keys, start-up) and this one th
 from __future__ import annotations
 
 import asyncio
-import time
 from functools import partial
 from typing import Any, AsyncIterator, Callable
 
@@ -19,8 +18,10 @@ from wiki_tui.ui.markup import counted
 from wiki_tui.ui.status import git_branch
 
 HISTORY_TURNS = 3  # earlier question/answer pairs sent with a query
-# A key pressed this recently means the person is at the keyboard: a review that becomes ready
-# then does not open over what they are doing; it is announced and waits for ctrl+r.
+# A key pressed this recently, after the operation began, means the person is at the keyboard: a
+# review that becomes ready then does not open over what they are doing; it is announced and
+# waits for ctrl+r. (The enter that started the operation does not count: that is what made
+# save and lint reviews, quick to arrive, wait while slow ingests opened by themselves.)
 TYPING_SECONDS = 1.5
 PENDING_POLL_SECONDS = 1.0  # how soon a proposal from `wiki-tui mcp` shows up (one stat)
 
@@ -154,7 +155,9 @@ class OperationsMixin:
         from wiki_tui.ui.presenter import EventPresenter
 
         presenter = EventPresenter(self.conversation, name)
+        self.keys_at_start = self.keys_typed  # keys typed from now on may hold a review back
         self.status_bar.activity = activity or f"{name} running — esc cancels"
+        self.conversation.progress.start(name, self.clock())  # at once, before any event
         stream = None
         try:
             stream = factory()
@@ -172,6 +175,7 @@ class OperationsMixin:
             if stream is not None:
                 await stream.aclose()
             self.status_bar.activity = ""
+            self.conversation.progress.stop()
             self.conversation.flush()
         if presenter.failed is None and name == "query" and presenter.answer:
             self.last_answer = presenter.answer
@@ -181,9 +185,11 @@ class OperationsMixin:
         self._operation_ended(name, presenter)  # an ingest queue moves on (ui/ingest_queue.py)
 
     # -- review ----------------------------------------------------------------------------
-    # Type-ahead must never decide a review: a changeset that becomes ready while the person is
-    # at the keyboard is announced, not opened; one that opens by itself steps aside at the
-    # first key of its grace period and hands the keys to the input (see docs/tui.md).
+    # One rule for every operation (ingest, save, lint, create, instructions): the review opens
+    # by itself when the operation ends, unless the person is at the keyboard; then it is
+    # announced and waits for ctrl+r. Type-ahead must never decide a review: one that opens by
+    # itself steps aside at the first key of its grace period and hands the keys to the input
+    # (see docs/tui.md).
     def changeset_ready(self, changeset: Any) -> None:
         self.bell()
         self._keep_pending(changeset)
@@ -192,9 +198,14 @@ class OperationsMixin:
         else:
             self.open_review(changeset, by_itself=True)
 
+    keys_at_start = 0  # App.keys_typed when the last operation began
+
     def _at_the_keyboard(self) -> bool:
-        return (time.monotonic() - self.last_key_at < TYPING_SECONDS
-                or bool(self.conversation.prompt.text.strip())
+        """Typing since the operation began (recently), a draft in the input, or another
+        screen open: the person is busy with something else."""
+        typing = (self.keys_typed > self.keys_at_start
+                  and self.clock() - self.last_key_at < TYPING_SECONDS)
+        return (typing or bool(self.conversation.prompt.text.strip())
                 or self.screen is not self.screen_stack[0])
 
     # -- pending reviews: kept on disk (changes/apply/pending.py) until applied or dropped --------
@@ -314,7 +325,8 @@ class OperationsMixin:
 
         self._keep_pending(changeset)
         hand_back = self._type_into_main_screen if by_itself else None
-        self.push_screen(ReviewScreen(self.vault, changeset, hand_back=hand_back),
+        self.push_screen(ReviewScreen(self.vault, changeset, hand_back=hand_back,
+                                      clock=self.clock),
                          callback=partial(self._review_closed, changeset))
 
     def _type_into_main_screen(self, key: str, character: str | None) -> None:

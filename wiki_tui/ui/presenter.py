@@ -14,6 +14,13 @@ from wiki_tui.ui.findings import FindingsReported, findings_key, note_text
 
 # How a proposed block reads in the reply: its content belongs to the review, not the chat.
 _BLOCK_LINE = {"write": "writes", "edit": "edits", "delete": "deletes", "rename": "renames"}
+def progress_of(event: ev.Progress) -> tuple[str, tuple[int, int] | None]:
+    """(phase, (done, total) or None) of the agent's Progress: the count is added unless the
+    stage already says it ("part 2 of 5 of raw/x.md")."""
+    stage = event.stage or "working"
+    if event.total and f"of {event.total}" not in stage:
+        return stage, (event.done, event.total)
+    return stage, None
 
 
 class EventPresenter:
@@ -40,19 +47,27 @@ class EventPresenter:
 
     def handle(self, event: object) -> None:
         conv = self.conversation
+        progress = conv.progress
         if isinstance(event, ev.Started):
             self.offline = event.offline
             model = "offline engine" if event.offline else event.model
             conv.add_note(f"{event.operation}: {event.title} · {model}", "tool")
             conv.proposed.clear()
+            progress.set_phase("reading" if event.offline else "waiting for the model")
         elif isinstance(event, ev.Token):
+            progress.streamed(event.text)
             self._token(event.text)
         elif isinstance(event, ev.ToolActivity):
             conv.add_note(f"  {event.tool}: {event.detail}", "tool")
+            progress.set_phase(event.detail)
         elif isinstance(event, ev.Retry):
             wait = f", waiting {event.wait_seconds:.0f}s" if event.wait_seconds else ""
             conv.add_note(f"  retry {event.attempt}: {event.reason}{wait}", "retry")
+            progress.set_phase(f"retry {event.attempt}")
+        elif isinstance(event, ev.Progress):
+            progress.set_phase(*progress_of(event))
         elif isinstance(event, ev.FileProposed):
+            progress.file(event.path)
             conv.proposed.propose(event.path, event.kind)
         elif isinstance(event, ev.FileProgress):
             conv.proposed.progress(event.path, len(event.text))
@@ -61,6 +76,7 @@ class EventPresenter:
             conv.proposed.propose(change.path, f"{change.kind} ✓")
         elif isinstance(event, ev.ChangesetReady):
             self.changeset = event.changeset
+            progress.set_phase("checking the changes")
         elif isinstance(event, ev.Findings):
             self.findings = event
         elif isinstance(event, ev.Answer):

@@ -33,6 +33,7 @@ class Adoption:
     root: Path
     pages: int = 0
     added: list[str] = field(default_factory=list)  # files init wrote
+    updated: list[str] = field(default_factory=list)  # files of the person's init added to
     kept: list[str] = field(default_factory=list)  # index.md / log.md found and left as they were
     repository: str = "none"  # "created" | "reused" | "none" (git missing)
     notice: str | None = None
@@ -74,8 +75,9 @@ def adopt_folder(root: Path, *, date: _dt.date | str | None = None) -> Adoption:
     if not (root / RAW_DIR).exists():
         (root / RAW_DIR).mkdir()
         _write_new(root, f"{RAW_DIR}/.gitkeep", "", result)
-    if ensure_gitignore(root):
-        result.added.append(".gitignore")
+    had_ignore = (root / ".gitignore").exists()
+    if ensure_gitignore(root):  # a line appended to the person's own file is not "added"
+        (result.updated if had_ignore else result.added).append(".gitignore")
     _commit(root, result)
     vault = Vault.open(root)
     try:
@@ -93,7 +95,7 @@ def _write_new(root: Path, rel: str, text: str, result: Adoption) -> None:
 
 def _commit(root: Path, result: Adoption) -> None:
     try:
-        created = git_commit_files(root, result.added, COMMIT_MESSAGE)
+        created = git_commit_files(root, result.added + result.updated, COMMIT_MESSAGE)
     except VaultError as exc:  # no git, or a commit git refused: the files stay, said so
         result.notice = f"{exc}; the files were written but not committed"
         return

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, PENDING, REJECTED,
                                     RENAME, Changeset, FileChange)
+from wiki_tui.ui.elide import ElidedPath
 
 GLYPHS = {PENDING: "·", ACCEPTED: "✓", REJECTED: "✗", CONFLICT: "!"}
 KIND_LETTERS = {CREATE: "C", MODIFY: "M", DELETE: "D", RENAME: "R"}
@@ -26,12 +27,12 @@ def status_style(status: str, variables: dict[str, str]) -> Style:
 
 
 def file_row(change: FileChange, variables: dict[str, str]) -> Table:
-    """One file: status glyph, kind letter, path (ellipsised to fit), +added −removed."""
+    """One file: status glyph, kind letter, path (elided in the middle to fit), +added −removed."""
     style = status_style(change.status, variables)
     grid = Table.grid(expand=True, padding=(0, 1))
     grid.add_column(no_wrap=True, width=1)
     grid.add_column(no_wrap=True, width=1)
-    grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    grid.add_column(ratio=1, no_wrap=True)
     grid.add_column(no_wrap=True, justify="right")
     added, removed = change.stats
     stats = Text(no_wrap=True)
@@ -39,7 +40,7 @@ def file_row(change: FileChange, variables: dict[str, str]) -> Table:
     stats.append(f" −{removed}", variables.get("text-error", "red"))
     path = change.path + (" ✎" if change.edited_by_hand else "")
     grid.add_row(Text(GLYPHS.get(change.status, "?"), style=style),
-                 Text(KIND_LETTERS.get(change.kind, "?"), style="bold"), path, stats)
+                 Text(KIND_LETTERS.get(change.kind, "?"), style="bold"), ElidedPath(path), stats)
     return grid
 
 

@@ -6,7 +6,9 @@ its decisions), or HANDED_BACK when it opened by itself and the person was typin
 written unless enter applies. Keys are ignored for GRACE_SECONDS after the screen opens, so
 typing that was meant for the prompt cannot approve anything; a review that opened by itself
 (`hand_back` given) steps aside at the first such key and passes it, and every key after it,
-to `hand_back`, so the typed text lands where it was meant to.
+to `hand_back`, so the typed text lands where it was meant to. The grace period is read off
+`clock` (the app's; `time.monotonic` by default), so a test decides when it is over instead of
+racing it on a busy machine.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ GRACE_SECONDS = 0.5
 HANDED_BACK = "handed back"  # the dismiss result of a review that stepped aside for typing
 ALL_REJECTED = "all rejected"  # enter on a review whose every file was rejected: it is closed
 SPLIT_WIDTH = 160  # side by side from this many columns (s toggles)
+STACK_WIDTH = 100  # below this many columns the file list sits above the diff, full width
 
 
 class FileList(OptionList, can_focus=False):
@@ -48,8 +51,8 @@ class ReviewScreen(Screen[Any]):
     CSS_PATH = Path(__file__).with_name("review.tcss")
     AUTO_FOCUS = None
 
-    # In the order the key bar shows them (two lines at 80 columns): what finishes a review
-    # first, then moving about; F1 lists them all.
+    # In the order the key bar shows them (two lines at 80 columns, every key there): what
+    # finishes a review first, then moving about; ? (or F1) lists them all, this screen's first.
     BINDINGS = [
         Binding("enter", "apply", "Apply", id="review.apply"),
         Binding("a", "accept_file", "Accept", id="review.accept_file"),
@@ -68,6 +71,7 @@ class ReviewScreen(Screen[Any]):
         Binding("s", "toggle_split", "Split", id="review.toggle_split"),
         Binding("v", "preview", "View", id="review.preview",
                 tooltip="A deck slide by slide, a chart drawn, a canvas read"),
+        Binding("question_mark", "app.help", "Keys", id="review.help"),
         Binding("g,home", "first_file", "First file", id="review.first_file", show=False),
         Binding("G,end", "last_file", "Last file", id="review.last_file", show=False),
         Binding("pagedown,ctrl+d", "scroll_diff(1)", "Scroll down", id="review.scroll_down",
@@ -77,11 +81,13 @@ class ReviewScreen(Screen[Any]):
     ]
 
     def __init__(self, vault: Any, changeset: Changeset, *, grace: float = GRACE_SECONDS,
-                 hand_back: Callable[[str, str | None], None] | None = None) -> None:
+                 hand_back: Callable[[str, str | None], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.vault = vault
         self.changeset = changeset
         self.grace = grace
+        self.clock = clock
         self.hand_back = hand_back  # given when the review opened by itself, not on a key
         self._handing_back = False
         self.cursor = 0  # focused file
@@ -127,7 +133,8 @@ class ReviewScreen(Screen[Any]):
         return self.app.size.width >= SPLIT_WIDTH
 
     def on_mount(self) -> None:
-        self._armed_at = time.monotonic() + self.grace
+        self._armed_at = self.clock() + self.grace
+        self.set_class(self.app.size.width < STACK_WIDTH, "-stacked")
         cs = self.changeset
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" Review ", "reverse bold")
@@ -147,15 +154,17 @@ class ReviewScreen(Screen[Any]):
         self._update_status()
 
     def _grace_over(self) -> None:
-        if self.message.startswith("keys active in"):
+        """The timer that clears "keys active in…" (the clock, not the timer, decides)."""
+        if self.armed and self.message.startswith("keys active in"):
             self.message = ""
-        self._update_status()
+            self._update_status()
 
     @property
     def armed(self) -> bool:
-        return time.monotonic() >= self._armed_at
+        return self.clock() >= self._armed_at
 
     def on_resize(self) -> None:
+        self.set_class(self.app.size.width < STACK_WIDTH, "-stacked")
         if self._split_choice is None and self.diff.split != self.split:
             self._show_diff(keep_scroll=False)
 
@@ -172,6 +181,8 @@ class ReviewScreen(Screen[Any]):
             if self.busy:
                 self.message = f"{self.busy}…"
                 self._update_status()
+            return
+        self._grace_over()  # the first key that counts clears the notice if the timer has not
 
     def _step_aside(self, event: events.Key) -> None:
         """The person was typing when this review opened by itself: leave (pending) and give
@@ -308,10 +319,25 @@ class ReviewScreen(Screen[Any]):
                 self._show_file(index, 0 if step > 0 else len(files[index].hunks) - 1)
                 return
             index += step
+        # No hunk further on: say so, and show the rest of a long one (a new page is one hunk:
+        # n used to do nothing at all in a review of a single created page).
+        diff = self.diff
+        before = diff.scroll_y
+        self.action_scroll_diff(step)
+        moved = diff.scroll_y != before
+        count = len(change.hunks)
+        if not count:
+            self.say(f"no hunks to move to: {change.path} is a rename (space decides it)")
+            return
+        where = "last" if step > 0 else "first"
+        files_note = f" of {len(files)} files" if len(files) > 1 else ""
+        self.say(f"{where} hunk: {self.hunk + 1} of {count} in {change.path}{files_note}"
+                 + ("; scrolled" if moved else ""))
 
     def action_scroll_diff(self, pages: int) -> None:
         diff = self.diff
-        diff.scroll_to(y=diff.scroll_y + pages * max(1, diff.size.height - 2), animate=False)
+        diff.scroll_to(y=diff.scroll_y + pages * max(1, diff.size.height - 2), animate=False,
+                       immediate=True)
 
     @on(OptionList.OptionHighlighted, "#review-files")
     def _clicked(self, event: OptionList.OptionHighlighted) -> None:
@@ -401,7 +427,11 @@ class ReviewScreen(Screen[Any]):
 
     # -- disk changes and conflicts --------------------------------------------------------
     def files_changed(self, paths: Iterable[Any]) -> None:
-        """The app's watcher saw these vault paths change (strings or (change, path) pairs)."""
+        """The app's watcher saw these vault paths change (strings or (change, path) pairs).
+        While this review applies, the changes are its own writes: not a conflict (checking
+        then marked every applied file "changed on disk", after the fact)."""
+        if self.busy == "applying":
+            return
         names = {p[1] if isinstance(p, tuple) else p for p in paths}
         touched = [c for c in self.changeset.files
                    if c.path in names or (c.kind == RENAME and c.old_path in names)]
@@ -415,7 +445,7 @@ class ReviewScreen(Screen[Any]):
         self.app.call_from_thread(self._marked_stale, found)
 
     def _marked_stale(self, found: list[FileChange]) -> None:
-        if not found:
+        if not found or self.busy == "applying":
             return
         for change in found:
             self.stale.add(change.path)
