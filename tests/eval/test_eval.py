@@ -61,7 +61,7 @@ OFFLINE = {
                   "citation_precision": _r(8, 19), "unanswerable_declined": _r(0, 2),
                   "lint_recall": _r(0, 5), "lint_precision": _r(0, 0),
                   "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5)},
-    "cost": {"tokens_in": 1909, "tokens_out": 3381, "cost_usd": 0.0},
+    "cost": {"tokens_in": 1891, "tokens_out": 3381, "cost_usd": 0.0},
 }
 
 GOOD = {

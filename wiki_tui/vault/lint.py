@@ -21,6 +21,8 @@ Codes (each Finding names a file and a 1-based line):
   duplicate-name    two pages compete for one link target: same file name, and Obsidian's
                     rules do not pick one for a bare [[Name]] (see _duplicates)
   page-warning      a file the scanner had to warn about (bad UTF-8, binary, broken YAML)
+log.md's links are not checked (no broken-link, alias-link or ambiguous-link there): it is
+append-only history, and its entries name pages as they were, removed ones included.
   schema-warning    AGENTS.md frontmatter problems
 `lint_changes` checks proposed file texts against the vault and reports only what the change
 introduces: new broken links (also in untouched pages whose target it deletes or renames),
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from .model import Vault
 
 INDEX_FILE = "index.md"
+LOG_FILE = "log.md"
 L_DISPLAY = L["display"]
 NOT_LINKING = frozenset(SPECIAL_PAGES)  # their links do not rescue an orphan
 NOT_LISTED = frozenset(SPECIAL_PAGES)  # pages index.md does not list
@@ -83,16 +86,17 @@ def lint_vault(vault: "Vault") -> list[Finding]:
     suggest = Suggester(vault)
     for source in sorted(records):
         record = records[source]
-        for row, target in zip(record_links(record), index.targets.get(source, ())):
+        if source == LOG_FILE:  # history: its links name pages as they were, removed ones too
+            rows = ()
+        else:
+            rows = zip(record_links(record), index.targets.get(source, ()))
+        for row, target in rows:
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
             if target is None:
                 if source == INDEX_FILE and vault.schema.found:
                     continue  # reported as index-stale
-                finding = _unresolved(vault, source, row, suggest)
-                if source == "log.md" and finding.code == "broken-link":  # history of deleted pages
-                    finding = Finding(finding.code, source, finding.line, finding.message + " (log history)", None, "info")
-                out.append(finding)
+                out.append(_unresolved(vault, source, row, suggest))
             elif name_key(row[L_TARGET]) in duplicate_names and "/" not in row[L_TARGET].strip("/"):
                 found = vault._resolver.candidates(row[L_TARGET], source)
                 if len(found) > 1:

@@ -6,7 +6,8 @@ or aliases (`via_alias`: Obsidian shows those unresolved).
 Unlinked: whole-word, case-insensitive occurrences of the page's title, file name or aliases in
 other pages' prose (not in links, code, comments or frontmatter), one per line, and none on a
 line that links the page already (that line is a linked mention). The generated catalog and
-the log (LISTING_PAGES) name every page: they are not searched. Full-text search narrows the
+the log (LISTING_PAGES) name every page: they are searched only with `include_listings`
+(Vault.backlinks leaves their linked mentions out the same way). Full-text search narrows the
 pages to read; only those are read and scanned.
 """
 
@@ -95,7 +96,8 @@ def _backlink(vault: "Vault", source: str, row: tuple, lines_of: dict, via_alias
     return Backlink(source, line, context, Link(*row), via_alias)
 
 
-def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500) -> list[Mention]:
+def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500, *,
+                      include_listings: bool = False) -> list[Mention]:
     """Takes the vault's lock only while it reads the index, not while it reads files."""
     with vault._lock:
         record = vault.pages.record(rel)
@@ -113,7 +115,8 @@ def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500) -> list[Mentio
         re.IGNORECASE,
     )
     out: list[Mention] = []
-    for source in sorted(candidates - {rel} - set(LISTING_PAGES)):
+    skipped = set() if include_listings else set(LISTING_PAGES)
+    for source in sorted(candidates - {rel} - skipped):
         with vault._lock:
             rec = vault.pages.record(source)
             targets = vault._index.targets.get(source, [])

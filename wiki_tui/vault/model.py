@@ -26,7 +26,7 @@ from .cache import (
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
 from .layout import (
-    STATE_DIR, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
+    LISTING_PAGES, STATE_DIR, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
 )
 from .links import Link
 from .mentions import Backlink, Mention, linked_mentions, unlinked_mentions
@@ -66,6 +66,9 @@ class Vault:
         self._use_cache = True
         self._watcher = None
         self._synced_log: tuple[int, int] | None = None  # log.md's stamp at the last sync
+        # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
+        # True shows them (the default of each query's `include_listings`).
+        self.show_listings = False
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -390,16 +393,25 @@ class Vault:
                 out.append((link, target, via_alias))
             return out
 
-    def backlinks(self, path: str) -> list[Backlink]:
+    def backlinks(self, path: str, *, include_listings: bool | None = None) -> list[Backlink]:
         """Linked mentions: links in other pages (frontmatter too) that resolve to `path`,
-        then links that only match one of its titles or aliases (via_alias)."""
+        then links that only match one of its titles or aliases (via_alias). The listings
+        (index.md, log.md) count only with `include_listings` (default: `show_listings`)."""
         with self._lock:
-            return linked_mentions(self, clean_path(self.root, path))
+            found = linked_mentions(self, clean_path(self.root, path))
+        if not self._listings(include_listings):
+            found = [b for b in found if b.source not in LISTING_PAGES]
+        return found
 
-    def unlinked_mentions(self, path: str, limit: int = 500) -> list[Mention]:
+    def unlinked_mentions(self, path: str, limit: int = 500, *,
+                          include_listings: bool | None = None) -> list[Mention]:
         """Plain-text occurrences of the page's title, file name or aliases in other pages,
         outside links, code, comments and frontmatter (whole words, case-insensitive)."""
-        return unlinked_mentions(self, clean_path(self.root, path), limit)
+        return unlinked_mentions(self, clean_path(self.root, path), limit,
+                                 include_listings=self._listings(include_listings))
+
+    def _listings(self, include: bool | None) -> bool:
+        return self.show_listings if include is None else include
 
     # -- tags, folders, types ----------------------------------------------------------------
     def tags(self) -> dict[str, list[str]]:
@@ -433,10 +445,12 @@ class Vault:
         with self._lock:
             return self._fuzzy_index().find(query, limit)
 
-    def search(self, query: str, limit: int = 20) -> list[SearchHit]:
+    def search(self, query: str, limit: int = 20, *, include_listings: bool | None = None) -> list[SearchHit]:
+        """Full-text hits, best first; index.md and log.md only with `include_listings`
+        (default: `show_listings`), and then after the pages."""
         with self._lock:
             index = self._search_index()
-        return index.search(query, limit)
+        return index.search(query, limit, include_listings=self._listings(include_listings))
 
     def prepare(self) -> None:
         """Build the finder and the search database now (call from a worker thread)."""
