@@ -13,7 +13,7 @@ different folders (some pairs a bare [[Name]] cannot tell apart, most it can). T
 - after: `lint()` on the adopted vault (findings by code, seconds), and that no note changed.
 
 Prints one JSON object. Run it against an older checkout (PYTHONPATH) to see that code's
-"before"; the "init" and "after" parts need `wiki_tui.changes.adopt`.
+"before"; the "init" and "after" parts need `wiki_tui.changes.apply.adopt`.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def run(root: Path, pages: int, seed: int) -> dict:
     before, out["lint_before_s"] = lint_by_code(root)
     out["before"] = {"total": sum(before.values()), "by_code": before}
     try:
-        from wiki_tui.changes.adopt import adopt_folder
+        from wiki_tui.changes.apply.adopt import adopt_folder
     except ImportError:
         out["after"] = None  # an older checkout: no adoption to measure
         return out

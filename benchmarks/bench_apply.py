@@ -31,8 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wiki_tui.changes.index_md import render_index  # noqa: E402
-from wiki_tui.changes.journal import apply_changeset  # noqa: E402
+from wiki_tui.changes.apply.index_md import render_index  # noqa: E402
+from wiki_tui.changes.apply.journal import apply_changeset  # noqa: E402
 from wiki_tui.changes.model import CREATE, MODIFY, Changeset, FileChange  # noqa: E402
 from wiki_tui.vault import Vault  # noqa: E402
 

@@ -41,12 +41,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wiki_tui.changes.index_md import NOT_LISTED  # noqa: E402
-from wiki_tui.changes.journal import (apply_changeset, rebase_conflict, recover,  # noqa: E402
-                                      undo_last)
-from wiki_tui.changes.logmd import link_target  # noqa: E402
+from wiki_tui.changes.apply.index_md import NOT_LISTED  # noqa: E402
+from wiki_tui.changes.apply.journal import apply_changeset, rebase_conflict, recover, undo_last
+from wiki_tui.changes.apply.logmd import link_target  # noqa: E402
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, Changeset, FileChange  # noqa: E402
-from wiki_tui.changes.transaction import STEPS, journal_path  # noqa: E402
+from wiki_tui.changes.apply.transaction import STEPS, journal_path  # noqa: E402
 from wiki_tui.vault import Vault  # noqa: E402
 
 DEAD = "concepts/Dead reckoning.md"
@@ -103,7 +102,7 @@ _KILL_CHILD = textwrap.dedent("""
     from pathlib import Path
     sys.path.insert(0, sys.argv[5])
     from benchmarks.bench_faults import open_vault, three_files
-    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.apply.journal import apply_changeset
     root, step, mode, delay = Path(sys.argv[1]), sys.argv[2], sys.argv[3], float(sys.argv[4])
     def die():
         if mode == "group":
@@ -207,7 +206,7 @@ _RACE_CHILD = textwrap.dedent("""
     from pathlib import Path
     sys.path.insert(0, sys.argv[4])
     from benchmarks.bench_faults import PAGE, GONE, open_vault, text
-    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.apply.journal import apply_changeset
     from wiki_tui.changes.model import CREATE, DELETE, Changeset, FileChange
     root, n, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
     vault = open_vault(root)

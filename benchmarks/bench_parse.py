@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wiki_tui.changes.match import apply_edits  # noqa: E402
+from wiki_tui.changes.build.match import apply_edits  # noqa: E402
 from wiki_tui.changes.model import compute_hunks  # noqa: E402
-from wiki_tui.changes.protocol import StreamParser  # noqa: E402
+from wiki_tui.changes.reply.stream import StreamParser  # noqa: E402
 
 WORDS = ("longitude chronometer harrison board almanac lunar distance sea clock navigation "
          "error degree minute observatory greenwich voyage ship captain tables").split()

@@ -42,8 +42,8 @@ from tests.corpus.runner import (  # noqa: E402
     all_cases,
     run_case,
 )
-from wiki_tui.changes.build import build_changeset  # noqa: E402
-from wiki_tui.changes.protocol import parse_reply  # noqa: E402
+from wiki_tui.changes.build.changeset import build_changeset  # noqa: E402
+from wiki_tui.changes.reply.stream import parse_reply  # noqa: E402
 from wiki_tui.vault import Vault  # noqa: E402
 
 _KEYS = {AS_MEANT: "applied_as_meant", CLEAR: "refused_clearly", REPAIRED_OK: "repaired_visibly",

@@ -89,8 +89,8 @@ async def collect_state(pilot, themes: list[str], found: dict[str, set], root=No
 
 
 def review_screen(vault):
-    from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.changes.build.changeset import build_changeset
+    from wiki_tui.changes.reply.stream import parse_reply
     from wiki_tui.ui.review import ReviewScreen
 
     changeset, errors = build_changeset(vault, parse_reply(REPLY), operation="instruct",

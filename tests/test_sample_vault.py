@@ -194,7 +194,7 @@ def test_index_lists_every_page_exactly_once():
 
 
 def test_index_equals_the_generator_output():
-    index_md = pytest.importorskip("wiki_tui.changes.index_md")
+    index_md = pytest.importorskip("wiki_tui.changes.apply.index_md")
 
     class _Page:
         def __init__(self, path: str):

@@ -12,7 +12,7 @@ from wiki_tui.agent.dismissed import dismiss
 from wiki_tui.agent.events import (
     Answer, ChangesetReady, Done, Failed, FileProposed, FileReady, Findings, Started, Token,
 )
-from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.changes.apply.journal import apply_changeset
 from wiki_tui.cli import main as cli_main
 from wiki_tui.vault import Vault
 

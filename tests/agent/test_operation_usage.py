@@ -9,7 +9,7 @@ from tests.conftest import git
 from tests.support.llm_server import Reply
 from wiki_tui.agent import operations
 from wiki_tui.agent.events import ChangesetReady, Done
-from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.changes.apply.journal import apply_changeset
 from wiki_tui.changes.usage import totals
 from wiki_tui.vault import Vault
 

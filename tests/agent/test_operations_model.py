@@ -11,7 +11,7 @@ from wiki_tui.agent import operations
 from wiki_tui.agent.events import (
     Answer, ChangesetReady, Done, Failed, Findings, Retry, Started, ToolActivity,
 )
-from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.changes.apply.journal import apply_changeset
 from wiki_tui.vault import Vault
 
 SOURCE = "raw/french-chronometers.md"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wiki_tui.agent.sources import SourceError, ingested, resolve_sources
-from wiki_tui.changes.logmd import LogEntry, ingested_sources
+from wiki_tui.changes.apply.logmd import LogEntry, ingested_sources
 from wiki_tui.vault import Vault
 
 
@@ -65,7 +65,7 @@ def test_only_an_ingest_entry_source_line_counts():
 
 
 def test_a_pending_ingest_keeps_its_source_so_its_log_entry_names_it():
-    from wiki_tui.changes import pending
+    from wiki_tui.changes.apply import pending
     from wiki_tui.changes.model import Changeset
 
     record = pending.new_pending(Changeset("ingest", "B", source="raw/notes/b.md"))

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.conftest import git, write_files
-from wiki_tui.changes.adopt import adopt_folder
+from wiki_tui.changes.apply.adopt import adopt_folder
 from wiki_tui.cli import main
 from wiki_tui.vault import Vault, VaultError
 

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from wiki_tui.changes.build import EditError, build_changeset, lint_input, read_base_text
+from wiki_tui.changes.build.changeset import EditError, build_changeset, lint_input, read_base_text
 from wiki_tui.changes.model import ACCEPTED, CREATE, DELETE, MODIFY, RENAME
-from wiki_tui.changes.protocol import parse_reply
+from wiki_tui.changes.reply.stream import parse_reply
 
 
 def open_vault(root: Path):
@@ -262,8 +262,8 @@ def test_old_path_of_a_rename_cannot_be_written_in_the_same_reply(sample_vault):
 
 def test_reply_to_disk_through_the_journal(git_vault):
     """The whole pipe: a streamed reply -> changeset -> accepted -> written, logged, committed."""
-    from wiki_tui.changes.journal import apply_changeset
-    from wiki_tui.changes.protocol import StreamParser
+    from wiki_tui.changes.apply.journal import apply_changeset
+    from wiki_tui.changes.reply.stream import StreamParser
 
     crlf = git_vault / "concepts" / "Dead reckoning.md"
     crlf.write_bytes(crlf.read_bytes().replace(b"\n", b"\r\n"))
@@ -373,7 +373,7 @@ def test_a_heavy_rewrite_is_warned_and_held_unless_marked(sample_vault):
     fc = cs.files[0]
     assert errors == [] and fc.warnings and fc.warnings[0].startswith("rewrites the whole page")
     assert fc.hold and "(rewrite)" in fc.hold
-    from wiki_tui.changes.guards import held
+    from wiki_tui.changes.build.guards import held
     assert held(cs) == [fc]
     cs, errors = build(sample_vault, f"@@@ WRITE {H4} (rewrite)\n{page}@@@ END\n")
     assert errors == [] and [f.path for f in cs.files] == [H4]

@@ -137,7 +137,7 @@ def test_yes_and_dry_run_exclude_each_other(git_vault: Path, tmp_path: Path):
 
 def test_conflict_exit_code(git_vault: Path, tmp_path: Path, capsys, monkeypatch):
     """A file changed between proposal and apply: it is reported and the exit code is 1."""
-    from wiki_tui.changes import journal
+    from wiki_tui.changes.apply import journal
 
     real = journal.apply_changeset
 

@@ -20,8 +20,8 @@ import pytest
 
 from tests.changes.journal_support import (disk_state, full_state, git, open_vault, read,
                                            three_file_changeset)
-from wiki_tui.changes.journal import apply_changeset, recover
-from wiki_tui.changes.transaction import STEPS, journal_path
+from wiki_tui.changes.apply.journal import apply_changeset, recover
+from wiki_tui.changes.apply.transaction import STEPS, journal_path
 
 ROOT = Path(__file__).resolve().parents[2]
 BOUNDARIES = [*STEPS, "end"]  # on_step(name) runs before each step, and "end" after the last
@@ -90,7 +90,7 @@ _CHILD = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
     from tests.changes.journal_support import open_vault, three_file_changeset
-    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.apply.journal import apply_changeset
     root, step = Path(sys.argv[1]), sys.argv[2]
     def fault(name):
         if name == step:
@@ -185,7 +185,7 @@ _SLOW_CHILD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from tests.changes.journal_support import open_vault, three_file_changeset
-    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.apply.journal import apply_changeset
     root, marker = Path(sys.argv[1]), Path(sys.argv[2])
     def pause(name):
         if name == "log":
@@ -235,7 +235,7 @@ def test_rollback_removes_folders_it_created(git_vault: Path, step: str):
 
 @pytest.mark.parametrize("step", ["files", "log", "commit", "cleanup"])
 def test_undo_interrupted_is_all_or_nothing(git_vault: Path, step: str):
-    from wiki_tui.changes.journal import undo_last
+    from wiki_tui.changes.apply.journal import undo_last
 
     vault = open_vault(git_vault)
     apply_changeset(vault, three_file_changeset(git_vault))
@@ -318,7 +318,7 @@ _BIG_CHILD = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
     from tests.changes.journal_support import changeset, modify, open_vault, read
-    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.apply.journal import apply_changeset
     root, step = Path(sys.argv[1]), sys.argv[2]
     def fault(name):
         if name == step:
@@ -374,7 +374,7 @@ _LOCK_CHILD = textwrap.dedent("""
     import os, signal, subprocess, sys
     from pathlib import Path
     from tests.changes.journal_support import open_vault, three_file_changeset
-    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.apply.journal import apply_changeset
     root, step = Path(sys.argv[1]), sys.argv[2]
     def fault(name):
         if name == step:  # as if the terminal closed while git held its locks: all die
@@ -431,7 +431,7 @@ _RACE_CHILD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from tests.changes.journal_support import changeset, create, delete, open_vault, page
-    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.apply.journal import apply_changeset
     root, n, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
     vault = open_vault(root)  # the page list is read here, before the other apply
     files = [create(f"concepts/Race {n}.md", page(f"Race {n}"))]
@@ -446,8 +446,8 @@ _RACE_CHILD = textwrap.dedent("""
 
 def index_matches_tree(root: Path, rev: str) -> bool:
     """Does index.md in commit `rev` list exactly the pages of that commit's tree?"""
-    from wiki_tui.changes.index_md import NOT_LISTED
-    from wiki_tui.changes.logmd import link_target
+    from wiki_tui.changes.apply.index_md import NOT_LISTED
+    from wiki_tui.changes.apply.logmd import link_target
 
     tree = git(root, "ls-tree", "-r", "--name-only", "-z", rev).split("\0")
     pages = {link_target(p) for p in tree if p.endswith(".md") and p not in NOT_LISTED

@@ -9,10 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from wiki_tui.changes import guards
-from wiki_tui.changes.build import build_changeset
-from wiki_tui.changes.guards import GuardError, check_path, check_size, clean_relative
-from wiki_tui.changes.protocol import parse_reply
+from wiki_tui.changes.build import guards
+from wiki_tui.changes.build.changeset import build_changeset
+from wiki_tui.changes.build.guards import check_path, check_size
+from wiki_tui.changes.reply.path_rules import GuardError, clean_relative
+from wiki_tui.changes.reply.stream import parse_reply
 
 
 def open_vault(root: Path):
@@ -237,7 +238,7 @@ def test_messages_about_hostile_names_can_always_be_encoded(world):
 
 # -- placeholders (lazy elision) and whole-page rewrites ------------------------------------------
 
-from wiki_tui.changes.guards import find_placeholder, is_placeholder, rewrite_warning  # noqa: E402
+from wiki_tui.changes.build.guards import find_placeholder, is_placeholder, rewrite_warning  # noqa: E402,E501
 
 
 @pytest.mark.parametrize("line", [

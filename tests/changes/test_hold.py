@@ -45,8 +45,8 @@ def test_a_rewrite_the_reply_marked_is_applied_by_yes(git_vault: Path, tmp_path:
 def test_the_agent_commands_yes_refuses_held_files_too(sample_vault: Path, capsys):
     from types import SimpleNamespace
 
-    from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.changes.build.changeset import build_changeset
+    from wiki_tui.changes.reply.stream import parse_reply
     from wiki_tui.cli.agent_commands import review_and_apply
     from wiki_tui.vault import Vault
 

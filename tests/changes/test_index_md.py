@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.changes.journal_support import open_vault
-from wiki_tui.changes.index_md import HEADER, render_index
+from wiki_tui.changes.apply.index_md import HEADER, render_index
 from wiki_tui.vault.page import parse_page
 from wiki_tui.vault.schema import DEFAULT_TYPES
 

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from tests.changes.journal_support import (changeset, create, disk_state, full_state, git, head,
                                            modify, open_vault, page, read, rename,
                                            three_file_changeset)
-from wiki_tui.changes.atomic import BOM, FileFormat, decode, encode
-from wiki_tui.changes.journal import ApplyError, apply_changeset, check_conflicts, rebase_conflict
+from wiki_tui.changes.apply.atomic import BOM, FileFormat, decode, encode
+from wiki_tui.changes.apply.journal import (ApplyError, apply_changeset, check_conflicts,
+                                            rebase_conflict)
 from wiki_tui.changes.model import ACCEPTED, CONFLICT, MODIFY, REJECTED, FileChange
-from wiki_tui.changes.transaction import journal_path
+from wiki_tui.changes.apply.transaction import journal_path
 
 DEAD = "concepts/Dead reckoning.md"
 H4 = "entities/H4.md"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.changes.journal_support import changeset, create, open_vault, page
-from wiki_tui.changes import logmd
-from wiki_tui.changes.journal import apply_changeset
-from wiki_tui.changes.logmd import LogEntry, append_bytes
+from wiki_tui.changes.apply import logmd
+from wiki_tui.changes.apply.journal import apply_changeset
+from wiki_tui.changes.apply.logmd import LogEntry, append_bytes
 
 
 def test_entry_format_only_lines_with_content():

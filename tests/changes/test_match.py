@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiki_tui.changes.match import MatchError, apply_edits, apply_edits_report
+from wiki_tui.changes.build.match import MatchError, apply_edits, apply_edits_report
 
 PAGE = """---
 title: John Harrison

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wiki_tui.changes.merge import merge3
+from wiki_tui.changes.build.merge import merge3
 
 BASE = "".join(f"line {i}\n" for i in range(10))
 

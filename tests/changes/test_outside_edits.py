@@ -9,11 +9,11 @@ import pytest
 
 from tests.changes.journal_support import (changeset, delete, git, head, modify, open_vault,
                                            read)
-from wiki_tui.changes.build import build_changeset
-from wiki_tui.changes.guards import SCHEMA_HOLD, held
-from wiki_tui.changes.journal import apply_changeset, rebase_conflict, undo_last
+from wiki_tui.changes.build.changeset import build_changeset
+from wiki_tui.changes.build.guards import SCHEMA_HOLD, held
+from wiki_tui.changes.apply.journal import apply_changeset, rebase_conflict, undo_last
 from wiki_tui.changes.model import CONFLICT
-from wiki_tui.changes.protocol import parse_reply
+from wiki_tui.changes.reply.stream import parse_reply
 from wiki_tui.cli import main
 
 DEAD = "concepts/Dead reckoning.md"
@@ -124,7 +124,7 @@ def test_cli_yes_holds_back_an_agents_md_edit(git_vault: Path, tmp_path: Path, c
 # -- paths ---------------------------------------------------------------------------------
 def test_a_folder_swapped_for_a_symlink_after_review_is_not_followed(sample_vault: Path):
     from tests.changes.journal_support import create, page
-    from wiki_tui.changes.journal import ApplyError
+    from wiki_tui.changes.apply.journal import ApplyError
 
     vault = open_vault(sample_vault)  # no git: nothing else would notice
     cs = changeset(create("concepts/Planted.md", page("Planted")))

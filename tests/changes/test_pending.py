@@ -7,7 +7,7 @@ import json
 
 from tests.conftest import git
 from tests.ui.conftest import DEAD, MAYER, NEW, make_changeset
-from wiki_tui.changes import journal, pending
+from wiki_tui.changes.apply import journal, pending
 from wiki_tui.changes.model import ACCEPTED, CONFLICT, PENDING, REJECTED
 from wiki_tui.vault import Vault
 

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import time
 
-from wiki_tui.changes.protocol import (
-    BlockComplete,
-    BlockIncomplete,
-    BlockProgress,
-    BlockStarted,
-    ProtocolError,
-    Prose,
-    StreamParser,
-    parse_reply,
-    unwrap_fenced,
-)
+from wiki_tui.changes.reply.blocks import (BlockComplete, BlockIncomplete, BlockProgress,
+                                           BlockStarted, ProtocolError, Prose)
+from wiki_tui.changes.reply.stream import StreamParser, parse_reply
+from wiki_tui.changes.reply.fences import unwrap_fenced
 
 TRICKY_PAGE = """---
 title: Git merges

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wiki_tui.changes.protocol import BlockProgress, BlockStarted, StreamParser, parse_reply
+from wiki_tui.changes.reply.blocks import BlockProgress, BlockStarted
+from wiki_tui.changes.reply.stream import StreamParser, parse_reply
 
 PAGE_LINES = [
     "---", "title: Ünïcode — ✓", "tags: [a, b]", "---", "# Heading", "", "```python",
@@ -130,7 +131,7 @@ def test_write_blocks_round_trip_any_page(pages, cuts):
                           st.lists(st.tuples(page(), page()), min_size=1, max_size=3)),
                 max_size=5))
 def test_format_block_round_trips(specs):
-    from wiki_tui.changes.protocol import Block, format_block
+    from wiki_tui.changes.reply.blocks import Block, format_block
 
     blocks = []
     for kind, path, pairs in specs:

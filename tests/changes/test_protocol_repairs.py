@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from wiki_tui.changes.protocol import StreamParser, parse_reply
-from wiki_tui.changes.protocol_repairs import (
-    is_note_to_person,
-    path_line,
-    read_path,
-    unwrap_page,
-)
+from wiki_tui.changes.reply.stream import StreamParser, parse_reply
+from wiki_tui.changes.reply.markers import is_note_to_person
+from wiki_tui.changes.reply.paths import path_line, read_path
+from wiki_tui.changes.reply.fences import unwrap_page
 
 
 @pytest.mark.parametrize("raw, path, noted", [

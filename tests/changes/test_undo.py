@@ -9,7 +9,7 @@ import pytest
 from tests.changes.journal_support import (changeset, create, disk_state, full_state, git, head,
                                            modify, open_vault, page, read, rename,
                                            three_file_changeset)
-from wiki_tui.changes.journal import UndoError, apply_changeset, undo_last
+from wiki_tui.changes.apply.journal import UndoError, apply_changeset, undo_last
 
 DEAD = "concepts/Dead reckoning.md"
 SCILLY = "entities/Scilly naval disaster of 1707.md"

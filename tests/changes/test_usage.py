@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from wiki_tui.changes.logmd import LogEntry
+from wiki_tui.changes.apply.logmd import LogEntry
 from wiki_tui.changes.usage import Spend, parse_line, totals
 from wiki_tui.cli import main
 

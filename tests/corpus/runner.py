@@ -49,8 +49,8 @@ def make_vault(case: Case, root: Path) -> Path:
 
 def evaluate(case: Case, vault_root: Path, reply: str) -> Outcome:
     """What the pipeline makes of `reply` on the vault at `vault_root` (nothing is written)."""
-    from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.changes.build.changeset import build_changeset
+    from wiki_tui.changes.reply.stream import parse_reply
     from wiki_tui.vault import Vault
 
     try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wiki_tui.changes.build import build_changeset
-from wiki_tui.changes.protocol import parse_reply
-from wiki_tui.changes.unattended import apply_unattended
+from wiki_tui.changes.build.changeset import build_changeset
+from wiki_tui.changes.reply.stream import parse_reply
+from wiki_tui.changes.apply.unattended import apply_unattended
 from wiki_tui.eval import knowledge as kn
 from wiki_tui.eval.format_scores import format_scores
 from wiki_tui.eval.record import StepRecord

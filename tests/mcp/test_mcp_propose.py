@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tests.changes.journal_support import full_state, git, head, read
 from tests.mcp.support import call, mcp_session
-from wiki_tui.changes import pending
-from wiki_tui.changes.vault_lock import vault_lock
+from wiki_tui.changes.apply import pending
+from wiki_tui.changes.apply.vault_lock import vault_lock
 from wiki_tui.cli import main
 
 NEW_PAGE = """@@@ WRITE concepts/Gnomon.md

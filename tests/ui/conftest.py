@@ -151,8 +151,8 @@ Timed the run of the log line for [[Dead reckoning]].
 
 def make_changeset(vault, reply: str = REPLY, title: str = "Tidy navigation pages"):
     """A real changeset built from reply text against the vault's files."""
-    from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.changes.build.changeset import build_changeset
+    from wiki_tui.changes.reply.stream import parse_reply
 
     changeset, errors = build_changeset(vault, parse_reply(reply), operation="instruct",
                                         title=title, model="test-model")

@@ -6,7 +6,7 @@ from rich.console import Console
 
 from tests.conftest import git
 from tests.ui.conftest import DEAD, MAYER, NEW, ReviewHost, make_changeset, read, wait_for
-from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.changes.apply.journal import apply_changeset
 from wiki_tui.ui.review import ConfirmScreen, HistoryScreen
 from wiki_tui.ui.review.history_data import parse_log
 

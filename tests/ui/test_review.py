@@ -258,8 +258,8 @@ async def test_end_to_end_offline_ingest_review_apply(git_vault):
 
 
 async def test_findings_and_model_errors_are_listed(git_vault, open_vault):
-    from wiki_tui.changes.build import build_changeset
-    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.changes.build.changeset import build_changeset
+    from wiki_tui.changes.reply.stream import parse_reply
 
     vault = open_vault(git_vault)
     reply = (f"@@@ WRITE {NEW}\n---\ntitle: Sandglass\ntype: concept\nsummary: A glass.\n---\n"

@@ -15,7 +15,7 @@ from textual.widgets import Input
 from tests.ui.conftest import make_changeset, wait_for
 from tests.ui.test_app import settle
 from tests.ui.test_snapshots import _ready
-from wiki_tui.changes.journal import apply_changeset
+from wiki_tui.changes.apply.journal import apply_changeset
 from wiki_tui.ui.app import WikiApp
 from wiki_tui.ui.browser import SearchScreen
 from wiki_tui.ui.review import HistoryScreen

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wiki_tui.changes.protocol import EDIT, Block
+from wiki_tui.changes.reply.blocks import EDIT, Block
 from wiki_tui.vault.layout import SPECIAL_PAGES
 
 

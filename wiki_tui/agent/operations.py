@@ -165,7 +165,7 @@ def _fill_answer_sources(vault: Any, blocks: list, answer: str) -> bool:
     """A saved answer's page lists the pages its answer cited: a `sources: []` the model left
     empty is filled from the citations (True if a block changed)."""
     from wiki_tui.agent.backlinks import link_name
-    from wiki_tui.changes.protocol import WRITE
+    from wiki_tui.changes.reply.blocks import WRITE
 
     cited = [p for p in citations(vault, answer) if p in vault.pages]
     if not cited:
@@ -474,7 +474,7 @@ class _Run:
             release_task(task_id)
 
     def _parse_events(self, parse_events: list, last_progress: dict[str, float]):
-        from wiki_tui.changes.protocol import BlockComplete, BlockProgress, BlockStarted
+        from wiki_tui.changes.reply.blocks import BlockComplete, BlockProgress, BlockStarted
 
         now = time.monotonic()
         for pe in parse_events:
@@ -528,8 +528,9 @@ class _Run:
                                 follow_renames: bool = False,
                                 merges: dict[str, str] | None = None) -> AsyncIterator[Event]:
         """Model turns until its edits build cleanly (at most settings.edit_rounds rounds)."""
-        from wiki_tui.changes.build import build_changeset
-        from wiki_tui.changes.protocol import DELETE, RENAME, ParsedReply, StreamParser
+        from wiki_tui.changes.build.changeset import build_changeset
+        from wiki_tui.changes.reply.blocks import DELETE, RENAME, ParsedReply
+        from wiki_tui.changes.reply.stream import StreamParser
 
         rounds = max(1, self.settings.edit_rounds)
         for round_no in range(1, rounds + 1):
@@ -613,7 +614,7 @@ class _Run:
         """The changeset of every usable block, then Done; Failed when edits were sent but
         none could be used. Edits refused after the last round are named (left_out), never
         dropped silently: the CLI's --yes applies nothing then."""
-        from wiki_tui.changes.build import build_changeset
+        from wiki_tui.changes.build.changeset import build_changeset
 
         changeset = self._built
         if changeset is None:

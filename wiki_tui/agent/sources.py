@@ -16,7 +16,7 @@ from typing import Any
 
 from wiki_tui.agent.convert import INGESTIBLE
 from wiki_tui.agent.pageinfo import page_infos
-from wiki_tui.changes.logmd import LOG_PATH, ingested_sources
+from wiki_tui.changes.apply.logmd import LOG_PATH, ingested_sources
 from wiki_tui.vault.layout import RAW_DIR as RAW
 
 _GLOB_CHARS = "*?["

@@ -160,6 +160,16 @@ class FileChange:
         if not self.hunks:
             self.rediff()
 
+    @property
+    def source(self) -> str:
+        """The path the change reads from disk (a rename's old path)."""
+        return self.old_path if self.kind == RENAME and self.old_path else self.path
+
+    def warn(self, warning: str) -> None:
+        """Add a warning for the review, once."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
+
     # -- review ---------------------------------------------------------------------------
     def rediff(self) -> None:
         self.hunks = compute_hunks(self.base_text or "", self.proposed_text or "")

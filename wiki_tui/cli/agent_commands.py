@@ -292,7 +292,7 @@ def review_and_apply(args, vault, changeset) -> int:
     if not as_json:
         _show_changeset(changeset)
     if getattr(args, "yes", False):
-        from wiki_tui.changes.unattended import PARTIAL, refusal
+        from wiki_tui.changes.apply.unattended import PARTIAL, refusal
 
         refused = refusal(changeset, allow_schema=getattr(args, "allow_schema", False))
         if refused is not None and refused.kind == PARTIAL:
@@ -314,8 +314,8 @@ def review_and_apply(args, vault, changeset) -> int:
     if not approved:
         console_err.print("not applied")
         return 3
-    from wiki_tui.changes.journal import ApplyError
-    from wiki_tui.changes.unattended import apply_unattended
+    from wiki_tui.changes.apply.journal import ApplyError
+    from wiki_tui.changes.apply.unattended import apply_unattended
 
     try:
         result = apply_unattended(vault, changeset)

@@ -145,7 +145,7 @@ def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
 
 
 def _print_result(result: Any) -> None:
-    from wiki_tui.changes.guards import printable  # a name made outside may hold a newline
+    from wiki_tui.changes.reply.path_rules import printable  # a name may hold a newline
 
     for path in result.created:
         console.print(f"created  {printable(path)}", markup=False)
@@ -165,7 +165,7 @@ def _print_result(result: Any) -> None:
 
 # -- commands ----------------------------------------------------------------------------------
 def run_apply(args: Any) -> int:
-    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.changes.reply.stream import parse_reply
 
     if (args.reply is None) == (args.pending is None):
         raise CliError("give either a REPLY_FILE (or - for stdin) or --pending ID", 2)
@@ -194,8 +194,8 @@ def review_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> 
 def _under_lock_if_applying(args: Any, vault: Any, work: Callable[[], int]) -> int:
     """Run `work`; with --yes, under the vault lock, so the bases, lint and index.md are read
     after any other apply and nothing changes between the checks and the write."""
-    from wiki_tui.changes.journal import sync_with_disk
-    from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
+    from wiki_tui.changes.apply.journal import sync_with_disk
+    from wiki_tui.changes.apply.vault_lock import VaultBusy, vault_lock
 
     if not args.yes:
         return work()
@@ -208,7 +208,7 @@ def _under_lock_if_applying(args: Any, vault: Any, work: Callable[[], int]) -> i
 
 
 def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> int:
-    from wiki_tui.changes.build import build_changeset
+    from wiki_tui.changes.build.changeset import build_changeset
 
     changeset, errors = build_changeset(vault, parsed, operation=args.operation,
                                         title=args.title or default_title, model=args.model)
@@ -225,8 +225,8 @@ def _build_and_apply(args: Any, vault: Any, parsed: Any, default_title: str) -> 
 def _confirm_and_apply(args: Any, vault: Any, changeset: Any, report: "_Report", *,
                        abort_on_conflict: bool = False) -> int:
     """The shown changeset: stop at --dry-run, a hold or a "no"; else accept and apply it."""
-    from wiki_tui.changes.guards import held, held_message
-    from wiki_tui.changes.journal import ApplyError, apply_changeset
+    from wiki_tui.changes.build.guards import held, held_message
+    from wiki_tui.changes.apply.journal import ApplyError, apply_changeset
 
     if args.dry_run:
         return report.done(0, "dry run: nothing written")
@@ -258,7 +258,7 @@ def _accept_undecided(changeset: Any) -> None:
 
 # -- apply --pending ---------------------------------------------------------------------------
 def run_apply_pending(args: Any) -> int:
-    from wiki_tui.changes import pending
+    from wiki_tui.changes.apply import pending
 
     vault = _open_vault(args)
     try:
@@ -275,8 +275,8 @@ def run_apply_pending(args: Any) -> int:
 def _apply_pending(args: Any, vault: Any, record: Any) -> int:
     """Re-check every base as the app does when it restores a pending review; refuse the whole
     changeset when a page changed since it was proposed (the agent should propose again)."""
-    from wiki_tui.changes import pending
-    from wiki_tui.changes.journal import check_conflicts
+    from wiki_tui.changes.apply import pending
+    from wiki_tui.changes.apply.journal import check_conflicts
 
     changeset = record.changeset
     stale = check_conflicts(vault, changeset)
@@ -303,7 +303,7 @@ class _Report:
 
     def done(self, code: int, message: str, result: Any = None) -> int:
         if self.as_json:
-            from wiki_tui.changes.propose import changeset_dict
+            from wiki_tui.changes.apply.propose import changeset_dict
 
             print_json({
                 "applied": bool(result is not None and result.applied), "message": message,
@@ -331,7 +331,7 @@ class _Report:
 
 
 def run_undo(args: Any) -> int:
-    from wiki_tui.changes.journal import UndoError, undo_last
+    from wiki_tui.changes.apply.journal import UndoError, undo_last
 
     vault = _open_vault(args)
     try:
@@ -341,7 +341,7 @@ def run_undo(args: Any) -> int:
     finally:
         vault.close()
     console.print(f"undid “{result.title}” ({result.reverted[:10]})", markup=False)
-    from wiki_tui.changes.guards import printable
+    from wiki_tui.changes.reply.path_rules import printable
 
     for path in result.restored:
         console.print(f"restored {printable(path)}", markup=False)
@@ -354,7 +354,7 @@ def run_undo(args: Any) -> int:
 
 
 def run_usage(args: Any) -> int:
-    from wiki_tui.changes.logmd import LOG_PATH
+    from wiki_tui.changes.apply.logmd import LOG_PATH
     from wiki_tui.changes.usage import totals
 
     log = vault_root(args) / LOG_PATH

@@ -64,7 +64,7 @@ def report_recovery(vault: Any) -> None:
         return  # the usual case: no journal or git code imported
     from rich.markup import escape
 
-    from wiki_tui.changes.journal import recover
+    from wiki_tui.changes.apply.journal import recover
 
     message = recover(vault)
     if message:

@@ -108,7 +108,7 @@ def run_init(args) -> int:
     from wiki_tui.vault import VaultError, init_vault
 
     try:
-        from wiki_tui.changes.adopt import adopt_folder, holds_notes
+        from wiki_tui.changes.apply.adopt import adopt_folder, holds_notes
 
         if holds_notes(args.dir):
             return _report_adoption(adopt_folder(args.dir), args.json)

@@ -16,7 +16,7 @@ BOOKKEEPING = ("index.md", "log.md")  # written by the program, not by the reply
 
 
 def format_scores(rec: StepRecord, root: Path, applied: bool) -> dict[str, Any]:
-    from wiki_tui.changes.protocol import parse_reply
+    from wiki_tui.changes.reply.stream import parse_reply
 
     parsed = [parse_reply(text) for text in rec.rounds]
     clean = sum(1 for p in parsed if not p.errors and not p.incomplete)
@@ -55,9 +55,9 @@ def silently_wrong(rec: StepRecord, parsed: list, root: Path) -> int:
     (a) disk differs from the reviewed result (the apply wrote something else), or (b) the
     reviewed result differs from the reply's own block for that file (a WRITE's page, an
     EDIT's REPLACE text) and the file carries no repair note."""
-    from wiki_tui.changes.build import conform_newlines, read_base_text
+    from wiki_tui.changes.build.changeset import conform_newlines, read_base_text
     from wiki_tui.changes.model import ACCEPTED, RENAME
-    from wiki_tui.changes.protocol import EDIT, WRITE
+    from wiki_tui.changes.reply.blocks import EDIT, WRITE
 
     latest = _latest_blocks(parsed)
     wrong = 0

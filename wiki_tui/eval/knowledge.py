@@ -30,7 +30,7 @@ class VaultView:
     """The scratch vault at one moment: page texts, lint findings, log entries."""
 
     def __init__(self, root: Path) -> None:
-        from wiki_tui.changes.logmd import entries
+        from wiki_tui.changes.apply.logmd import entries
         from wiki_tui.vault import Vault
 
         self.root = root

@@ -143,8 +143,8 @@ def _operation(vault: Any, task: TaskSpec, settings: Any):
 
 async def _apply(vault: Any, rec: StepRecord) -> tuple[bool, str]:
     """Apply the changeset exactly as `--yes` would: (applied, why not)."""
-    from wiki_tui.changes.journal import ApplyError
-    from wiki_tui.changes.unattended import apply_unattended, refusal
+    from wiki_tui.changes.apply.journal import ApplyError
+    from wiki_tui.changes.apply.unattended import apply_unattended, refusal
 
     if rec.changeset is None or rec.failed is not None:
         return False, rec.notice

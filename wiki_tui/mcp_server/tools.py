@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wiki_tui.changes.logmd import LOG_PATH, parse_log
+from wiki_tui.changes.apply.logmd import LOG_PATH, parse_log
 from wiki_tui.vault import Vault, VaultError
 from wiki_tui.vault.cache import R, R_TITLE, R_TYPE
 
@@ -109,7 +109,7 @@ def recent_log(vault: Vault, limit: int | None = None) -> dict[str, Any]:
 
 def propose_changes(vault: Vault, reply: str, title: str | None, agent: str) -> dict[str, Any]:
     """Build the reply into a changeset (as `apply --dry-run`), keep it as a pending review."""
-    from wiki_tui.changes.propose import propose  # with git: not on the start-up path
+    from wiki_tui.changes.apply.propose import propose  # with git: not on the start-up path
 
     if title is not None and not isinstance(title, str):
         raise ToolInputError("title must be a string")

@@ -88,7 +88,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         self.notices.extend(self.ui_config.notices)
         self.settings = settings or self._resolve_settings(model)
         self.pending_changesets: list[Any] = []  # oldest first
-        self.pending_records: dict[int, Any] = {}  # changeset id -> changes.pending.Pending
+        self.pending_records: dict[int, Any] = {}  # changeset id -> changes.apply.pending.Pending
         self.last_question = ""
         self.last_answer = ""
         self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
@@ -207,7 +207,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def load_vault(self) -> None:
         raw = self._list_raw()
         self.call_from_thread(setattr, self, "raw_files", raw)
-        from wiki_tui.changes.journal import recover
+        from wiki_tui.changes.apply.journal import recover
         from wiki_tui.vault import Vault, VaultError
 
         try:
@@ -233,8 +233,8 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def _restore_pending(self, vault: Any) -> None:
         """Reviews kept on disk by an earlier session, each base re-checked (a file changed
         since shows as changed on disk in the review)."""
-        from wiki_tui.changes import pending
-        from wiki_tui.changes.journal import check_conflicts
+        from wiki_tui.changes.apply import pending
+        from wiki_tui.changes.apply.journal import check_conflicts
 
         try:
             records, problems = pending.load_all(self.vault_root)

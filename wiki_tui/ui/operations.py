@@ -127,7 +127,7 @@ class OperationsMixin:
     @work(thread=True, group="operation", exclusive=True, exit_on_error=False)
     def undo(self) -> None:
         try:
-            from wiki_tui.changes.journal import UndoError, undo_last
+            from wiki_tui.changes.apply.journal import UndoError, undo_last
         except ImportError:
             self.call_from_thread(self.conversation.add_note, "undo is not available yet",
                                   "warning")
@@ -196,9 +196,9 @@ class OperationsMixin:
                 or bool(self.conversation.prompt.text.strip())
                 or self.screen is not self.screen_stack[0])
 
-    # -- pending reviews: kept on disk (changes/pending.py) until applied or dropped --------
+    # -- pending reviews: kept on disk (changes/apply/pending.py) until applied or dropped --------
     def _keep_pending(self, changeset: Any, record: Any = None) -> None:
-        from wiki_tui.changes import pending
+        from wiki_tui.changes.apply import pending
 
         if changeset not in self.pending_changesets:
             self.pending_changesets.append(changeset)
@@ -209,7 +209,7 @@ class OperationsMixin:
         self.status_bar.pending_reviews = len(self.pending_changesets)
 
     def _save_pending(self, changeset: Any) -> None:
-        from wiki_tui.changes import pending
+        from wiki_tui.changes.apply import pending
 
         record = self.pending_records.get(changeset.id)
         if record is None:
@@ -221,7 +221,7 @@ class OperationsMixin:
                                        "lost if the app quits before it is applied", "warning")
 
     def _forget_pending(self, changeset: Any) -> None:
-        from wiki_tui.changes import pending
+        from wiki_tui.changes.apply import pending
 
         self.pending_changesets = [c for c in self.pending_changesets if c is not changeset]
         record = self.pending_records.pop(changeset.id, None)
@@ -254,7 +254,7 @@ class OperationsMixin:
         self.set_interval(PENDING_POLL_SECONDS, self._poll_pending_folder)
 
     def _pending_folder_stamp(self) -> int | None:
-        from wiki_tui.changes.pending import pending_dir
+        from wiki_tui.changes.apply.pending import pending_dir
 
         try:
             return pending_dir(self.vault_root).stat().st_mtime_ns  # a file added or removed
@@ -270,8 +270,8 @@ class OperationsMixin:
 
     @work(thread=True, group="pending", exit_on_error=False)
     def _load_outside_pending(self, vault: Any, known: dict[str, int]) -> None:
-        from wiki_tui.changes import pending
-        from wiki_tui.changes.journal import check_conflicts
+        from wiki_tui.changes.apply import pending
+        from wiki_tui.changes.apply.journal import check_conflicts
 
         records, _problems = pending.load_all(self.vault_root)  # read at start-up already
         new = [record for record in records if record.name not in known]

@@ -7,7 +7,8 @@ touches disk or the model.
 from __future__ import annotations
 
 from wiki_tui.agent import events as ev
-from wiki_tui.changes import protocol
+from wiki_tui.changes.reply.blocks import BlockIncomplete, BlockStarted, Prose
+from wiki_tui.changes.reply.stream import StreamParser
 from wiki_tui.ui.conversation import Conversation, LiveReply
 from wiki_tui.ui.findings import FindingsReported, findings_key, note_text
 
@@ -28,7 +29,7 @@ class EventPresenter:
         self.finished = False
         self.offline = False
         # The reply streams prose only; edit blocks become one line each (the review shows them).
-        self._parser = protocol.StreamParser()
+        self._parser = StreamParser()
         self._partial = ""  # the unfinished last line of the reply
         self._shown = ""  # how much of it is already on screen
 
@@ -116,14 +117,14 @@ class EventPresenter:
 
     def _show(self, parsed: list) -> None:
         for item in parsed:
-            if isinstance(item, protocol.Prose):
+            if isinstance(item, Prose):
                 text, shown = item.text, self._shown
                 self._shown = ""
                 self._reply().feed(text[len(shown):] if text.startswith(shown) else text)
-            elif isinstance(item, protocol.BlockStarted):
+            elif isinstance(item, BlockStarted):
                 verb = _BLOCK_LINE.get(item.kind, item.kind)
                 self._reply().feed(f"\n`✎ {verb} {item.path}`\n\n")
-            elif isinstance(item, protocol.BlockIncomplete):
+            elif isinstance(item, BlockIncomplete):
                 self._reply().feed(f"\n`✎ {item.block.path}: cut off, not applied`\n\n")
 
     def cancelled(self) -> None:

@@ -219,7 +219,7 @@ def init_vault(root: Path):
     and a commit of exactly those files. `root` may be new, empty, or a folder of notes that is
     not yet a vault: nothing already there is changed or committed, an existing git repository
     is reused, an existing .gitignore only gains `.wiki-tui/`. (`wiki-tui init` adopts a folder
-    of notes with changes/adopt.py instead: a schema drafted from the notes, index.md listing them.)"""
+    of notes with changes/apply/adopt.py instead: a schema drafted from the notes, index.md listing them.)"""
     from .model import Vault
 
     root = Path(root)

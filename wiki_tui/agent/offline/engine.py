@@ -23,7 +23,7 @@ from wiki_tui.agent.config import OFFLINE_LABEL
 from wiki_tui.agent.convert.pdf import PAGE_MARK
 from wiki_tui.agent.instructions import merge_parts, rename_parts
 from wiki_tui.agent.pageinfo import page_infos
-from wiki_tui.changes.protocol import DELETE, EDIT, RENAME, WRITE, Block
+from wiki_tui.changes.reply.blocks import DELETE, EDIT, RENAME, WRITE, Block
 
 NOTE = f"_({OFFLINE_LABEL}.)_"
 _MAX_UPDATES = 25  # pages whose `sources` an ingest extends

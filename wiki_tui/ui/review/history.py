@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from wiki_tui.changes import journal
+from wiki_tui.changes.apply import journal
 from wiki_tui.ui.keybar import KeyBar
 from wiki_tui.ui.markup import counted, readable
 from wiki_tui.ui.review.confirm import ConfirmScreen

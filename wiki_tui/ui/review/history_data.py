@@ -2,7 +2,7 @@
 
 Pure reading: log.md is parsed from its text, commits come from `git log` (first parent, with
 the Wiki-Tui-Changeset trailer that the journal writes). No Textual here. Reading log.md itself
-lives in changes/logmd.py (the MCP server reads it too).
+lives in changes/apply/logmd.py (the MCP server reads it too).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from wiki_tui.changes.gitops import (TRAILER_OPERATION, TRAILER_REVERTS, GitError, GitRepo,
                                      parse_trailers)
-from wiki_tui.changes.logmd import LOG_PATH, Entry, parse_log  # noqa: F401 - parse_log for callers
+from wiki_tui.changes.apply.logmd import LOG_PATH, Entry, parse_log  # noqa: F401 - parse_log for callers
 
 COMMIT_LIMIT = 300
 

@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from wiki_tui.changes import journal
+from wiki_tui.changes.apply import journal
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, PENDING, REJECTED, RENAME, Changeset,
                                     FileChange)
 from wiki_tui.ui.review.diff_view import DiffView

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wiki_tui.changes.build import build_changeset
-from wiki_tui.changes.journal import sync_with_disk
+from wiki_tui.changes.apply.journal import sync_with_disk
+from wiki_tui.changes.apply.pending import Pending, new_pending, save
+from wiki_tui.changes.build.changeset import build_changeset
 from wiki_tui.changes.model import Changeset
-from wiki_tui.changes.pending import Pending, new_pending, save
-from wiki_tui.changes.protocol import parse_reply
+from wiki_tui.changes.reply.stream import parse_reply
 
 OPERATION = "apply"  # the log.md and commit word, as for `wiki-tui apply`
 

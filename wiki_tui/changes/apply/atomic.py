@@ -189,7 +189,7 @@ def open_folder(root: Path, rel_folder: str, _depth: int = 0) -> int:
 
 def _linked_folder(root: Path, prefix: str, depth: int) -> str:
     """The vault path a symlinked folder leads to, or UnsafePathError."""
-    from wiki_tui.changes.guards import GuardError, clean_relative
+    from wiki_tui.changes.reply.path_rules import GuardError, clean_relative
 
     here = root / prefix
     real = Path(os.path.realpath(here))

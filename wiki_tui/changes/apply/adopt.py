@@ -18,8 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wiki_tui.changes import logmd
-from wiki_tui.changes.index_md import INDEX_PATH, render_index
+from wiki_tui.changes.apply import logmd
+from wiki_tui.changes.apply.index_md import INDEX_PATH, render_index
 from wiki_tui.vault import Vault, VaultError
 from wiki_tui.vault.adopt import draft_agents_md, infer_conventions
 from wiki_tui.vault.layout import RAW_DIR, ensure_gitignore, git_commit_files, scan_tree

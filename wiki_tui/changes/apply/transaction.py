@@ -35,10 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wiki_tui.changes import atomic, logmd
+from wiki_tui.changes.apply import atomic, logmd
+from wiki_tui.changes.apply.index_md import INDEX_PATH
 from wiki_tui.changes.gitops import (TRAILER_HAND, GitRepo, UnknownPathError, commit_locks,
                                      hand_commit_message)
-from wiki_tui.changes.index_md import INDEX_PATH
 from wiki_tui.changes.vault_state import JOURNAL_FILE, STATE_DIR
 
 STEPS = ("journal", "handedits", "files", "log", "stage", "commit", "cleanup")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wiki_tui.changes.guards import held, held_message
+from wiki_tui.changes.build.guards import held, held_message
 from wiki_tui.changes.model import Changeset
 
 PARTIAL, HELD = "partial", "held"
@@ -48,7 +48,7 @@ def refusal(changeset: Changeset, *, allow_schema: bool = False) -> Refusal | No
 def apply_unattended(vault: Any, changeset: Changeset, *, allow_schema: bool = False) -> Any:
     """Accept every file and apply, as `--yes` does after `refusal()` said it may (an
     ApplyResult; raises journal.ApplyError when nothing could be written)."""
-    from wiki_tui.changes.journal import apply_changeset
+    from wiki_tui.changes.apply.journal import apply_changeset
 
     changeset.accept_all()
     return apply_changeset(vault, changeset)

@@ -21,8 +21,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.changes.guards import GuardError
-from wiki_tui.changes.protocol import DELETE, EDIT, WRITE, Block
+from wiki_tui.changes.reply.blocks import DELETE, EDIT, WRITE, Block
+from wiki_tui.changes.reply.path_rules import GuardError
 
 
 def _exists(root: Path, path: str) -> bool:

@@ -6,7 +6,7 @@ failed edit never leaves a half-edited page in the changeset. Every refusal beco
 whose str() is sent back to the model for another try.
 
 Before that, each block is read as meant where that is safe and shown: a path that names no page
-is aimed at the page it means (page_paths.py), a WRITE marked `(rewrite)` is noted. Placeholder
+is aimed at the page it means (reply/page_paths.py), a WRITE marked `(rewrite)` is noted. Placeholder
 lines ("...", "rest of the section unchanged") that would delete what they stand for are refused.
 A WRITE that drops most of a page or changes its title gets a warning, and a hold (not applied
 by `--yes` alone) unless the reply marked it as a rewrite.
@@ -18,17 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from wiki_tui.changes import guards
-from wiki_tui.changes.guards import GuardError
+from wiki_tui.changes.build import guards
+from wiki_tui.changes.build.match import BOM, MatchError, apply_edits_report
 from wiki_tui.changes.lines import newline_style
-from wiki_tui.changes.match import BOM, MatchError, apply_edits_report
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange
-from wiki_tui.changes.page_paths import meant_path
-from wiki_tui.changes.protocol import DELETE as B_DELETE
-from wiki_tui.changes.protocol import EDIT as B_EDIT
-from wiki_tui.changes.protocol import RENAME as B_RENAME
-from wiki_tui.changes.protocol import WRITE as B_WRITE
-from wiki_tui.changes.protocol import Block, ParsedReply, ProtocolError
+from wiki_tui.changes.reply.blocks import DELETE as B_DELETE
+from wiki_tui.changes.reply.blocks import EDIT as B_EDIT
+from wiki_tui.changes.reply.blocks import RENAME as B_RENAME
+from wiki_tui.changes.reply.blocks import WRITE as B_WRITE
+from wiki_tui.changes.reply.blocks import Block, ParsedReply, ProtocolError
+from wiki_tui.changes.reply.page_paths import meant_path
+from wiki_tui.changes.reply.path_rules import GuardError
 
 
 @dataclass
@@ -328,7 +328,7 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
     changeset.errors = [str(e) for e in errors if e.retry]
     changeset.findings = _lint(vault, changes, changeset)
     if changes:
-        from wiki_tui.changes.journal import mark_review_notes  # imports git: only if needed
+        from wiki_tui.changes.build.review_notes import mark_review_notes  # imports git
 
         mark_review_notes(root, changes)
     return changeset, errors

@@ -17,20 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.changes import atomic, logmd, transaction
-from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION,
-                                     TRAILER_REVERTS, GitError, GitRepo, commit_message,
-                                     git_installed, index_lock, no_repo_notice,
-                                     parse_trailers)
-from wiki_tui.changes.index_md import INDEX_PATH, page_rows, render_rows
-from wiki_tui.changes.guards import SCHEMA_HOLD
-from wiki_tui.changes.merge import merge3
-from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY,
-                                    REJECTED, RENAME, Changeset, FileChange, text_hash)
-from wiki_tui.changes.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
-from wiki_tui.changes.vault_lock import VaultBusy, vault_lock
+from wiki_tui.changes.apply import atomic, logmd, transaction
+from wiki_tui.changes.apply.index_md import INDEX_PATH, page_rows, render_rows
+from wiki_tui.changes.apply.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
+from wiki_tui.changes.apply.vault_lock import VaultBusy, vault_lock
+from wiki_tui.changes.build.merge import merge3
+from wiki_tui.changes.build.review_notes import mark_review_notes
+from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION, TRAILER_REVERTS, GitError,
+                                     GitRepo, commit_message, git_installed, index_lock,
+                                     no_repo_notice, parse_trailers)
+from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, REJECTED, RENAME,
+                                    Changeset, FileChange, text_hash)
 from wiki_tui.changes.vault_state import recovery_pending
-from wiki_tui.vault.layout import hand_written_lines
 
 BOOKKEEPING = (logmd.LOG_PATH, INDEX_PATH)
 
@@ -101,7 +99,7 @@ def _root(vault: Any) -> Path:
 
 
 def _target(root: Path, path: str) -> Path:
-    """The file for a vault path. A second line of defence behind changes/guards.py (which
+    """The file for a vault path. A second line of defence behind changes/build/guards.py (which
     vetted the path when the changeset was built): never leave the vault, never touch what
     wiki-tui, git or Obsidian keep for themselves."""
     if not path or path.startswith("/") or "\\" in path or ".." in path.split("/"):
@@ -250,13 +248,8 @@ def check_conflicts(vault: Any, changeset: Changeset, *, accepted_only: bool = F
     return found
 
 
-def _source(change: FileChange) -> str:
-    """The path the change reads from disk (a rename's old path)."""
-    return change.old_path if change.kind == RENAME and change.old_path else change.path
-
-
 def _conflict_reason(root: Path, change: FileChange) -> str | None:
-    source = _source(change)
+    source = change.source
     data = atomic.read_bytes(_target(root, source))
     if not _matches_base(data, change):
         if data is None:
@@ -291,7 +284,7 @@ def _collect(vault: Any, root: Path, changeset: Changeset, result: ApplyResult,
             entry.rejected.append(f"{change.old_path} → {change.path}" if change.kind == RENAME
                                   and change.old_path else change.path)
             continue
-        source = _source(change)
+        source = change.source
         disk = atomic.read_bytes(_target(root, source))
         _target(root, change.path)  # refuses a target outside the vault or a bookkeeping file
         if change.kind == DELETE:
@@ -397,62 +390,8 @@ def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
 
 
 # -- notes for the review ----------------------------------------------------------------------
-SCHEMA_PATH = "AGENTS.md"
-SCHEMA_WARNING = ("this edits AGENTS.md, the vault's schema: the conventions every later prompt "
-                  "is built from. Read it closely; a source must not rewrite the model's rules.")
-HAND_WARNING = ("{path} has uncommitted edits not written by wiki-tui (it differs from git's "
-                "last commit); applying commits them first, on their own, so this change and "
-                "its undo leave them as they are")
 MERGED_WARNING = ("merged with an edit made to {path} on disk after the change was proposed; "
                   "that edit is kept (and committed on its own first)")
-
-
-def _note(change: FileChange, warning: str) -> None:
-    if warning not in change.warnings:
-        change.warnings.append(warning)
-
-
-INDEX_WARNING = ("index.md holds text wiki-tui does not generate (written by hand?); applying "
-                 "regenerates index.md from the pages and replaces it: {lines}. Keep notes in "
-                 "a page of their own (the edit stays in git's history)")
-
-
-def hand_written_index_lines(root: Path) -> list[str]:
-    """Lines of index.md that its generator never writes: text a person added, which the next
-    regeneration replaces."""
-    data = atomic.read_bytes(root / INDEX_PATH)
-    return [] if data is None else hand_written_lines(atomic.decode(data))
-
-
-def mark_review_notes(vault: Any, files: list[FileChange]) -> None:
-    """Warnings (and holds) the person must see with a file: uncommitted hand edits in its
-    base, any edit of the schema, and (on the first file) hand-written text in index.md that
-    the apply will replace. Called when a changeset is built or a file re-diffed."""
-    root = Path(vault) if isinstance(vault, (str, Path)) else _root(vault)
-    if files and (hand := hand_written_index_lines(root)):
-        shown = "; ".join(f"“{line.strip()[:60]}”" for line in hand[:3])
-        _note(files[0], INDEX_WARNING.format(lines=shown + (" …" if len(hand) > 3 else "")))
-    for change in files:
-        if SCHEMA_PATH in (change.path, change.old_path):
-            _note(change, SCHEMA_WARNING)
-            change.hold = change.hold or SCHEMA_HOLD
-    sources = {_source(c): c for c in files if c.base_text is not None}
-    if not sources:
-        return
-    repo = GitRepo.open(root)
-    if repo is None:
-        return
-    try:
-        if repo.head() is None:
-            return
-        dirty = repo.dirty(sorted(sources))
-    except GitError:
-        return  # a review note is not worth failing the review for
-    finally:
-        repo.close()
-    for path in dirty:
-        if path in sources:
-            _note(sources[path], HAND_WARNING.format(path=path))
 
 
 # -- conflicts ---------------------------------------------------------------------------------
@@ -465,7 +404,7 @@ def rebase_conflict(vault: Any, change: FileChange) -> FileChange:
     count in `conflict`) until the person edits it by hand. Hunk decisions start over.
     """
     root = _root(vault)
-    source = _source(change)
+    source = change.source
     disk = atomic.read_bytes(_target(root, source))
     theirs = atomic.decode(disk) if disk is not None else None
     proposed = change.proposed_text
@@ -506,7 +445,7 @@ def _renoted(root: Path, old: FileChange, fresh: FileChange) -> FileChange:
     """The re-diffed file keeps the notes that still hold, says it merged an outside edit, and
     is checked again for hand edits."""
     if fresh.base_text is not None and fresh.base_text != old.base_text:
-        _note(fresh, MERGED_WARNING.format(path=_source(fresh)))
+        fresh.warn(MERGED_WARNING.format(path=fresh.source))
     mark_review_notes(root, [fresh])
     return fresh
 

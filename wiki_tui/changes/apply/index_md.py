@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import Any
 
-from wiki_tui.changes.logmd import link_target, safe_display
+from wiki_tui.changes.apply.logmd import link_target, safe_display
 from wiki_tui.vault.layout import INDEX_TEMPLATE
 
 INDEX_PATH = "index.md"
@@ -45,7 +45,7 @@ def entry_line(path: str, title: str, summary: Any) -> str:
     line = f"- [[{link_target(path)}|{safe_display(title)}]] — {summary or NO_SUMMARY}"
     # A name made outside wiki-tui may hold a newline or an escape: one entry, one line.
     if _CONTROL.search(line):
-        from wiki_tui.changes.guards import printable  # rare: keep the import off the way
+        from wiki_tui.changes.reply.path_rules import printable  # rare: keep the import off the way
 
         return printable(line)
     return line

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.changes.atomic import fsync_dir
+from wiki_tui.changes.apply.atomic import fsync_dir
 from wiki_tui.changes.usage import Spend
 
 LOG_PATH = "log.md"

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.changes import atomic
+from wiki_tui.changes.apply import atomic
 from wiki_tui.changes.model import Changeset, FileChange
 from wiki_tui.changes.usage import Spend
 from wiki_tui.vault.cache import ensure_state_dir

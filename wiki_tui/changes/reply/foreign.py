@@ -1,0 +1,135 @@
+"""Edits written in other tools' formats, seen in the prose of a reply: aider's SEARCH/REPLACE
+markers (read as meant), and a unified diff, an apply_patch patch, a JSON or XML tool call,
+aider's whole-file fence (refused, saying what to send instead). Nothing in another format is
+ever applied unseen.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wiki_tui.changes.reply.fences import WRAPPER_INFO, fence
+from wiki_tui.changes.reply.markers import WORD_MARKER
+from wiki_tui.changes.reply.paths import clean_path, path_line
+
+# aider's SEARCH/REPLACE markers, read as '@@@ SEARCH' / '@@@ REPLACE' (stream.py, open_block.py)
+AIDER_SEARCH = re.compile(r"^[ \t]*<{7} ?SEARCH[ \t\r]*$")
+AIDER_DIVIDER = re.compile(r"^[ \t]*={7}[ \t\r]*$")
+AIDER_REPLACE = re.compile(r"^[ \t]*>{7} ?REPLACE[ \t\r]*$")
+AIDER_NOTE = ("read aider's '<<<<<<< SEARCH' / '=======' / '>>>>>>> REPLACE' markers as "
+              "SEARCH/REPLACE")
+# Formats refused with what to send instead.
+_DIFF_OLD = re.compile(r"^--- (?:a/)?(\S.*?)(?:\t.*)?\s*$")
+_DIFF_NEW = re.compile(r"^\+\+\+ (?:b/)?(\S.*?)(?:\t.*)?\s*$")
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$")
+# Cline / Roo Code style tool calls written as XML: <write_to_file><path>..</path><content>..
+_XML_TOOL = re.compile(r"^\s*<(write_to_file|create_file|replace_in_file|edit_file|apply_diff|"
+                       r"insert_content|search_and_replace)>", re.IGNORECASE)
+_XML_BODY = re.compile(r"^\s*<(content|diff|new_str|replace)>", re.IGNORECASE)
+_JSON_PATH = re.compile(r'"(?:path|file_path|filePath|filename|file|target_file)"\s*:\s*"([^"]+)"')
+_JSON_EDIT = re.compile(r'"(?:content|new_string|new_str|old_string|old_str|replace|'
+                        r'contents|text|diff|patch|edits)"\s*:')
+# What to send instead, per foreign format (the message the model gets back).
+_SEND_EDIT = ("send '@@@ EDIT {path}', then '@@@ SEARCH' with the old lines exactly as in the "
+              "page (no '-'/'+' prefixes), '@@@ REPLACE' with the new lines, and '@@@ END'")
+_SEND_WRITE = "send '@@@ WRITE {path}', the complete page (no ``` fence around it), and '@@@ END'"
+
+
+class ForeignFormats:
+    """Watches prose lines for edits written in another tool's format (unified diff, apply_patch,
+    JSON tool calls, aider's whole-file fence) so the reply can be refused with what to send."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, str, int, str]] = []  # (what, path, line, send)
+        self.alone: list[tuple[str, str, int, str]] = []  # as found, for replies without blocks
+        self._named: str | None = None  # the last prose line that was a page path
+        self._old: str | None = None  # path of a '--- a/x' line just seen
+        self._json_path: tuple[str, int] | None = None
+        self._json_edit = False
+        self._path_line: tuple[str, int] | None = None  # a prose line that is only a page path
+        self._xml_tool: str | None = None  # an XML tool call is open: its tag
+        self._xml_path: tuple[str, int] | None = None
+        self.whole: tuple[str, int] | None = None  # such a path followed by a fence opener
+
+    def prose_line(self, line: str, line_no: int) -> None:
+        text = line.rstrip("\r\n")
+        named, self._path_line = self._path_line, None
+        old, self._old = self._old, None
+        if text.startswith("--- "):
+            m = _DIFF_OLD.match(text)
+            self._old = m.group(1) if m else None
+            return
+        if old is not None and (m := _DIFF_NEW.match(text)):
+            path = m.group(1) if m.group(1) != "/dev/null" else old
+            self._add("a unified diff", path, line_no, _SEND_EDIT)
+            return
+        if _HUNK.match(text) and not any(w == "a unified diff" for w, *_ in self.found):
+            self._add("a unified diff", "", line_no, _SEND_EDIT)
+            return
+        if m := _PATCH_FILE.match(text):
+            self._add("an apply_patch patch ('*** Begin Patch')", m.group(1), line_no, _SEND_EDIT)
+            return
+        if "<" in text and self._xml_line(text, line_no):
+            return
+        if '"' in text:
+            if m := _JSON_PATH.search(text):
+                self._json_path = (m.group(1), line_no)
+            if _JSON_EDIT.search(text):
+                self._json_edit = True
+            if self._json_path and self._json_edit:
+                path, n = self._json_path
+                self._add("a JSON tool call", path, n, _SEND_WRITE)
+                self._json_path, self._json_edit = None, False
+            return
+        if named is not None and (f := fence(text)) is not None and f[1] in WRAPPER_INFO:
+            self.whole = self.whole or named
+            return
+        if (path := path_line(text)) is not None:
+            self._path_line = (path, line_no)
+            self._named = path
+        elif WORD_MARKER.match(text) and not self.alone:
+            self.alone.append(("SEARCH/REPLACE sections written without the '@@@' marker lines",
+                               self._named or "", line_no, _SEND_EDIT))
+
+    def _xml_line(self, text: str, line_no: int) -> bool:
+        if m := _XML_TOOL.match(text):
+            self._xml_tool, self._xml_path = m.group(1).lower(), None
+        elif self._xml_tool and (m := re.search(r"<path>\s*([^<]+?)\s*</path>", text)):
+            self._xml_path = (m.group(1), line_no)
+        elif self._xml_tool and self._xml_path and _XML_BODY.match(text):
+            path, n = self._xml_path
+            send = _SEND_WRITE if self._xml_tool in ("write_to_file", "create_file") else _SEND_EDIT
+            self._add(f"an XML tool call (<{self._xml_tool}>)", path, n, send)
+            self._xml_tool = None
+        else:
+            return False
+        return True
+
+    def _add(self, what: str, path: str, line_no: int, send: str) -> None:
+        path = clean_path(path) if path else ""
+        if not any(p == path and w == what for w, p, _, _ in self.found):
+            self.found.append((what, path, line_no, send))
+
+    def refusals(self, touched: set[str], any_block: bool) -> list[tuple[str, int, str]]:
+        """(message, line, path) for every foreign edit of a page no block of the reply touches;
+        aider's whole-file shape only when the reply has no block at all (else it may be an
+        illustration)."""
+        out = []
+        for what, path, line_no, send in self.found:
+            if (path in touched) if path else any_block:
+                continue  # shown beside a block of the same page, or a hunk naming no page
+            target = path or "path/to/Page.md"
+            out.append((f"this looks like {what}" + (f" for {path}" if path else "")
+                        + "; wiki-tui only reads its own edit blocks, nothing was changed. "
+                        "Instead, " + send.format(path=target), line_no, path))
+        for what, path, line_no, send in self.alone if not any_block else ():
+            out.append((f"the reply has no edit block; this looks like {what}"
+                        + (f" for {path}" if path else "") + ". Instead, "
+                        + send.format(path=path or "path/to/Page.md"), line_no, path))
+        if self.whole and not any_block and self.whole[0] not in touched:
+            path, line_no = self.whole
+            out.append((f"the reply has no edit block; '{path}' followed by a ``` fence looks "
+                        "like a whole page in a code fence, which is not applied. Instead, "
+                        + _SEND_WRITE.format(path=path), line_no, path))
+        return out

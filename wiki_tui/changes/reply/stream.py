@@ -1,0 +1,385 @@
+"""Streaming parser for the edit protocol the model writes inside its reply (docs/edit-protocol.md).
+
+    @@@ WRITE concepts/Foo.md          whole page, up to @@@ END
+    @@@ EDIT concepts/Foo.md           one or more @@@ SEARCH / @@@ REPLACE pairs, up to @@@ END
+    @@@ DELETE concepts/Old.md         one line
+    @@@ RENAME old/Name.md -> new/Name.md   one line
+
+Marker lines start with `@@@` and a keyword; markdown never does, so fences, frontmatter, `---`
+rules and git conflict markers inside a page cannot end a block. The parser works on whole lines:
+each chunk is split at newlines, complete lines are handled once, and only the unfinished last
+line is kept, so feeding a long reply costs O(length) whatever the chunking.
+
+This is the state machine over the reply's lines: prose, opening and closing blocks, reasoning
+sections. What a line inside a block means is open_block.py's; marker lines are markers.py's;
+other tools' formats foreign.py's; fences and wrappers fences.py's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wiki_tui.changes.reply.blocks import (DELETE, EDIT, RENAME, WRITE, Block, BlockComplete,
+                                           BlockIncomplete, BlockStarted, ParsedReply,
+                                           ParseEvent, ProtocolError, Prose)
+from wiki_tui.changes.reply.fences import closes, fence
+from wiki_tui.changes.reply.foreign import AIDER_SEARCH, ForeignFormats
+from wiki_tui.changes.reply.markers import (ALIASES, UPDATE, keyword_in_block, marker,
+                                            opener_kind, quote, split_rename)
+from wiki_tui.changes.reply.open_block import OpenBlock
+from wiki_tui.changes.reply.paths import path_line, read_path, split_rewrite
+from wiki_tui.changes.reply.think import Reasoning, opens, stray_close, stray_note
+
+_XML_TAG_LINE = re.compile(r"^\s*</?[A-Za-z_][\w-]*>\s*$")
+
+
+class StreamParser:
+    """Feed a reply in chunks of any size; get events as soon as they are known."""
+
+    def __init__(self) -> None:
+        self._tail: list[str] = []  # pieces of the unfinished last line
+        self._line_no = 0
+        self._open: OpenBlock | None = None
+        self._held_fence: str | None = None  # a prose fence line that may wrap the next block
+        self._prose_fence: str | None = None  # a code block open in the prose (its fence run)
+        self._after_block = False  # the previous line closed a block (a wrapping fence may follow)
+        self._after_block_oneliner = False  # a stray END right after DELETE/RENAME is forgiven
+        self._prose_out: list[str] = []  # prose lines of the current feed() call
+        self._closed = False
+        self._think: Reasoning | None = None  # an open <think> section
+        self._recent_path: str | None = None  # a prose line naming a page (aider puts it there)
+        self._last_edit: str | None = None  # an EDIT that just ended (blank lines since)
+        self._foreign = ForeignFormats()
+        self.blocks: list[Block] = []
+        self.incomplete: list[Block] = []
+        self.errors: list[ProtocolError] = []
+        self.repairs: list[str] = []  # reply-wide repairs
+        self._prose: list[str] = []
+
+    # public API ---------------------------------------------------------------------------
+    @property
+    def in_block(self) -> bool:
+        """A block is open: what streams now is page content, not prose."""
+        return self._open is not None
+
+    def feed(self, chunk: str) -> list[ParseEvent]:
+        if "\n" not in chunk:  # the common streaming case: nothing to decide yet
+            if self._closed:
+                raise RuntimeError("StreamParser.feed() after close(): start a new parser")
+            if chunk:
+                self._tail.append(chunk)
+            return []
+        if self._closed:
+            raise RuntimeError("StreamParser.feed() after close(): start a new parser")
+        parts = chunk.split("\n")
+        if self._tail:
+            self._tail.append(parts[0])
+            parts[0] = "".join(self._tail)
+        last = parts.pop()
+        self._tail = [last] if last else []
+        events: list[ParseEvent] = []
+        for line in parts:
+            self._line(line + "\n", events)
+        self._flush(events)
+        return events
+
+    def close(self) -> list[ParseEvent]:
+        """The reply ended: handle the unfinished last line; an open block becomes incomplete."""
+        if self._closed:
+            return []
+        self._closed = True
+        events: list[ParseEvent] = []
+        if self._tail:
+            line = "".join(self._tail)
+            self._tail = []
+            self._line(line, events)
+        if self._held_fence is not None:
+            self._prose_out.append(self._held_fence)
+            self._held_fence = None
+        self._close_think(events)
+        op = self._open
+        if op is not None:
+            self._open = None
+            op.progress(events)
+            block = op.block
+            block.complete = False
+            op.cut()
+            if op.decorated_end and not op.bad:
+                n, text = op.decorated_end
+                self._error(f"the {block.kind.upper()} block for {block.path} (line {block.line}) "
+                            f"opened with a plain marker, so '{text}' (reply line {n}) was read as "
+                            "page text, not as its end. End the block with a bare '@@@ END' line",
+                            events, block.path, line=n)
+            if block.path:
+                self.incomplete.append(block)
+                events.append(BlockIncomplete(block))
+        self._refuse_foreign(events)
+        self._flush(events)
+        return events
+
+    def result(self) -> ParsedReply:
+        return ParsedReply(list(self.blocks), list(self.errors), "".join(self._prose),
+                           list(self.incomplete), list(self.repairs))
+
+    # lines --------------------------------------------------------------------------------
+    def _line(self, line: str, events: list[ParseEvent]) -> None:
+        self._line_no += 1
+        self._dispatch(line, events)
+
+    def _dispatch(self, line: str, events: list[ParseEvent]) -> None:
+        if self._think is not None:
+            self._think_line(line, events)
+            return
+        m, decor = marker(line)
+        if self._open is not None:
+            self._block_line(line, m, decor, events)
+            return
+        if m is not None:
+            self._outside_marker(m, events, decor, line)
+            return
+        if "<" in line:
+            if t := opens(line):
+                self._think = Reasoning(self._line_no, t.group(1))
+                self._think_line(line[t.end():], events)
+                return
+            if (tag := stray_close(line)) is not None:
+                self._stray_think_close(tag)
+                return
+            if AIDER_SEARCH.match(line):
+                self._aider_open(events)
+                return
+        after, self._after_block = self._after_block, False
+        if line.strip():
+            self._after_block_oneliner = False
+            self._last_edit = None
+        if after and (f := fence(line)) is not None and f[1] == "":
+            return  # the closing fence of a fence the model wrapped around a block
+        self._prose_line(line)
+
+    def _prose_line(self, line: str) -> None:
+        self._foreign.prose_line(line, self._line_no)
+        if self._held_fence is not None:  # it opened a code block in the prose
+            self._prose_out.append(self._held_fence)
+            self._prose_fence = fence(self._held_fence)[0]  # type: ignore[index]
+            self._held_fence = None
+        if fence(line) is not None:
+            if self._prose_fence is not None and closes(line, self._prose_fence):
+                self._prose_fence = None  # it closes a code block of the prose: no wrapper
+            else:
+                self._held_fence = line  # decided by the next line: a block marker drops it
+                return
+        if line.strip() and not _XML_TAG_LINE.match(line):  # `<diff>` keeps a `<path>` line's
+            self._recent_path = path_line(line)
+        self._prose_out.append(line)
+
+    def _take_wrapper_fence(self) -> str | None:
+        """A fence line just before a block only wrapped it: the repair note, if there was one."""
+        held, self._held_fence = self._held_fence, None
+        return f"ignored the {held.strip()} fence around the block" if held else None
+
+    # blocks -------------------------------------------------------------------------------
+    def _outside_marker(self, m: re.Match[str], events: list[ParseEvent], decor: str = "",
+                        raw: str = "") -> None:
+        keyword, rest = m.group(1).upper(), m.group(2)
+        wrapper = self._take_wrapper_fence()
+        self._after_block = False
+        last_edit, self._last_edit = self._last_edit, None
+        if keyword == "SEARCH" and last_edit:
+            self._continue_edit(last_edit, events)
+            return
+        kind = opener_kind(keyword)
+        if kind is None:
+            if keyword == "END":
+                if not self._after_block_oneliner:
+                    self._error("'@@@ END' outside a block (no WRITE or EDIT is open); "
+                                "nothing was closed", events)
+            elif keyword in ("SEARCH", "REPLACE"):
+                self._error(f"'@@@ {keyword}' outside an EDIT block: start the block with "
+                            "'@@@ EDIT path/to/Page.md' first", events)
+            else:
+                self._error(f"unknown marker '{quote(raw) or '@@@ ' + m.group(1)}': use "
+                            "WRITE, EDIT, DELETE, RENAME, SEARCH, REPLACE or END", events)
+            self._after_block_oneliner = False
+            return
+        self._after_block_oneliner = False
+        self._flush_prose(events)
+        self._recent_path = self._prose_fence = None
+        notes = [n for n in (wrapper, decor and f"read '{raw.strip()}' as a marker") if n]
+        if keyword in ALIASES and kind != UPDATE:
+            notes.append(f"read '@@@ {m.group(1)}' as '@@@ {kind.upper()}'")
+        line = self._line_no
+        if kind == RENAME:
+            pieces, note = split_rename(rest)
+            paths = [read_path(p) for p in pieces]
+            if len(pieces) != 2 or not paths[0][0] or not paths[1][0]:
+                self._error(f"'{quote(raw) or '@@@ RENAME'}': RENAME needs both paths: "
+                            "'@@@ RENAME old/Name.md -> new/Name.md'", events)
+                return
+            notes += [n for n in (note, paths[0][1], paths[1][1]) if n]
+            block = Block(RENAME, paths[0][0], new_path=paths[1][0], line=line, end_line=line,
+                          repairs=notes)
+            self._oneliner(block, events)
+            return
+        rest, rewrite = split_rewrite(rest) if kind == WRITE else (rest, False)
+        path, note = read_path(rest)
+        if not path:
+            self._error(f"'@@@ {keyword}' needs a page path, e.g. "
+                        f"'@@@ {keyword} concepts/Page Name.md'", events)
+            return
+        block = Block(EDIT if kind == UPDATE else kind, path, line=line,
+                      repairs=notes + ([note] if note else []), rewrite=rewrite)
+        if kind == DELETE:
+            block.end_line = line
+            self._oneliner(block, events)
+            return
+        if kind == WRITE:
+            block.content = ""
+        self._open = OpenBlock(block, self._error, decor)
+        if kind == UPDATE:
+            self._open.update = m.group(1)
+        events.append(BlockStarted(path, block.kind, line))
+
+    def _continue_edit(self, path: str, events: list[ParseEvent]) -> None:
+        """`@@@ SEARCH` right after an EDIT block's END: the model closed the block after each
+        pair; the pair continues the same page (a new EDIT block, applied after the first)."""
+        self._flush_prose(events)
+        line = self._line_no
+        block = Block(EDIT, path, line=line, repairs=[
+            f"read '@@@ SEARCH' after '@@@ END' (line {line}) as another pair for {path}"])
+        self._open = OpenBlock(block, self._error)
+        self._open.section = "search"
+        events.append(BlockStarted(path, EDIT, line))
+
+    def _oneliner(self, block: Block, events: list[ParseEvent]) -> None:
+        events.append(BlockStarted(block.path, block.kind, block.line))
+        self.blocks.append(block)
+        events.append(BlockComplete(block))
+        self._after_block = True
+        self._after_block_oneliner = True
+
+    def _block_line(self, line: str, m: re.Match[str] | None, decor: str,
+                    events: list[ParseEvent]) -> None:
+        op = self._open
+        assert op is not None
+        keyword = keyword_in_block(m) if m and decor in ("", op.decor) else None
+        if m and decor and keyword is None and op.decorated_end is None and (
+                keyword_in_block(m) == "END"):  # remembered for the message if END never comes
+            op.decorated_end = (self._line_no, quote(line))
+        if keyword == "END":
+            self._end(op, events)
+            return
+        if keyword is not None and opener_kind(keyword):
+            # The model started another block without closing this one: the open block may be
+            # cut short, so it is dropped, and the new marker is handled as an opener.
+            op.progress(events)
+            self._open = None
+            if not op.bad and op.block.path:
+                self._error(f"the {op.block.kind.upper()} block for {op.block.path} "
+                            f"(line {op.block.line}) was not closed with '@@@ END' before the "
+                            "next block began; it was not used. Send it again, ending with "
+                            "'@@@ END'", events, op.block.path)
+            self._outside_marker(m, events, decor, line)  # type: ignore[arg-type]
+            return
+        rest = m.group(2) if keyword is not None and m is not None else ""
+        if op.take(line, keyword, rest, self._line_no, events):
+            self._end(op, events)
+
+    def _aider_open(self, events: list[ParseEvent]) -> None:
+        """`<<<<<<< SEARCH` in prose: aider's format, with the page path on a line before it."""
+        self._held_fence = self._prose_fence = None  # a fence before it wraps the aider block
+        self._flush_prose(events)
+        path = self._recent_path or ""
+        block = Block(EDIT, path, line=self._line_no)
+        op = OpenBlock(block, self._error)
+        op.aider = op.standalone = True
+        op.section = "search"
+        self._open = op
+        if not path:
+            op.bad = True
+            self._error("'<<<<<<< SEARCH' (aider's SEARCH/REPLACE format) without a page path "
+                        "on the line before it; nothing was changed. Write '@@@ EDIT "
+                        "path/to/Page.md', then '@@@ SEARCH' / '@@@ REPLACE' pairs, then "
+                        "'@@@ END'", events)
+            return
+        block.repairs.append(f"read an aider '<<<<<<< SEARCH' block after the line naming "
+                             f"{path} as '@@@ EDIT {path}'")
+        events.append(BlockStarted(path, EDIT, block.line))
+
+    def _end(self, op: OpenBlock, events: list[ParseEvent]) -> None:
+        op.progress(events)
+        self._open = None
+        self._after_block = True
+        block = op.block
+        block.end_line = self._line_no
+        op.finish(events)
+        if op.bad:
+            return
+        if block.kind == EDIT and not op.standalone:
+            self._last_edit = block.path
+        self.blocks.append(block)
+        events.append(BlockComplete(block))
+
+    # reasoning sections -------------------------------------------------------------------
+    def _think_line(self, line: str, events: list[ParseEvent]) -> None:
+        assert self._think is not None
+        end = self._think.close_at(line)
+        if end is None:
+            return
+        self.repairs.append(self._think.closed_note(self._line_no))
+        self._think = None
+        rest = line[end:]
+        if rest.strip():
+            self._dispatch(rest, events)
+
+    def _close_think(self, events: list[ParseEvent]) -> None:
+        if self._think is None:
+            return
+        error, note = self._think.unclosed(self._line_no)
+        start, self._think = self._think.start, None
+        if error:
+            self._error(error, events, line=start)
+        if note:
+            self.repairs.append(note)
+
+    def _stray_think_close(self, tag: str) -> None:
+        """`</think>` with no `<think>`: what came before was reasoning (the opening tag was in
+        the chat template), so nothing drafted there is applied."""
+        drafts = len(self.blocks) + len(self.errors)
+        self.blocks, self.errors, self._prose, self._prose_out = [], [], [], []
+        self._held_fence, self._recent_path, self._foreign = None, None, ForeignFormats()
+        self.repairs.append(stray_note(self._line_no, tag, drafts))
+
+    # other formats ------------------------------------------------------------------------
+    def _refuse_foreign(self, events: list[ParseEvent]) -> None:
+        blocks = [*self.blocks, *self.incomplete]
+        touched = {p for b in blocks for p in (b.path, b.new_path) if p}
+        for message, line, path in self._foreign.refusals(touched, bool(blocks)):
+            self._error(message, events, path or None, line=line)
+
+    # events -------------------------------------------------------------------------------
+    def _error(self, message: str, events: list[ParseEvent], path: str | None = None,
+               line: int | None = None) -> None:
+        self._flush_prose(events)
+        err = ProtocolError(message, self._line_no if line is None else line, path)
+        self.errors.append(err)
+        events.append(err)
+
+    def _flush_prose(self, events: list[ParseEvent]) -> None:
+        if self._prose_out:
+            text = "".join(self._prose_out)
+            self._prose_out = []
+            self._prose.append(text)
+            events.append(Prose(text))
+
+    def _flush(self, events: list[ParseEvent]) -> None:
+        self._flush_prose(events)
+        if self._open is not None:
+            self._open.progress(events)
+
+
+def parse_reply(text: str) -> ParsedReply:
+    """Parse a whole reply at once (same result as streaming it in any chunking)."""
+    parser = StreamParser()
+    parser.feed(text)
+    parser.close()
+    return parser.result()
