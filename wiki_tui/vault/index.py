@@ -1,23 +1,30 @@
-"""The link graph of a vault: resolved and unresolved links per page, and the reverse maps.
+"""The link graph of a vault, kept in the store's `links` table and queried there.
 
-Shapes follow Obsidian's metadata cache: `resolved[source] = {target path: count}` and
-`unresolved[source] = {linkpath as written: count}`. Same-page links (`[[#Heading]]`) are not
-counted (a page does not back-link itself). Aliases are not link targets (Obsidian-exact);
-`unresolved_by_key` lets the vault offer "resolved via alias" separately.
+Shapes follow Obsidian's metadata cache: `resolved()[source] = {target path: count}` and
+`unresolved()[source] = {linkpath as written: count}` (built on demand: a full read). Same-page
+links (`[[#Heading]]`) are not counted (a page does not back-link itself); external links are
+not stored. Aliases are not link targets (Obsidian-exact); `unresolved_sources` lets the vault
+offer "resolved via alias" separately.
 
-Incremental upkeep: when a file appears or disappears, only the pages holding a link whose
-last path segment names that file can change meaning (own folder beats shortest path, a new
-file can resolve a dangling link), so `by_name` maps that segment to those pages.
+Queries: `sources_linking(path)` (backlinks: an index on `target`), `unresolved_sources(name)`,
+`unresolved_by_key()`, `targets_of(source, rows)` (each link row's resolved path, aligned),
+`resolved_from(source)`, `affected_by_file(path)`.
+
+Incremental upkeep: when a file appears or disappears, only links whose last path segment
+names that file can change meaning (own folder beats shortest path, a new file can resolve a
+dangling link): `reresolve_named(path)` re-resolves just those rows (index.md links every page;
+re-resolving all its links per change would be slow).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Iterable
 
-from .cache import L_KIND, L_TARGET, Record, record_links
+from .cache import L_KIND, L_TARGET
 from .resolve import Resolver
 from .resolve import link_key as _link_key
+from .store import Store
 
 link_key = lru_cache(maxsize=1 << 16)(_link_key)  # the same few thousand linkpaths, over and over
 
@@ -31,182 +38,115 @@ def name_key(target: str) -> str:
 
 
 class LinkIndex:
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, store: Store) -> None:
         self.resolver = resolver
-        self.targets: dict[str, list[str | None]] = {}  # source -> resolved path per link (aligned)
-        self.resolved: dict[str, dict[str, int]] = {}
-        self.unresolved: dict[str, dict[str, int]] = {}
-        self.back: dict[str, dict[str, int]] = {}  # target path -> {source: count}
-        self.unresolved_by_key: dict[str, dict[str, int]] = {}  # lower linkpath -> {source: count}
-        # name_key -> the source linking by that name: one path, or a set when several do
-        # (most names are linked from one page; a set each would cost ~6 MB on 10k pages)
-        self.by_name: dict[str, str | set[str]] = {}
-        self.names_of: dict[str, tuple[str, ...]] = {}  # source -> its name_keys
-
-    # -- state for the cache -----------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        return {
-            "targets": self.targets,
-            "resolved": self.resolved,
-            "unresolved": self.unresolved,
-            "back": self.back,
-            "unresolved_by_key": self.unresolved_by_key,
-            "by_name": self.by_name,
-            "names_of": self.names_of,
-        }
-
-    @classmethod
-    def from_state(cls, resolver: Resolver, state: dict[str, Any]) -> "LinkIndex":
-        index = cls(resolver)
-        for name, value in state.items():
-            setattr(index, name, value)
-        return index
+        self.store = store
 
     # -- upkeep ------------------------------------------------------------------------------
     def set_links(self, source: str, links: list[tuple]) -> None:
         """(Re)index one page's links (record rows)."""
-        self.remove_source(source)
+        self.set_many([(source, links)])
+
+    def set_many(self, pages: Iterable[tuple[str, list[tuple]]]) -> None:
         resolve = self.resolver.resolve
-        targets: list[str | None] = []
-        resolved: dict[str, int] = {}
-        unresolved: dict[str, int] = {}
-        keys: dict[str, None] = {}
-        for row in links:
-            linkpath = row[L_TARGET]
-            if row[L_KIND] == "external":
-                targets.append(None)
-                continue
-            if not linkpath:  # same page
-                targets.append(source)
-                continue
-            target = resolve(linkpath, source)
-            targets.append(target)
-            if target is None:
-                unresolved[linkpath] = unresolved.get(linkpath, 0) + 1
-            else:
-                resolved[target] = resolved.get(target, 0) + 1
-            keys[name_key(linkpath)] = None
-        for key in keys:
-            _add_source(self.by_name, key, source)
-        self.names_of[source] = tuple(keys)
-        self.targets[source] = targets
-        self.resolved[source] = resolved
-        self.unresolved[source] = unresolved
-        for target, count in resolved.items():
-            self.back.setdefault(target, {})[source] = count
-        for linkpath, count in unresolved.items():
-            bucket = self.unresolved_by_key.setdefault(link_key(linkpath), {})
-            bucket[source] = bucket.get(source, 0) + count
+        sources, rows = [], []
+        for source, links in pages:
+            sources.append((source,))
+            for seq, row in enumerate(links):
+                linkpath = row[L_TARGET]
+                if row[L_KIND] == "external" or not linkpath:
+                    continue
+                rows.append((source, seq, linkpath, link_key(linkpath), name_key(linkpath),
+                             resolve(linkpath, source)))
+        with self.store.transaction() as conn:
+            conn.executemany("DELETE FROM links WHERE src=?", sources)
+            conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", rows)
 
     def remove_source(self, source: str) -> None:
-        if source not in self.targets:
-            return
-        del self.targets[source]
-        for target in self.resolved.pop(source, {}):
-            _drop(self.back, target, source)
-        for linkpath, count in self.unresolved.pop(source, {}).items():
-            key = link_key(linkpath)
-            bucket = self.unresolved_by_key.get(key)
-            if bucket is not None and source in bucket:
-                bucket[source] -= count
-                if bucket[source] <= 0:
-                    _drop(self.unresolved_by_key, key, source)
-        for key in self.names_of.pop(source, ()):
-            _discard_source(self.by_name, key, source)
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM links WHERE src=?", (source,))
 
-    def reresolve(self, source: str, links: list[tuple], path: str) -> None:
-        """A file named like `path` came or went: re-resolve just the links of `source` that
-        name it (index.md links every page; re-resolving all its links per change would be slow)."""
-        key = name_key(path)
-        targets = self.targets.get(source)
-        if targets is None or source not in _sources(self.by_name, key):
-            return
-        for i, row in enumerate(links):
-            linkpath = row[L_TARGET]
-            if not linkpath or row[L_KIND] == "external" or name_key(linkpath) != key:
-                continue
-            old = targets[i]
-            new = self.resolver.resolve(linkpath, source)
-            if new != old:
-                targets[i] = new
-                self._count(source, linkpath, old, -1)
-                self._count(source, linkpath, new, +1)
-
-    def _count(self, source: str, linkpath: str, target: str | None, delta: int) -> None:
-        if target is None:
-            _bump(self.unresolved.setdefault(source, {}), linkpath, delta)
-            key = link_key(linkpath)
-            bucket = self.unresolved_by_key.setdefault(key, {})
-            _bump(bucket, source, delta)
-            if not bucket:
-                del self.unresolved_by_key[key]
-        else:
-            _bump(self.resolved.setdefault(source, {}), target, delta)
-            bucket = self.back.setdefault(target, {})
-            _bump(bucket, source, delta)
-            if not bucket:
-                del self.back[target]
+    def reresolve_named(self, path: str) -> None:
+        """A file named like `path` came or went: re-resolve the links naming it."""
+        store = self.store
+        with store.lock:
+            rows = store.conn.execute(
+                "SELECT src, seq, linkpath, target FROM links WHERE nkey=?", (name_key(path),)
+            ).fetchall()
+            resolve = self.resolver.resolve
+            changed = []
+            for source, seq, linkpath, old in rows:
+                new = resolve(linkpath, source)
+                if new != old:
+                    changed.append((new, source, seq))
+            if changed:
+                with store.transaction() as conn:
+                    conn.executemany("UPDATE links SET target=? WHERE src=? AND seq=?", changed)
 
     def affected_by_file(self, path: str) -> list[str]:
         """Pages whose links could change meaning when `path` appears or disappears."""
-        return list(_sources(self.by_name, name_key(path)))
-
-    def build(self, records: dict[str, Record]) -> None:
-        for source, record in records.items():
-            self.set_links(source, record_links(record))
+        return self._column("SELECT DISTINCT src FROM links WHERE nkey=?", (name_key(path),))
 
     # -- queries -----------------------------------------------------------------------------
+    def targets_of(self, source: str, links: list[tuple]) -> list[str | None]:
+        """The resolved path of each of `source`'s link rows (None: unresolved or external;
+        a same-page link: `source`)."""
+        with self.store.lock:
+            found = dict(self.store.conn.execute("SELECT seq, target FROM links WHERE src=?", (source,)))
+        return [
+            found.get(seq) if row[L_TARGET] and row[L_KIND] != "external"
+            else (source if row[L_KIND] != "external" else None)
+            for seq, row in enumerate(links)
+        ]
+
     def sources_linking(self, path: str) -> dict[str, int]:
-        return self.back.get(path, {})
+        """source -> how many of its links resolve to `path`."""
+        return self._counts("SELECT src, count(*) FROM links WHERE target=? GROUP BY src", (path,))
+
+    def resolved_from(self, source: str) -> dict[str, int]:
+        """target -> how many of `source`'s links resolve to it."""
+        return self._counts(
+            "SELECT target, count(*) FROM links WHERE src=? AND target IS NOT NULL GROUP BY target", (source,)
+        )
 
     def unresolved_sources(self, linkpath: str) -> dict[str, int]:
-        return self.unresolved_by_key.get(link_key(linkpath), {})
+        """source -> how many unresolved links it holds to `linkpath` (compared lowercased)."""
+        return self._counts(
+            "SELECT src, count(*) FROM links WHERE target IS NULL AND lkey=? GROUP BY src", (link_key(linkpath),)
+        )
 
+    def unresolved_by_key(self) -> dict[str, set[str]]:
+        """lowercased linkpath -> the pages holding it unresolved."""
+        out: dict[str, set[str]] = {}
+        with self.store.lock:
+            for key, source in self.store.conn.execute("SELECT lkey, src FROM links WHERE target IS NULL"):
+                out.setdefault(key, set()).add(source)
+        return out
 
-def _bump(counts: dict[str, int], key: str, delta: int) -> None:
-    value = counts.get(key, 0) + delta
-    if value > 0:
-        counts[key] = value
-    else:
-        counts.pop(key, None)
+    def resolved(self, pages: Iterable[str] = ()) -> dict[str, dict[str, int]]:
+        """source -> {target: count} for every page (each of `pages` present, links or not)."""
+        out: dict[str, dict[str, int]] = {p: {} for p in pages}
+        with self.store.lock:
+            for source, target, count in self.store.conn.execute(
+                "SELECT src, target, count(*) FROM links WHERE target IS NOT NULL GROUP BY src, target"
+            ):
+                out.setdefault(source, {})[target] = count
+        return out
 
+    def unresolved(self, pages: Iterable[str] = ()) -> dict[str, dict[str, int]]:
+        """source -> {linkpath as written: count} for every page."""
+        out: dict[str, dict[str, int]] = {p: {} for p in pages}
+        with self.store.lock:
+            for source, linkpath, count in self.store.conn.execute(
+                "SELECT src, linkpath, count(*) FROM links WHERE target IS NULL GROUP BY src, linkpath"
+            ):
+                out.setdefault(source, {})[linkpath] = count
+        return out
 
-def _add_source(by_name: dict[str, str | set[str]], key: str, source: str) -> None:
-    held = by_name.get(key)
-    if held is None:
-        by_name[key] = source
-    elif isinstance(held, set):
-        held.add(source)
-    elif held != source:
-        by_name[key] = {held, source}
+    def _counts(self, sql: str, args: tuple) -> dict[str, int]:
+        with self.store.lock:
+            return dict(self.store.conn.execute(sql, args).fetchall())
 
-
-def _discard_source(by_name: dict[str, str | set[str]], key: str, source: str) -> None:
-    held = by_name.get(key)
-    if held == source:
-        del by_name[key]
-    elif isinstance(held, set):
-        held.discard(source)
-        if len(held) == 1:
-            by_name[key] = held.pop()
-
-
-def _sources(by_name: dict[str, str | set[str]], key: str) -> tuple[str, ...] | set[str]:
-    held = by_name.get(key)
-    if held is None:
-        return ()
-    return held if isinstance(held, set) else (held,)
-
-
-def _drop(mapping: dict[str, dict[str, int]], key: str, source: str) -> None:
-    bucket = mapping.get(key)
-    if bucket is not None:
-        bucket.pop(source, None)
-        if not bucket:
-            del mapping[key]
-
-
-def iter_link_rows(records: dict[str, Record]) -> Iterable[tuple[str, tuple]]:
-    for source, record in records.items():
-        for row in record_links(record):
-            yield source, row
+    def _column(self, sql: str, args: tuple) -> list[str]:
+        with self.store.lock:
+            return [row[0] for row in self.store.conn.execute(sql, args)]

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Callable
 
 from rapidfuzz import fuzz, process
 
-from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_TITLE, record_cold, record_links
+from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, record_cold, record_links
 from .index import name_key
 from .layout import INDEX_TEMPLATE, SPECIAL_PAGES, hand_written_lines, is_page_path
 from .page import parse_page
@@ -89,7 +89,8 @@ def lint_vault(vault: "Vault") -> list[Finding]:
         if source == LOG_FILE:  # history: its links name pages as they were, removed ones too
             rows = ()
         else:
-            rows = zip(record_links(record), index.targets.get(source, ()))
+            links = record_links(record)
+            rows = zip(links, index.targets_of(source, links))
         for row, target in rows:
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
@@ -176,8 +177,8 @@ class Suggester:
 
     def _build(self) -> None:
         self._keys = []
-        for path, record in self.vault.pages.records().items():
-            for text in {record[R_TITLE], path.rsplit("/", 1)[-1][:-3], *record[R_ALIASES]}:
+        for path, title, aliases in self.vault._store.titles():
+            for text in {title, path.rsplit("/", 1)[-1][:-3], *aliases}:
                 self._keys.append(text.casefold())
                 self._paths.append(path)
 
@@ -196,7 +197,7 @@ def _path_link(target: str, row: tuple, display: str | None = None) -> str:
 
 
 def _duplicate_file_names(vault: "Vault") -> set[str]:
-    counts = Counter(name_key(p) for p in (*vault.pages.records(), *vault.attachments))
+    counts = Counter(name_key(p) for p in (*vault.pages, *vault.attachments))
     return {k for k, n in counts.items() if n > 1}
 
 
@@ -254,7 +255,7 @@ def _orphans(vault: "Vault") -> list[Finding]:
     index = vault._index
     out = []
     alias_linked = _alias_linked(vault)
-    for path in sorted(vault.pages.records()):
+    for path in sorted(vault.pages):
         if path in SPECIAL_PAGES:
             continue
         sources = [s for s in index.sources_linking(path) if s != path and s not in NOT_LINKING]
@@ -266,7 +267,7 @@ def _orphans(vault: "Vault") -> list[Finding]:
 def _alias_linked(vault: "Vault") -> set[str]:
     """Pages reached only through an alias link (those are reported as alias-link instead)."""
     out = set()
-    for key, sources in vault._index.unresolved_by_key.items():
+    for key, sources in vault._index.unresolved_by_key().items():
         if any(s not in NOT_LINKING for s in sources):
             found = vault.resolve_alias(key)
             if found:
@@ -285,14 +286,15 @@ def _index_findings(vault: "Vault") -> list[Finding]:
                         severity="info")]
     listed = set()
     out = []
-    for row, target in zip(record_links(record), vault._index.targets.get(INDEX_FILE, ())):
+    links = record_links(record)
+    for row, target in zip(links, vault._index.targets_of(INDEX_FILE, links)):
         if row[L_KIND] == "external" or not row[L_TARGET]:
             continue
         if target is None:
             out.append(Finding("index-stale", INDEX_FILE, row[L_LINE], f"{row[L_RAW]} lists a page that does not exist"))
         else:
             listed.add(target)
-    for path in sorted(vault.pages.records()):
+    for path in sorted(vault.pages):
         if path not in listed and path not in NOT_LISTED:
             out.append(Finding("index-missing", path, 1, "not listed in index.md", severity="info"))
     return out
@@ -317,7 +319,7 @@ def _duplicates(vault: "Vault") -> list[Finding]:
     not reported: they are no link targets in Obsidian.
     """
     by_name: dict[str, list[str]] = {}
-    for path in vault.pages.records():
+    for path in vault.pages:
         by_name.setdefault(name_key(path), []).append(path)
     out = []
     for paths in by_name.values():
@@ -371,20 +373,21 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
     from .layout import clean_path
 
     changes = {clean_path(vault.root, p): text for p, text in files.items()}
-    all_paths = set(vault.pages.records()) | set(vault.attachments)
+    all_paths = set(vault.pages) | set(vault.attachments)
     after = (all_paths - {p for p, t in changes.items() if t is None}) | {p for p, t in changes.items() if t is not None}
     resolver = Resolver(after)
     suggest = Suggester(vault)
     index = vault._index
-    records = vault.pages.records()
+    records = vault.pages  # .record(path) per page the change touches: no full read
     out: list[Finding] = []
     new_targets: dict[str, set[str]] = {}  # changed page -> what it links to after the change
     for path, text in sorted(changes.items(), key=lambda kv: kv[0]):
         if text is None or not is_page_path(path):
             continue
         page = parse_page(path, text)
-        old = records.get(path)
-        old_broken = Counter(row[L_TARGET] for row, t in zip(record_links(old), index.targets.get(path, ())) if t is None) if old else Counter()
+        old = records.record(path)
+        old_rows = record_links(old) if old else []
+        old_broken = Counter(row[L_TARGET] for row, t in zip(old_rows, index.targets_of(path, old_rows)) if t is None)
         targets = set()
         for link in page.links:
             if link.kind == "external" or not link.target:
@@ -416,8 +419,11 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         for source in sorted(index.sources_linking(path)):
             if source in changes or source in REGENERATED:
                 continue
-            record = records[source]
-            for row, target in zip(record_links(record), index.targets.get(source, ())):
+            record = records.record(source)
+            if record is None:
+                continue
+            links = record_links(record)
+            for row, target in zip(links, index.targets_of(source, links)):
                 if target == path and row[L_TARGET] and resolver.resolve(row[L_TARGET], source) is None:
                     out.append(_unresolved_after(
                         vault, source, row[L_LINE], row[L_RAW], row[L_TARGET], gone=path, after=after, suggest=suggest,
@@ -426,7 +432,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
     lost: set[str] = set()
     for path in changes:
         if path in records:
-            lost |= set(index.resolved.get(path, {})) - new_targets.get(path, set())
+            lost |= set(index.resolved_from(path)) - new_targets.get(path, set())
     for target in sorted(lost):
         if target not in after or target in SPECIAL_PAGES or not is_page_path(target):
             continue
@@ -446,11 +452,16 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         if any(
             resolver.resolve(row[L_TARGET], source) == path
             for source in index.affected_by_file(path) if source not in changes and source not in NOT_LINKING
-            for row in record_links(records[source]) if row[L_TARGET]
+            for row in _link_rows(vault, source) if row[L_TARGET]
         ):
             continue
         out.append(Finding("orphan", path, 1, "new page that no other page links to"))
     return out
+
+
+def _link_rows(vault: "Vault", path: str) -> list[tuple]:
+    record = vault.pages.record(path)
+    return record_links(record) if record is not None else []
 
 
 def _unresolved_after(

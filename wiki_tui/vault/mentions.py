@@ -63,7 +63,8 @@ def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
         record = pages.record(source)
         if record is None or source == rel:
             continue
-        for row, target in zip(record_links(record), index.targets.get(source, [])):
+        rows = record_links(record)
+        for row, target in zip(rows, index.targets_of(source, rows)):
             if target == rel and row[L_TARGET]:
                 out.append(_backlink(vault, source, row, lines_of, False))
     page = pages.record(rel)
@@ -73,11 +74,12 @@ def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
     for name in sorted(names):
         if vault.resolve_alias(name) != rel:
             continue  # another page owns this name
-        for source in sorted(index.unresolved_by_key.get(name, ())):
+        for source in sorted(index.unresolved_sources(name)):
             record = pages.record(source)
             if source == rel or record is None:
                 continue
-            for row, target in zip(record_links(record), index.targets.get(source, [])):
+            rows = record_links(record)
+            for row, target in zip(rows, index.targets_of(source, rows)):
                 if target is None and row[L_KIND] != "external" and link_key(row[L_TARGET]) == name:
                     out.append(_backlink(vault, source, row, lines_of, True))
     return out
@@ -119,10 +121,11 @@ def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500, *,
     for source in sorted(candidates - {rel} - skipped):
         with vault._lock:
             rec = vault.pages.record(source)
-            targets = vault._index.targets.get(source, [])
+            rows = record_links(rec) if rec is not None else []
+            targets = vault._index.targets_of(source, rows)
         if rec is None:
             continue
-        linked_lines = {row[L_LINE] for row, target in zip(record_links(rec), targets) if target == rel}
+        linked_lines = {row[L_LINE] for row, target in zip(rows, targets) if target == rel}
         try:
             text = vault.read_text(source)
         except VaultError:
