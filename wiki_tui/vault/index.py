@@ -47,7 +47,8 @@ class LinkIndex:
         """(Re)index one page's links (record rows)."""
         self.set_many([(source, links)])
 
-    def set_many(self, pages: Iterable[tuple[str, list[tuple]]]) -> None:
+    def set_many(self, pages: Iterable[tuple[str, list[tuple]]], *, new: bool = False) -> None:
+        """(Re)index several pages' links (`new`: none of them is indexed yet)."""
         resolve = self.resolver.resolve
         sources, rows = [], []
         for source, links in pages:
@@ -59,7 +60,8 @@ class LinkIndex:
                 rows.append((source, seq, linkpath, link_key(linkpath), name_key(linkpath),
                              resolve(linkpath, source)))
         with self.store.transaction() as conn:
-            conn.executemany("DELETE FROM links WHERE src=?", sources)
+            if not new:
+                conn.executemany("DELETE FROM links WHERE src=?", sources)
             conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", rows)
 
     def remove_source(self, source: str) -> None:

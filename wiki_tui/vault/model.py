@@ -132,27 +132,28 @@ class Vault:
 
     def _cold_build(self, tree: layout.Tree) -> None:
         store = self._store
-        store.clear()
         self._resolver = Resolver([*tree.pages, *tree.files])
         self._index = LinkIndex(self._resolver, store)
         parsed = 0
         stamps = tree.pages
         paths = list(stamps)
-        store.put_files(tree.files.items())
-        for start in range(0, len(paths), PARSE_CHUNK):
-            chunk = paths[start : start + PARSE_CHUNK]
-            now = time.time_ns()
-            records = parse_all(chunk, lambda p: self._parse_file(p, stamps[p]))
-            with store.transaction():
-                links = []
+        with store.bulk():
+            store.put_files(tree.files.items())
+            for start in range(0, len(paths), PARSE_CHUNK):
+                chunk = paths[start : start + PARSE_CHUNK]
+                now = time.time_ns()
+                records = parse_all(chunk, lambda p: self._parse_file(p, stamps[p]))
+                rows, links = [], []
                 for path, record in records.items():
                     if record is None:  # vanished
                         self._resolver.remove(path)
                         continue
-                    self.pages.put_record(path, record, stamps[path], now)
+                    rows.append((path, record, stamps[path], now))
                     links.append((path, record_links(record)))
-                    parsed += 1
-                self._index.set_many(links)
+                with store.transaction():
+                    self.pages.put_records(rows, new=True)
+                    self._index.set_many(links, new=True)
+                parsed += len(rows)
         store.checkpoint()
         self.load_stats = {"cold": True, "parsed": parsed}
 

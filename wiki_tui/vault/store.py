@@ -57,16 +57,24 @@ CREATE TABLE files(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, size INTEGER N
 CREATE TABLE links(src TEXT NOT NULL, seq INTEGER NOT NULL, linkpath TEXT NOT NULL,
                    lkey TEXT NOT NULL, nkey TEXT NOT NULL, target TEXT,
                    PRIMARY KEY(src, seq)) WITHOUT ROWID;
-CREATE INDEX links_target ON links(target) WHERE target IS NOT NULL;
-CREATE INDEX links_unresolved ON links(lkey) WHERE target IS NULL;
-CREATE INDEX links_nkey ON links(nkey);
 CREATE TABLE names(key TEXT NOT NULL, path TEXT NOT NULL);
-CREATE INDEX names_key ON names(key);
-CREATE INDEX names_path ON names(path);
 CREATE TABLE tags(key TEXT NOT NULL, seq INTEGER NOT NULL, tag TEXT NOT NULL, path TEXT NOT NULL);
-CREATE INDEX tags_key ON tags(key);
-CREATE INDEX tags_path ON tags(path);
 """
+# Secondary indexes: dropped during a cold build and made once at its end (faster than
+# keeping them up to date row by row).
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS links_target ON links(target) WHERE target IS NOT NULL;
+CREATE INDEX IF NOT EXISTS links_unresolved ON links(lkey) WHERE target IS NULL;
+CREATE INDEX IF NOT EXISTS links_nkey ON links(nkey);
+CREATE INDEX IF NOT EXISTS names_key ON names(key);
+CREATE INDEX IF NOT EXISTS names_path ON names(path);
+CREATE INDEX IF NOT EXISTS tags_key ON tags(key);
+CREATE INDEX IF NOT EXISTS tags_path ON tags(path);
+"""
+_DROP_INDEXES = "".join(
+    f"DROP INDEX IF EXISTS {name};"
+    for name in ("links_target", "links_unresolved", "links_nkey", "names_key", "names_path", "tags_key", "tags_path")
+)
 
 
 class Store:
@@ -124,7 +132,7 @@ class Store:
         return conn
 
     def _create(self, conn: sqlite3.Connection) -> None:
-        conn.executescript(_SCHEMA)
+        conn.executescript(_SCHEMA + _INDEXES)
         conn.execute("INSERT OR REPLACE INTO meta VALUES('version', ?)", (STORE_VERSION,))
         self.fresh = True
 
@@ -147,11 +155,19 @@ class Store:
     def on_disk(self) -> bool:
         return self.db_path is not None
 
-    def clear(self) -> None:
-        """Forget everything (before a cold build)."""
-        with self.lock, self.transaction():
-            for table in ("pages", "files", "links", "names", "tags"):
-                self.conn.execute(f"DELETE FROM {table}")
+    @contextmanager
+    def bulk(self):
+        """Forget everything and fill the tables anew (a cold build): the secondary indexes
+        are made once at the end."""
+        with self.lock:
+            self.conn.executescript(_DROP_INDEXES)
+            with self.transaction():
+                for table in ("pages", "files", "links", "names", "tags"):
+                    self.conn.execute(f"DELETE FROM {table}")
+            try:
+                yield self
+            finally:
+                self.conn.executescript(_INDEXES)
 
     def close(self) -> None:
         """Close the file (an index in memory stays: it is all there is)."""
@@ -194,23 +210,26 @@ class Store:
                     pass  # another reader: next time
 
     # -- pages -------------------------------------------------------------------------------
-    def put_page(self, path: str, record: Record, stamp: tuple[int, int], indexed_ns: int) -> None:
-        aliases = record[_R_ALIASES]
-        with self.transaction() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO pages VALUES(?,?,?,?,?,?,?,?,?)",
-                (path, stamp[0], stamp[1], indexed_ns, record[_R_TITLE], _text(record[_R_TYPE]),
-                 _text(record[_R_SUMMARY]), SEP.join(a for a in aliases if isinstance(a, str)),
-                 pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)),
-            )
-            conn.execute("DELETE FROM names WHERE path=?", (path,))
-            conn.execute("DELETE FROM tags WHERE path=?", (path,))
+    def put_pages(self, pages: Iterable[tuple[str, Record, tuple[int, int], int]], *, new: bool = False) -> None:
+        """Store (path, record, stamp, indexed_ns) rows; `new`: none of them is stored yet."""
+        rows, names, tags, paths = [], [], [], []
+        dumps, protocol = pickle.dumps, pickle.HIGHEST_PROTOCOL
+        for path, record, stamp, indexed_ns in pages:
+            aliases = record[_R_ALIASES]
+            rows.append((path, stamp[0], stamp[1], indexed_ns, record[_R_TITLE], _text(record[_R_TYPE]),
+                         _text(record[_R_SUMMARY]), SEP.join(a for a in aliases if isinstance(a, str)),
+                         dumps(record, protocol=protocol)))
             keys = {_name(t) for t in (record[_R_TITLE], *aliases) if isinstance(t, str)}
-            conn.executemany("INSERT INTO names VALUES(?,?)", [(k, path) for k in keys if k])
-            conn.executemany(
-                "INSERT INTO tags VALUES(?,?,?,?)",
-                [(t.casefold(), i, t, path) for i, t in enumerate(record[_R_TAGS]) if isinstance(t, str)],
-            )
+            names.extend((k, path) for k in keys if k)
+            tags.extend((t.casefold(), i, t, path) for i, t in enumerate(record[_R_TAGS]) if isinstance(t, str))
+            paths.append((path,))
+        with self.transaction() as conn:
+            if not new:
+                conn.executemany("DELETE FROM names WHERE path=?", paths)
+                conn.executemany("DELETE FROM tags WHERE path=?", paths)
+            conn.executemany("INSERT OR REPLACE INTO pages VALUES(?,?,?,?,?,?,?,?,?)", rows)
+            conn.executemany("INSERT INTO names VALUES(?,?)", names)
+            conn.executemany("INSERT INTO tags VALUES(?,?,?,?)", tags)
 
     def drop_page(self, path: str) -> None:
         with self.transaction() as conn:
@@ -398,9 +417,14 @@ class PageMap(Mapping[str, Page]):
         return record
 
     def put_record(self, path: str, record: Record, stamp: tuple[int, int] = (0, 0), indexed_ns: int = 0) -> None:
-        self.store.put_page(path, record, stamp, indexed_ns)
-        self.stamps[path] = stamp
-        self._objects.pop(path, None)
+        self.put_records([(path, record, stamp, indexed_ns)])
+
+    def put_records(self, rows: list[tuple[str, Record, tuple[int, int], int]], *, new: bool = False) -> None:
+        """Store (path, record, stamp, indexed_ns) rows at once (`new`: none is stored yet)."""
+        self.store.put_pages(rows, new=new)
+        for path, _record, stamp, _ns in rows:
+            self.stamps[path] = stamp
+            self._objects.pop(path, None)
 
     def remove(self, path: str) -> None:
         self.store.drop_page(path)
