@@ -185,17 +185,20 @@ class FuzzyIndex:
                 del ids[i]
 
     def _build_letter_bits(self) -> None:
-        """Every (char, is_path) bitset in one pass, so no keystroke pays for building one."""
-        members: dict[tuple[str, bool], list[int]] = {}
+        """Every (char, is_path) bitset in one pass, so no keystroke pays for building one.
+        Bits are set in one bytearray per letter (a list of entry ids per letter first would
+        hold millions of ints at 50k pages: ~50 MB the allocator keeps after they are freed)."""
+        size = len(self._key) // 8 + 1
+        maps: dict[tuple[str, bool], bytearray] = {}
         for eid, (key, field_name) in enumerate(zip(self._key, self._field)):
             is_path = field_name == "path"
+            byte, bit = eid >> 3, 1 << (eid & 7)
             for ch in set(key):
-                members.setdefault((ch, is_path), []).append(eid)
-        size = len(self._key) // 8 + 1
-        for letter_key, eids in members.items():
-            bitmap = bytearray(size)
-            for eid in eids:
-                bitmap[eid >> 3] |= 1 << (eid & 7)
+                bitmap = maps.get((ch, is_path))
+                if bitmap is None:
+                    bitmap = maps[ch, is_path] = bytearray(size)
+                bitmap[byte] |= bit
+        for letter_key, bitmap in maps.items():
             self._letters[letter_key] = int.from_bytes(bitmap, "little")
 
     def add_page(self, path: str, title: str, aliases: list[str]) -> None:
