@@ -105,10 +105,9 @@ class FuzzyIndex:
     def __init__(self) -> None:
         self._path: list[str | None] = []
         self._field: list[str] = []
-        self._text: list[str] = []
+        self._text: list[str | None] = []  # as written; None for a path (its stem, derived)
         self._key: list[str] = []
         self._by_page: dict[str, tuple[int, ...]] = {}
-        self._titles: dict[str, str] = {}
         self._sorted = SortedKeys()  # titles/aliases
         self._paths = SortedKeys()  # paths without .md
         self._words = SortedKeys()  # each word of a title/alias
@@ -127,7 +126,6 @@ class FuzzyIndex:
         for path, title, aliases in pages:
             path = sys.intern(path)  # the vault's own copy (scan_tree interns paths)
             rows.extend(_fields(path, title, aliases))
-            self._titles[path] = title
         rows.sort(key=lambda row: len(row[3]))
         self._path = [r[0] for r in rows]
         self._field = [r[1] for r in rows]
@@ -215,7 +213,6 @@ class FuzzyIndex:
                 self._short_add(eid)
             ids.append(eid)
         self._by_page[path] = tuple(ids)
-        self._titles[path] = title
 
     def remove_page(self, path: str) -> None:
         for eid in self._by_page.pop(path, ()):
@@ -237,7 +234,6 @@ class FuzzyIndex:
             for ch in set(key):
                 if (ch, is_path) in self._letters:
                     self._letters[ch, is_path] &= bit
-        self._titles.pop(path, None)
 
     def _append(self, path: str, field_name: str, text: str, key: str) -> None:
         self._path.append(path)
@@ -305,7 +301,7 @@ class FuzzyIndex:
         for rank, eid in sorted(best.values())[:limit]:
             score = 1000.0 - 250 * rank[0] - rank[1]
             path = paths[eid]
-            hits.append(FindHit(path, self._titles.get(path, ""), score, self._text[eid], fields[eid]))
+            hits.append(FindHit(path, self.title_for(path) or "", score, self._shown(eid), fields[eid]))
         return hits
 
     def _fuzzy_tier(self, needle: str, is_path: bool, offer) -> None:
@@ -334,12 +330,28 @@ class FuzzyIndex:
                         return
 
     def title_for(self, path: str) -> str | None:
-        return self._titles.get(path)
+        """The page's title as indexed (its file stem when it has none)."""
+        ids = self._by_page.get(path)
+        if ids is None:
+            return None
+        for eid in ids:
+            if self._field[eid] == "title":
+                return self._text[eid]
+        return _stem(path)
+
+    def _shown(self, eid: int) -> str:
+        text = self._text[eid]
+        return _stem(self._path[eid] or "") if text is None else text
+
+
+def _stem(path: str) -> str:
+    return path[:-3] if path.lower().endswith(".md") else path
 
 
 def _fields(path: str, title: str, aliases: list[str]):
-    """(path, field, text, key) rows for one page, duplicates dropped."""
-    stem = path[:-3] if path.lower().endswith(".md") else path
+    """(path, field, text, key) rows for one page, duplicates dropped (a path's text is None:
+    its stem, derived when shown)."""
+    stem = _stem(path)
     seen: set[str] = set()
     for field_name, text in [("title", title), *(("alias", a) for a in aliases), ("path", stem)]:
         if not isinstance(text, str) or not text.strip():
@@ -348,7 +360,7 @@ def _fields(path: str, title: str, aliases: list[str]):
         mark = ("p" if field_name == "path" else "n") + key
         if mark not in seen:
             seen.add(mark)
-            yield path, field_name, text, key
+            yield path, field_name, None if field_name == "path" else text, key
 
 
 def _bit_indexes(bits: int) -> list[int]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import io
 import pickle
 import sqlite3
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -250,7 +251,11 @@ class Store:
     def page_stamps(self) -> dict[str, tuple[int, int, int]]:
         """path -> (mtime_ns, size, indexed_ns)."""
         with self.lock:
-            return {p: (m, s, n) for p, m, s, n in self.conn.execute("SELECT path, mtime, size, indexed_ns FROM pages")}
+            # interned: the resolver, the finder and the page map share one copy of each path
+            return {
+                sys.intern(p): (m, s, n)
+                for p, m, s, n in self.conn.execute("SELECT path, mtime, size, indexed_ns FROM pages")
+            }
 
     def page_rows(self) -> list[tuple[str, str, Any, Any]]:
         """(path, title, summary, type) of every page, by path."""
