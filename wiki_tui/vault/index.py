@@ -8,7 +8,7 @@ offer "resolved via alias" separately.
 
 Queries: `sources_linking(path)` (backlinks: an index on `target`), `unresolved_sources(name)`,
 `unresolved_by_key()`, `targets_of(source, rows)` (each link row's resolved path, aligned),
-`resolved_from(source)`, `affected_by_file(path)`.
+`resolved_from(source)`, `affected_by_file(path)`. One row per page and linkpath (see store.py).
 
 Incremental upkeep: when a file appears or disappears, only links whose last path segment
 names that file can change meaning (own folder beats shortest path, a new file can resolve a
@@ -44,24 +44,36 @@ class LinkIndex:
 
     # -- upkeep ------------------------------------------------------------------------------
     def set_links(self, source: str, links: list[tuple]) -> None:
-        """(Re)index one page's links (record rows)."""
-        self.set_many([(source, links)])
+        """(Re)index one page's links (record rows): only the linkpaths that came, went or
+        changed count are written, and only the new ones resolved (index.md gaining one
+        entry writes one row, not fifty thousand)."""
+        counts = _counts(links)
+        with self.store.lock:
+            known = {
+                linkpath: (n, target)
+                for linkpath, n, target in self.store.conn.execute(
+                    "SELECT linkpath, n, target FROM links WHERE src=?", (source,)
+                )
+            }
+            gone = [(source, lp) for lp in known if lp not in counts]
+            recount = [(n, source, lp) for lp, n in counts.items() if lp in known and known[lp][0] != n]
+            resolve = self.resolver.resolve
+            added = [_row(source, lp, n, resolve(lp, source)) for lp, n in counts.items() if lp not in known]
+            if gone or recount or added:
+                with self.store.transaction() as conn:
+                    conn.executemany("DELETE FROM links WHERE src=? AND linkpath=?", gone)
+                    conn.executemany("UPDATE links SET n=? WHERE src=? AND linkpath=?", recount)
+                    conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", added)
 
-    def set_many(self, pages: Iterable[tuple[str, list[tuple]]], *, new: bool = False) -> None:
-        """(Re)index several pages' links (`new`: none of them is indexed yet)."""
+    def add_new(self, pages: Iterable[tuple[str, list[tuple]]]) -> None:
+        """Index the links of pages not indexed yet (a cold build)."""
         resolve = self.resolver.resolve
-        sources, rows = [], []
-        for source, links in pages:
-            sources.append((source,))
-            for seq, row in enumerate(links):
-                linkpath = row[L_TARGET]
-                if row[L_KIND] == "external" or not linkpath:
-                    continue
-                rows.append((source, seq, linkpath, link_key(linkpath), name_key(linkpath),
-                             resolve(linkpath, source)))
+        rows = [
+            _row(source, linkpath, n, resolve(linkpath, source))
+            for source, links in pages
+            for linkpath, n in _counts(links).items()
+        ]
         with self.store.transaction() as conn:
-            if not new:
-                conn.executemany("DELETE FROM links WHERE src=?", sources)
             conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", rows)
 
     def remove_source(self, source: str) -> None:
@@ -73,17 +85,17 @@ class LinkIndex:
         store = self.store
         with store.lock:
             rows = store.conn.execute(
-                "SELECT src, seq, linkpath, target FROM links WHERE nkey=?", (name_key(path),)
+                "SELECT src, linkpath, target FROM links WHERE nkey=?", (name_key(path),)
             ).fetchall()
             resolve = self.resolver.resolve
             changed = []
-            for source, seq, linkpath, old in rows:
+            for source, linkpath, old in rows:
                 new = resolve(linkpath, source)
                 if new != old:
-                    changed.append((new, source, seq))
+                    changed.append((new, source, linkpath))
             if changed:
                 with store.transaction() as conn:
-                    conn.executemany("UPDATE links SET target=? WHERE src=? AND seq=?", changed)
+                    conn.executemany("UPDATE links SET target=? WHERE src=? AND linkpath=?", changed)
 
     def affected_by_file(self, path: str) -> list[str]:
         """Pages whose links could change meaning when `path` appears or disappears."""
@@ -94,27 +106,26 @@ class LinkIndex:
         """The resolved path of each of `source`'s link rows (None: unresolved or external;
         a same-page link: `source`)."""
         with self.store.lock:
-            found = dict(self.store.conn.execute("SELECT seq, target FROM links WHERE src=?", (source,)))
+            found = dict(self.store.conn.execute("SELECT linkpath, target FROM links WHERE src=?", (source,)))
         return [
-            found.get(seq) if row[L_TARGET] and row[L_KIND] != "external"
-            else (source if row[L_KIND] != "external" else None)
-            for seq, row in enumerate(links)
+            None if row[L_KIND] == "external" else found.get(row[L_TARGET]) if row[L_TARGET] else source
+            for row in links
         ]
 
     def sources_linking(self, path: str) -> dict[str, int]:
         """source -> how many of its links resolve to `path`."""
-        return self._counts("SELECT src, count(*) FROM links WHERE target=? GROUP BY src", (path,))
+        return self._pairs("SELECT src, sum(n) FROM links WHERE target=? GROUP BY src", (path,))
 
     def resolved_from(self, source: str) -> dict[str, int]:
         """target -> how many of `source`'s links resolve to it."""
-        return self._counts(
-            "SELECT target, count(*) FROM links WHERE src=? AND target IS NOT NULL GROUP BY target", (source,)
+        return self._pairs(
+            "SELECT target, sum(n) FROM links WHERE src=? AND target IS NOT NULL GROUP BY target", (source,)
         )
 
     def unresolved_sources(self, linkpath: str) -> dict[str, int]:
         """source -> how many unresolved links it holds to `linkpath` (compared lowercased)."""
-        return self._counts(
-            "SELECT src, count(*) FROM links WHERE target IS NULL AND lkey=? GROUP BY src", (link_key(linkpath),)
+        return self._pairs(
+            "SELECT src, sum(n) FROM links WHERE target IS NULL AND lkey=? GROUP BY src", (link_key(linkpath),)
         )
 
     def unresolved_by_key(self) -> dict[str, set[str]]:
@@ -130,7 +141,7 @@ class LinkIndex:
         out: dict[str, dict[str, int]] = {p: {} for p in pages}
         with self.store.lock:
             for source, target, count in self.store.conn.execute(
-                "SELECT src, target, count(*) FROM links WHERE target IS NOT NULL GROUP BY src, target"
+                "SELECT src, target, sum(n) FROM links WHERE target IS NOT NULL GROUP BY src, target"
             ):
                 out.setdefault(source, {})[target] = count
         return out
@@ -140,15 +151,29 @@ class LinkIndex:
         out: dict[str, dict[str, int]] = {p: {} for p in pages}
         with self.store.lock:
             for source, linkpath, count in self.store.conn.execute(
-                "SELECT src, linkpath, count(*) FROM links WHERE target IS NULL GROUP BY src, linkpath"
+                "SELECT src, linkpath, n FROM links WHERE target IS NULL"
             ):
                 out.setdefault(source, {})[linkpath] = count
         return out
 
-    def _counts(self, sql: str, args: tuple) -> dict[str, int]:
+    def _pairs(self, sql: str, args: tuple) -> dict[str, int]:
         with self.store.lock:
             return dict(self.store.conn.execute(sql, args).fetchall())
 
     def _column(self, sql: str, args: tuple) -> list[str]:
         with self.store.lock:
             return [row[0] for row in self.store.conn.execute(sql, args)]
+
+
+def _counts(links: list[tuple]) -> dict[str, int]:
+    """linkpath as written -> how often the page links it (external and same-page left out)."""
+    counts: dict[str, int] = {}
+    for row in links:
+        linkpath = row[L_TARGET]
+        if linkpath and row[L_KIND] != "external":
+            counts[linkpath] = counts.get(linkpath, 0) + 1
+    return counts
+
+
+def _row(source: str, linkpath: str, n: int, target: str | None) -> tuple:
+    return (source, linkpath, n, link_key(linkpath), name_key(linkpath), target)

@@ -152,7 +152,7 @@ class Vault:
                     links.append((path, record_links(record)))
                 with store.transaction():
                     self.pages.put_records(rows, new=True)
-                    self._index.set_many(links, new=True)
+                    self._index.add_new(links)
                 parsed += len(rows)
         store.checkpoint()
         self.load_stats = {"cold": True, "parsed": parsed}

@@ -13,11 +13,13 @@ Tables (schema STORE_VERSION: another version is dropped and rebuilt, never migr
         (cache.py) pickled: a Page is rebuilt from it. `aliases` joined by U+001F.
   files(path, mtime, size)
         every non-page file (raw/ and attachments): link targets.
-  links(src, seq, linkpath, lkey, nkey, target)
-        one row per link to another file (external and same-page links are not stored);
-        `seq` is the link's place in the page's link rows, `target` the resolved path or
-        NULL (unresolved), `lkey` the linkpath lowercased (NFC), `nkey` its last segment
-        without .md: the pages to look at again when a file of that name comes or goes.
+  links(src, linkpath, n, lkey, nkey, target)
+        one row per page and linkpath as written (external and same-page links are not
+        stored), `n` times in the page: within one page a linkpath always means the same
+        file, so a page that gains one link (index.md and a new page) changes one row.
+        `target` is the resolved path or NULL (unresolved), `lkey` the linkpath lowercased
+        (NFC), `nkey` its last segment without .md: the rows to look at again when a file of
+        that name comes or goes.
   names(key, path)         each page's lowercased title and aliases (Vault.resolve_alias)
   tags(key, seq, tag, path) each page's tags, casefolded, as written, in page order
 
@@ -41,7 +43,7 @@ from typing import Any, Callable, Iterable
 from .cache import R, Record, SafeUnpickler, page_to_record, record_to_page
 from .page import Page
 
-STORE_VERSION = "1"
+STORE_VERSION = "2"
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write
 SEP = "\x1f"  # between aliases in pages.aliases
 _R_TITLE, _R_TYPE, _R_SUMMARY, _R_ALIASES, _R_TAGS = (
@@ -55,9 +57,9 @@ CREATE TABLE pages(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, size INTEGER N
                    indexed_ns INTEGER NOT NULL, title TEXT, type TEXT, summary TEXT,
                    aliases TEXT, record BLOB NOT NULL);
 CREATE TABLE files(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, size INTEGER NOT NULL);
-CREATE TABLE links(src TEXT NOT NULL, seq INTEGER NOT NULL, linkpath TEXT NOT NULL,
+CREATE TABLE links(src TEXT NOT NULL, linkpath TEXT NOT NULL, n INTEGER NOT NULL,
                    lkey TEXT NOT NULL, nkey TEXT NOT NULL, target TEXT,
-                   PRIMARY KEY(src, seq)) WITHOUT ROWID;
+                   PRIMARY KEY(src, linkpath)) WITHOUT ROWID;
 CREATE TABLE names(key TEXT NOT NULL, path TEXT NOT NULL);
 CREATE TABLE tags(key TEXT NOT NULL, seq INTEGER NOT NULL, tag TEXT NOT NULL, path TEXT NOT NULL);
 """
@@ -311,7 +313,7 @@ class Store:
 _PROBES = (
     "SELECT path, mtime, size, indexed_ns, title, type, summary, aliases, record FROM pages",
     "SELECT path, mtime, size FROM files",
-    "SELECT src, seq, linkpath, lkey, nkey, target FROM links",
+    "SELECT src, linkpath, n, lkey, nkey, target FROM links",
     "SELECT key, path FROM names",
     "SELECT key, seq, tag, path FROM tags",
 )
