@@ -46,7 +46,7 @@ from .page import parse_page
 from .resolve import Resolver
 
 if TYPE_CHECKING:
-    from .model import Vault
+    from .view import VaultView
 
 INDEX_FILE = "index.md"
 LOG_FILE = "log.md"
@@ -78,7 +78,7 @@ class Finding:
         }
 
 
-def lint_vault(vault: "Vault") -> list[Finding]:
+def lint_vault(vault: "VaultView") -> list[Finding]:
     records = vault.pages.records()
     index = vault._index
     out: list[Finding] = []
@@ -120,7 +120,7 @@ def lint_vault(vault: "Vault") -> list[Finding]:
 
 # -- links ------------------------------------------------------------------------------------
 
-def _unresolved(vault: "Vault", source: str, row: tuple, suggest: "Suggester") -> Finding:
+def _unresolved(vault: "VaultView", source: str, row: tuple, suggest: "Suggester") -> Finding:
     linkpath = row[L_TARGET]
     via_alias = vault.resolve_alias(linkpath)
     if via_alias:
@@ -140,7 +140,7 @@ class Suggester:
     """Close page names for dangling links: the fuzzy finder first (abbreviations, prefixes),
     then edit similarity over every title, file name and alias (typos: "Betta" -> "Beta")."""
 
-    def __init__(self, vault: "Vault") -> None:
+    def __init__(self, vault: "VaultView") -> None:
         self.vault = vault
         self._keys: list[str] | None = None
         self._paths: list[str] = []
@@ -183,7 +183,7 @@ class Suggester:
                 self._paths.append(path)
 
 
-def suggest_target(vault: "Vault", linkpath: str) -> str | None:
+def suggest_target(vault: "VaultView", linkpath: str) -> str | None:
     """A close existing page for a dangling link, as a wikilink, or None."""
     return Suggester(vault)(linkpath)
 
@@ -196,14 +196,14 @@ def _path_link(target: str, row: tuple, display: str | None = None) -> str:
     return f"[[{stem}{subpath}|{display}]]" if display else f"[[{stem}{subpath}]]"
 
 
-def _duplicate_file_names(vault: "Vault") -> set[str]:
+def _duplicate_file_names(vault: "VaultView") -> set[str]:
     counts = Counter(name_key(p) for p in (*vault.pages, *vault.attachments))
     return {k for k, n in counts.items() if n > 1}
 
 
 # -- pages ------------------------------------------------------------------------------------
 
-def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Finding]:
+def _field_findings(vault: "VaultView", path: str, frontmatter: dict) -> list[Finding]:
     if path in SPECIAL_PAGES:
         return []
     out = []
@@ -218,7 +218,7 @@ def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Findin
     return out + ([finding] if finding else [])
 
 
-def _type_finding(vault: "Vault", path: str, page_type, line: Callable[[], int]) -> Finding | None:
+def _type_finding(vault: "VaultView", path: str, page_type, line: Callable[[], int]) -> Finding | None:
     """unknown-type or wrong-folder for a page's `type` (AGENTS.md `types`), else None."""
     types = vault.schema.types
     if not (vault.schema.types_declared and isinstance(page_type, str) and page_type.strip() and types):
@@ -251,7 +251,7 @@ def _empty(value) -> bool:
     return value is None or (isinstance(value, (str, list, dict)) and not (value.strip() if isinstance(value, str) else value))
 
 
-def _orphans(vault: "Vault") -> list[Finding]:
+def _orphans(vault: "VaultView") -> list[Finding]:
     index = vault._index
     out = []
     alias_linked = _alias_linked(vault)
@@ -264,7 +264,7 @@ def _orphans(vault: "Vault") -> list[Finding]:
     return out
 
 
-def _alias_linked(vault: "Vault") -> set[str]:
+def _alias_linked(vault: "VaultView") -> set[str]:
     """Pages reached only through an alias link (those are reported as alias-link instead)."""
     out = set()
     for key, sources in vault._index.unresolved_by_key().items():
@@ -275,7 +275,7 @@ def _alias_linked(vault: "Vault") -> set[str]:
     return out
 
 
-def _index_findings(vault: "Vault") -> list[Finding]:
+def _index_findings(vault: "VaultView") -> list[Finding]:
     record = vault.pages.record(INDEX_FILE)
     if record is None or not vault.schema.found:
         return []  # without AGENTS.md, an index.md is the person's own page, not the catalog
@@ -300,7 +300,7 @@ def _index_findings(vault: "Vault") -> list[Finding]:
     return out
 
 
-def _hand_written_index(vault: "Vault") -> bool:
+def _hand_written_index(vault: "VaultView") -> bool:
     """index.md is a person's note rather than the catalog: no generated header, and text the
     generator never writes (a catalog missing only its header is still a catalog)."""
     try:
@@ -310,7 +310,7 @@ def _hand_written_index(vault: "Vault") -> bool:
     return not text.startswith(INDEX_TEMPLATE) and bool(hand_written_lines(text))
 
 
-def _duplicates(vault: "Vault") -> list[Finding]:
+def _duplicates(vault: "VaultView") -> list[Finding]:
     """Pages that compete for one link target: a bare `[[Name]]` Obsidian's rules do not settle.
 
     A page at the vault root answers a bare link from everywhere (rule 1), else the shortest
@@ -348,7 +348,7 @@ def _tied_for_bare_link(paths: list[str]) -> list[str]:
     return sorted(contenders) if len(contenders) > 1 else []
 
 
-def _frontmatter_line(vault: "Vault", path: str, key: str) -> int:
+def _frontmatter_line(vault: "VaultView", path: str, key: str) -> int:
     try:
         lines = vault.read_text(path).split("\n", 200)[:200]
     except Exception:  # noqa: BLE001 - only a line number
@@ -368,7 +368,7 @@ def _warning_line(warning: str) -> int:
 
 # -- a proposed change ------------------------------------------------------------------------
 
-def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
+def lint_changes(vault: "VaultView", files: dict[str, str | None]) -> list[Finding]:
     """Findings the proposed texts (path -> text, None = delete) would introduce."""
     from .layout import clean_path
 
@@ -459,13 +459,13 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
     return out
 
 
-def _link_rows(vault: "Vault", path: str) -> list[tuple]:
+def _link_rows(vault: "VaultView", path: str) -> list[tuple]:
     record = vault.pages.record(path)
     return record_links(record) if record is not None else []
 
 
 def _unresolved_after(
-    vault: "Vault", path: str, line: int, raw: str, linkpath: str, *, after: set[str],
+    vault: "VaultView", path: str, line: int, raw: str, linkpath: str, *, after: set[str],
     suggest: Suggester, gone: str | None = None,
 ) -> Finding:
     via_alias = vault.resolve_alias(linkpath)

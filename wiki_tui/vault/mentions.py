@@ -24,7 +24,7 @@ from .links import Link, prose_spans
 from .resolve import link_key
 
 if TYPE_CHECKING:
-    from .model import Vault
+    from .view import VaultView
 
 _WORDS = re.compile(r"[^\W_]+")
 
@@ -54,7 +54,7 @@ class Mention:
                 "text": self.text}
 
 
-def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
+def linked_mentions(vault: "VaultView", rel: str) -> list[Backlink]:
     """Call with the vault's lock held."""
     index, pages = vault._index, vault.pages
     out: list[Backlink] = []
@@ -85,7 +85,7 @@ def linked_mentions(vault: "Vault", rel: str) -> list[Backlink]:
     return out
 
 
-def _backlink(vault: "Vault", source: str, row: tuple, lines_of: dict, via_alias: bool) -> Backlink:
+def _backlink(vault: "VaultView", source: str, row: tuple, lines_of: dict, via_alias: bool) -> Backlink:
     lines = lines_of.get(source)
     if lines is None:
         try:
@@ -98,7 +98,7 @@ def _backlink(vault: "Vault", source: str, row: tuple, lines_of: dict, via_alias
     return Backlink(source, line, context, Link(*row), via_alias)
 
 
-def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500, *,
+def unlinked_mentions(vault: "VaultView", rel: str, limit: int = 500, *,
                       include_listings: bool = False) -> list[Mention]:
     """Takes the vault's lock only while it reads the index, not while it reads files."""
     with vault._lock:
