@@ -304,7 +304,7 @@ class Vault:
         self._index.set_links(path, link_rows(page))  # from the parse, not unpacked again
         if self._fuzzy is not None:
             self._fuzzy.add_page(path, page.title, page.aliases)
-        if self._search is not None and self._search_synced:
+        if self._search is not None and self._search_synced and path != CATALOG:
             self._search_synced = self._search.sync_one(path, stamp, (page.title, self._search_text(path)))
 
     def _drop_page(self, path: str) -> None:
@@ -510,8 +510,9 @@ class Vault:
             return self._fuzzy_index().find(query, limit)
 
     def search(self, query: str, limit: int = 20, *, include_listings: bool | None = None) -> list[SearchHit]:
-        """Full-text hits, best first; index.md and log.md only with `include_listings`
-        (default: `show_listings`), and then after the pages."""
+        """Full-text hits, best first; log.md only with `include_listings` (default:
+        `show_listings`), and then after the pages. index.md is not searched at all: it holds
+        the pages' titles and summaries, which their own hits carry."""
         with self._lock:
             index = self._search_index()
         return index.search(query, limit, include_listings=self._listings(include_listings))
@@ -534,7 +535,10 @@ class Vault:
         if self._search is None:
             self._search = SearchIndex(self._state_file(SEARCH_DB))  # None: in memory
         if not self._search_synced:
-            self._search_synced = self._search.sync(dict(self._stamps), self._search_load) >= 0
+            # index.md is left out: its text is every page's title and summary, which the pages'
+            # own hits carry (and indexing its 6.5 MB again after each accept cost seconds at 50k)
+            searched = {p: st for p, st in self._stamps.items() if p != CATALOG}
+            self._search_synced = self._search.sync(searched, self._search_load) >= 0
         return self._search
 
     def _search_load(self, path: str) -> tuple[str, str] | None:
