@@ -215,6 +215,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
 
         try:
             vault = Vault.open(self.vault_root)
+            vault.show_listings = self.ui_config.show_listings
         except (VaultError, OSError) as exc:
             self.call_from_thread(self.conversation.add_note, f"vault not opened: {exc}", "error")
             return

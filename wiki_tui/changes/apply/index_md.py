@@ -85,6 +85,9 @@ def page_rows(pages: Any) -> Iterable[tuple[str, str, Any, Any]]:
     enabled = gc.isenabled()
     gc.disable()  # as in render_rows
     try:
+        rows = getattr(pages, "rows", None)
+        if callable(rows):  # the vault's page map: one read of its index, no page built
+            return list(rows())
         records = getattr(pages, "records", None)
         if callable(records):
             from wiki_tui.vault.cache import R

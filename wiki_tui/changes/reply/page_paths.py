@@ -59,15 +59,13 @@ def _name_key(name: str) -> str:
 
 def _by_alias(vault: Any, path: str) -> list[str]:
     """Pages whose title or alias is the path's file name (within its folder, if it names one)."""
-    from wiki_tui.vault.cache import R_ALIASES, R_TITLE
-
     folder, _, name = path.rpartition("/")
     key = _name_key(name[:-3] if name.lower().endswith(".md") else name)
     found = []
-    for page, rec in vault.pages.records().items():
+    for page, title, aliases in vault.pages.titles():
         if folder and not page.lower().startswith(folder.lower() + "/"):
             continue
-        if any(_name_key(n) == key for n in (rec[R_TITLE], *rec[R_ALIASES])):
+        if any(_name_key(n) == key for n in (title, *aliases)):
             found.append(page)
     return sorted(found, key=lambda p: (len(p), p))
 
