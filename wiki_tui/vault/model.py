@@ -26,7 +26,7 @@ from .cache import (
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
 from .layout import (
-    STATE_DIR, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
+    VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
 )
 from .links import Link
 from .mentions import Backlink, Mention, linked_mentions, unlinked_mentions
@@ -34,6 +34,7 @@ from .page import Page, parse_page, read_page_text
 from .resolve import Resolver, link_key
 from .schema import SCHEMA_FILE, Schema, parse_schema
 from .search import SearchHit, SearchIndex
+from .state import state_dir
 
 SEARCH_DB = "search.sqlite"
 RACY_NS = 2_000_000_000  # file times within 2 s of the cache save are not trusted
@@ -47,7 +48,6 @@ class Vault:
         self.root = Path(root)
         self._root_str = str(self.root)
         self.raw_dir = Path(layout.RAW_DIR)
-        self.state_dir = self.root / STATE_DIR
         self.pages = PageMap()
         self.attachments: set[str] = set()  # every non-page file (raw/ included): link targets
         self.schema = Schema()
@@ -66,6 +66,12 @@ class Vault:
         self._use_cache = True
         self._watcher = None
         self._synced_log: tuple[int, int] | None = None  # log.md's stamp at the last sync
+
+    @property
+    def state_dir(self) -> Path:
+        """Where this vault's caches live: `.wiki-tui/` when adopted, else the user cache
+        (state.py): a folder only being read is never written into."""
+        return state_dir(self.root)
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
