@@ -196,6 +196,16 @@ class GitRepo:
                 entries[vault_path] = f"{mode} {sha}"
         return entries
 
+    def head_files(self) -> set[str]:
+        """Vault paths of the files in HEAD's tree (empty on an unborn branch)."""
+        if self.head() is None:
+            return set()
+        out = self._run("ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--",
+                        *([self.prefix] if self.prefix else []))
+        from wiki_tui.vault.resolve import normalize_path
+
+        return {normalize_path(v) for v in map(self.to_vault, out.split("\0")) if v}
+
     def blob(self, rev: str, path: str) -> bytes | None:
         """A file's bytes at `rev`, or None when it does not exist there."""
         try:

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 from .links import Heading, Link
 from .page import Page
 
-CACHE_FORMAT = 4  # bump whenever records or the link index state change shape
+CACHE_FORMAT = 5  # bump whenever records or the link index state change shape
 CACHE_FILE = "index.pickle"
 
 _PAGE_FIELDS = tuple(f.name for f in fields(Page))
