@@ -295,6 +295,9 @@ def main() -> None:
     parser.add_argument("--earlier", type=int, default=200)
     parser.add_argument("--pages", type=int, default=10000)
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--vault", type=Path, default=None,
+                        help="an existing (big) vault: memory and a second first-paint row use it")
+    parser.add_argument("--skip-sample", action="store_true", help="only the --vault rows")
     args = parser.parse_args()
 
     scratch = Path(tempfile.mkdtemp(prefix="bench-app-"))
@@ -313,7 +316,8 @@ def main() -> None:
         # mostly measures the compiler and makes the app's share look smaller.
         first_paint_env = {k: os.environ.get(k) for k in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
         report["first_paint"] = {}
-        for condition in ("cached", "compiled"):
+        conditions = () if args.skip_sample else ("cached", "compiled")
+        for condition in conditions:
             if condition == "cached":
                 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
                 os.environ["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
@@ -341,8 +345,27 @@ def main() -> None:
             else:
                 os.environ[key] = value
 
+        if args.vault is not None:  # first paint with a big vault: the start page opens at once
+            os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+            os.environ["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
+            _child("paint", "bare", str(args.vault))
+            _child("paint", "wiki", str(args.vault))
+            bare, wiki = [], []
+            for _ in range(args.runs):
+                bare.append(_child("paint", "bare", str(args.vault)))
+                wiki.append(_child("paint", "wiki", str(args.vault)))
+            bare_s, wiki_s = _median(bare, "seconds"), _median(wiki, "seconds")
+            report["first_paint_vault"] = {
+                "vault": str(args.vault), "bare_textual_s": bare_s, "wiki_app_s": wiki_s,
+                "ratio": round(wiki_s / bare_s, 3), "target_ratio": 1.3, "runs": args.runs}
+            for key, value in first_paint_env.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+
         streams, idle = [], []
-        for _ in range(args.stream_runs):
+        for _ in range(0 if args.skip_sample else args.stream_runs):
             streams.append(_child("stream", str(sample), str(args.tokens), str(args.earlier)))
             idle.append(_child("idle", "7"))
         if streams:  # --stream-runs 0 skips it
@@ -360,16 +383,18 @@ def main() -> None:
                 "load_average_1min": _median(streams, "load_average"), "runs": args.stream_runs}
 
         if not args.skip_memory:
-            big = scratch / "big"
-            subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gen_vault.py"), str(big),
-                            "--pages", str(args.pages)], check=True, capture_output=True)
+            big = args.vault or scratch / "big"
+            if args.vault is None:
+                subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gen_vault.py"), str(big),
+                                "--pages", str(args.pages)], check=True, capture_output=True)
             _child("memory", str(big))  # first run builds the index cache
             memory = [_child("memory", str(big)) for _ in range(3)]
             report["memory"] = {
                 "pages": memory[0]["pages"], "vault_loaded": memory[0]["vault_loaded"],
                 "rss_mb": _median(memory, "rss_mb"), "target_mb": 150,
                 "load_seconds": _median(memory, "load_seconds"),
-                "litellm_imported": any(r["litellm_imported"] for r in memory)}
+                "litellm_imported": any(r["litellm_imported"] for r in memory),
+                "load_average_1min": round(os.getloadavg()[0], 2)}
         print(json.dumps(report, indent=2))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -5,6 +5,8 @@ log entry, index.md) as a model's."""
 from __future__ import annotations
 
 
+import json
+
 import pytest
 
 from tests.conftest import git
@@ -93,3 +95,27 @@ def test_a_question_the_wiki_has_no_page_for_files_nothing(git_vault, capsys):
     assert code == 1
     assert git(git_vault, "rev-parse", "HEAD") == head
     assert "Traceback" not in capsys.readouterr().err
+
+
+async def test_a_rename_carries_chart_specs_and_canvases_along(git_vault):
+    """A chart spec's pages sit in a fence and a canvas is no page: no link index sees them,
+    yet a rename must not leave them pointing at the old page."""
+    from tests.agent.conftest import run_op
+    from wiki_tui.agent import operations
+    from wiki_tui.agent.config import AgentSettings
+    from wiki_tui.agent.events import ChangesetReady
+    from wiki_tui.changes.apply.journal import apply_changeset
+    from wiki_tui.vault import Vault
+
+    vault = Vault.open(git_vault)
+    events = await run_op(operations.instruct(vault, "rename H4 to Harrison H4", AgentSettings()))
+    changeset = next(e.changeset for e in events if isinstance(e, ChangesetReady))
+    assert "answers/Who made H4 count.canvas" in [f.path for f in changeset.files]
+    changeset.accept_all()
+    assert apply_changeset(vault, changeset).commit
+    canvas = check_canvas((git_vault / "answers/Who made H4 count.canvas").read_text())
+    assert "entities/Harrison H4.md" in canvas.files and "entities/H4.md" not in canvas.files
+    assert "[[Harrison H4]]" in json.dumps(canvas.nodes, ensure_ascii=False)
+    page = (git_vault / "answers/Longitude timeline.md").read_text(encoding="utf-8")
+    (block,) = find_chart_blocks(page)
+    assert "Harrison H4" in parse_spec(block.body).pages

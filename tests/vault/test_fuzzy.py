@@ -100,3 +100,40 @@ def test_sorted_keys_keep_ids_in_order_among_equal_keys():
     assert list(keys.prefixed("of")) == [("of", 2), ("of", 7), ("of", 9)]
     assert list(keys.prefixed("o", cap=2)) == [("of", 2), ("of", 7)]
     assert len(keys) == 5
+
+
+def test_short_queries_from_the_prefix_index_equal_the_full_walk(monkeypatch):
+    """One- and two-letter queries stop after `limit` pages in the prefix index; they must give
+    exactly what ranking every prefix match would, also after pages come and go."""
+    import random
+
+    from wiki_tui.vault import fuzzy
+
+    rng = random.Random(7)
+    syllables = ["ca", "co", "c", "r", "re", "x", "a", "ab", "b", "mi", "Ma", "ç", "é"]
+
+    def name():
+        return " ".join("".join(rng.choice(syllables) for _ in range(rng.randint(1, 4)))
+                        for _ in range(rng.randint(1, 3)))
+
+    pages = [(f"d{i % 5}/{name()} {i}.md", name(), [name() for _ in range(rng.randint(0, 2))])
+             for i in range(600)]
+    pages += [("C.md", "C", []), ("x/Co.md", "co", ["C"])]
+    fast = index(pages)
+    for path, title, aliases in pages[:40]:
+        fast.remove_page(path)
+    for path, title, aliases in pages[:20]:
+        fast.add_page(path, title.upper(), aliases)
+    monkeypatch.setattr(fuzzy, "SHORT", 0)  # the reference: every prefix match ranked
+    full = index(pages)
+    for path, title, aliases in pages[:40]:
+        full.remove_page(path)
+    for path, title, aliases in pages[:20]:
+        full.add_page(path, title.upper(), aliases)
+    queries = ["c", "C", "co", "ca", "r", "re", "x", "a", "ab", "m", "ma", "é", "e", "z", "c ", " c"]
+    for q in queries:
+        for limit in (1, 5, 50):
+            monkeypatch.setattr(fuzzy, "SHORT", 2)
+            got = fast.find(q, limit)
+            monkeypatch.setattr(fuzzy, "SHORT", 0)
+            assert got == fast.find(q, limit) == full.find(q, limit), (q, limit)

@@ -126,3 +126,22 @@ def test_lint_changes_link_to_a_page_the_change_deletes(vault):
     broken = [f for f in findings if f.code == "broken-link" and f.path == "concepts/Gamma.md"]
     assert len(broken) == 1 and "deleted or renamed by this change" in broken[0].message
     assert broken[0].suggestion is None
+
+
+def test_log_history_is_not_linted_as_broken_links(tmp_path):
+    """After /undo removed a page, log.md still names it: history, not a fixable link."""
+    files = {
+        "AGENTS.md": AGENTS,
+        "log.md": "# Log\n\n## [2026-01-01] ingest | x\n- created: [[concepts/Removed]]\n"
+                  "- updated: [[Beta]] [[concepts/Alpha]]\n",
+        "concepts/Alpha.md": page("Alpha", "See [[Nowhere]]."),
+        "concepts/Beta Page.md": page("Beta Page", "[[Alpha]]", aliases="[Beta]"),
+    }
+    v = Vault.open(write(tmp_path / "v", files), use_cache=False)
+    try:
+        findings = v.lint()
+        assert [f.path for f in findings if f.code in ("broken-link", "alias-link", "ambiguous-link")] == [
+            "concepts/Alpha.md"]
+        assert not [f for f in findings if f.path == "log.md"]
+    finally:
+        v.close()

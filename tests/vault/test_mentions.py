@@ -31,3 +31,17 @@ def test_catalog_and_log_are_not_mentions(tmp_path):
     sources = {m.source for m in vault.unlinked_mentions("Sandglass.md")}
     assert sources.isdisjoint({"index.md", "log.md"})
     assert {m.source for m in vault.unlinked_mentions("Log line.md")} == set()
+
+
+def test_listings_are_not_backlinks_unless_asked(tmp_path):
+    vault = Vault.open(write(tmp_path, FILES), use_cache=False)
+    try:
+        assert {b.source for b in vault.backlinks("Sandglass.md")} == {"Log line.md"}
+        shown = {b.source for b in vault.backlinks("Sandglass.md", include_listings=True)}
+        assert shown == {"Log line.md", "index.md"}
+        assert {m.source for m in vault.unlinked_mentions("Sandglass.md", include_listings=True)} == {
+            "Log line.md", "log.md"}  # index.md is not searched, so never a mention
+        vault.show_listings = True  # the [ui] show_listings toggle
+        assert {b.source for b in vault.backlinks("Sandglass.md")} == shown
+    finally:
+        vault.close()

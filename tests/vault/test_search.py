@@ -148,7 +148,7 @@ def test_a_database_locked_by_another_process_is_waited_for_not_deleted(tmp_path
     first.close()
 
 
-def test_index_and_log_hits_come_after_the_pages(tmp_path):
+def test_index_and_log_are_no_hits_unless_asked_then_after_the_pages(tmp_path):
     files = {
         "index.md": "# Index\n\n- [[Chronometer]] — the chronometer, chronometer trials\n",
         "log.md": "# Log\n\n## [2026-01-01] ingest | chronometer notes\n",
@@ -157,8 +157,11 @@ def test_index_and_log_hits_come_after_the_pages(tmp_path):
     }
     v = Vault.open(write(tmp_path / "v", files), use_cache=False)
     try:
-        paths = [h.path for h in v.search("chronometer")]
-        assert paths[:2] == ["Chronometer.md", "Notes.md"] and set(paths[2:]) == {"index.md", "log.md"}
-        assert [h.path for h in v.search("chronometer", limit=2)] == ["Chronometer.md", "Notes.md"]
+        assert [h.path for h in v.search("chronometer")] == ["Chronometer.md", "Notes.md"]
+        paths = [h.path for h in v.search("chronometer", include_listings=True)]
+        assert paths == ["Chronometer.md", "Notes.md", "log.md"]  # index.md is never searched
+        assert [h.path for h in v.search("chronometer", limit=2, include_listings=True)] == [
+            "Chronometer.md", "Notes.md"]
+        assert v.search("trials") == []  # only index.md says it
     finally:
         v.close()

@@ -6,9 +6,11 @@ changeset that moves the page (the person reviews those edits like any other).
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
-from wiki_tui.changes.reply.blocks import EDIT, Block
+from wiki_tui.changes.reply.blocks import EDIT, WRITE, Block
 from wiki_tui.vault.layout import SPECIAL_PAGES
 
 
@@ -50,6 +52,25 @@ def _new_raw(link: Any, new_name: str) -> str:
     return f"{bang}[[{new_name}{sub}{display}]]"
 
 
+_SPEC_LINK = re.compile(r"\[\[([^\[\]|#]+)((?:[#|][^\[\]]*)?)\]\]")
+
+
+def _chart_links(vault: Any, source: str, old: str, new_name: str):
+    """(line, old link, new link) for the pages a ```chart spec of `source` cites that are
+    `old`: a spec's `pages` are inside a fence, so no link index sees them, yet they must
+    follow the page (forms/chart_spec.py)."""
+    from wiki_tui.forms.chart_spec import find_chart_blocks
+
+    text = vault.read_text(source)
+    if "chart" not in text:
+        return
+    for block in find_chart_blocks(text):
+        for i, line in enumerate(block.body.splitlines()):
+            for m in _SPEC_LINK.finditer(line):
+                if vault.resolve(m.group(1).strip(), source) == old:
+                    yield block.first_line + i, m.group(0), f"[[{new_name}{m.group(2)}]]"
+
+
 def rewrite_blocks(vault: Any, moves: dict[str, str], skip: set[str] = frozenset(),
                    keep_text: bool = False) -> list[Block]:
     """EDIT blocks pointing every wiki link at a moved page (old path -> new path) to its new
@@ -76,6 +97,8 @@ def rewrite_blocks(vault: Any, moves: dict[str, str], skip: set[str] = frozenset
                 if keep_text and not link.display:
                     raw = raw[:-2] + f"|{link.target}]]"
                 per_page.setdefault(source, {}).setdefault(link.line, []).append((link.raw, raw))
+            for number, old_raw, raw in _chart_links(vault, source, old, new_name):
+                per_page.setdefault(source, {}).setdefault(number, []).append((old_raw, raw))
     blocks: list[Block] = []
     for source, lines in sorted(per_page.items()):
         text = vault.read_text(source)
@@ -93,7 +116,48 @@ def rewrite_blocks(vault: Any, moves: dict[str, str], skip: set[str] = frozenset
                               new_line if new_line.endswith("\n") else new_line + "\n"))
         if edits:
             blocks.append(Block(EDIT, source, edits=edits))
+    return blocks + _canvas_blocks(vault, moves, skip, counts, keep_text)
+
+
+def _canvas_blocks(vault: Any, moves: dict[str, str], skip: set[str], counts: dict[str, int],
+                   keep_text: bool) -> list[Block]:
+    """The vault's canvases with their file nodes and their text nodes' links following the
+    moved pages (a canvas is no page: no link index sees into it)."""
+    blocks = []
+    for path in sorted(p for p in getattr(vault, "attachments", ()) if p.endswith(".canvas")):
+        if path in skip or not _editable(path):
+            continue
+        try:
+            text = vault.read_text(path) if hasattr(vault, "read_text") else ""
+            data = json.loads(text)
+            nodes = data.get("nodes") or []
+        except Exception:  # unreadable, or not a canvas: left as it is
+            continue
+        changed = False
+        for node in nodes:
+            if not isinstance(node, dict):
+                continue
+            if node.get("type") == "file" and node.get("file") in moves:
+                node["file"], changed = moves[node["file"]], True
+            if node.get("type") == "text" and isinstance(node.get("text"), str):
+                new_text = _SPEC_LINK.sub(lambda m: _moved_link(vault, m, path, moves, counts,
+                                                                 keep_text), node["text"])
+                if new_text != node["text"]:
+                    node["text"], changed = new_text, True
+        if changed:
+            indent = "\t" if "\n\t" in text else 1
+            out = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+            blocks.append(Block(WRITE, path, content=out))
     return blocks
+
+
+def _moved_link(vault: Any, m: re.Match, source: str, moves: dict[str, str],
+                counts: dict[str, int], keep_text: bool) -> str:
+    target = vault.resolve(m.group(1).strip(), source)
+    if target not in moves:
+        return m.group(0)
+    rest = m.group(2) or ("|" + m.group(1).strip() if keep_text else "")
+    return f"[[{link_name(vault, moves[target], counts)}{rest}]]"
 
 
 def blocks_as_text(blocks: list[Block]) -> str:

@@ -17,6 +17,7 @@ class UiConfig:
     theme: str | None = None
     send_key: str = "enter"  # "enter" (ctrl+j = newline) or "ctrl+j" (enter = newline)
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> "key[,key...]"
+    show_listings: bool = False  # index.md and log.md among backlinks, mentions, search hits
     notices: list[str] = field(default_factory=list)
 
     @classmethod
@@ -36,6 +37,12 @@ class UiConfig:
                 result.send_key = send_key
             else:
                 notices.append(f'config: send_key must be "enter" or "ctrl+j", not {send_key!r}')
+        show_listings = ui.get("show_listings")
+        if show_listings is not None:
+            if isinstance(show_listings, bool):
+                result.show_listings = show_listings
+            else:
+                notices.append("config: [ui] show_listings must be true or false; ignored")
         keys = config.get("keys", {})
         if isinstance(keys, dict):
             for binding_id, value in keys.items():

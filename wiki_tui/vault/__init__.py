@@ -2,7 +2,8 @@
 search, structural lint, watching for outside edits. No UI, no model."""
 
 from .fuzzy import FindHit
-from .layout import VaultError, init_vault
+from .create import init_vault
+from .layout import VaultError
 from .links import Link
 from .lint import Finding
 from .mentions import Backlink, Mention

@@ -1,8 +1,8 @@
-"""Pages as plain records, a lazy page map, and the on-disk index cache.
+"""Pages as plain records: what the index stores for each page (store.py keeps them on disk).
 
 Why records: unpickling 10k `Page` objects with their frozen `Link`s calls Python code per
-object (~1 s); the same data as plain tuples loads in C in a fraction of that. `PageMap` keeps
-records and builds a `Page` only when someone asks for it.
+object (~1 s); the same data as plain tuples loads in C in a fraction of that. `PageMap`
+(store.py) keeps records and builds a `Page` only when someone asks for it.
 
 A record keeps the fields the index, the finder and index.md read all the time as plain values
 (strings interned: a vault repeats the same targets, keys and tags across pages). The rest is
@@ -11,19 +11,14 @@ linted or shown as backlinks) and the "cold" fields (frontmatter, headings, bloc
 external links). Tens of small objects per link cost ~390 bytes of memory each; packed, ~100:
 on a 10k-page vault the index went from 73 MB to about 35 MB, and the cache loads faster.
 
-The cache (`<vault>/.wiki-tui/index.pickle`) holds the records, each file's (mtime_ns, size)
-and the link index state. It is only a cache: unreadable, foreign or outdated (another format
-version or other Page/Link fields) means a cold build, never an error.
+`VERSION` names the record's shape; the store's schema version changes with it.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import pickle
 import sys
-import tempfile
-from collections.abc import Iterator, Mapping
 from dataclasses import fields
 from operator import attrgetter
 from pathlib import Path
@@ -32,8 +27,7 @@ from typing import Any, NamedTuple
 from .links import Heading, Link
 from .page import Page
 
-CACHE_FORMAT = 5  # bump whenever records or the link index state change shape
-CACHE_FILE = "index.pickle"
+CACHE_FORMAT = 6  # bump whenever records change shape (and store.STORE_VERSION with it)
 
 _PAGE_FIELDS = tuple(f.name for f in fields(Page))
 _LINK_FIELDS = tuple(f.name for f in fields(Link))
@@ -96,7 +90,7 @@ def _pack(value: Any) -> bytes:
 
 def _unpack(blob: bytes, empty: Any) -> Any:
     # The safe unpickler: a blob comes from the cache file, which may not be ours.
-    return _SafeUnpickler(io.BytesIO(blob)).load() if blob else empty
+    return SafeUnpickler(io.BytesIO(blob)).load() if blob else empty
 
 
 def record_links(record: Record) -> list[tuple]:
@@ -122,66 +116,7 @@ def record_to_page(record: Record) -> Page:
     )
 
 
-class PageMap(Mapping[str, Page]):
-    """path -> Page, stored as records; a Page object is built on access. The last
-    OBJECTS_KEPT pages built are kept (a page with 10k links is megabytes as objects)."""
-
-    OBJECTS_KEPT = 256
-
-    def __init__(self, records: dict[str, Record] | None = None) -> None:
-        self._records: dict[str, Record] = records if records is not None else {}
-        self._objects: dict[str, Page] = {}  # insertion order = least recently used first
-
-    def __getitem__(self, path: str) -> Page:
-        page = self._objects.pop(path, None)
-        if page is None:
-            page = record_to_page(self._records[path])
-        self._keep(path, page)
-        return page
-
-    def _keep(self, path: str, page: Page) -> None:
-        objects = self._objects
-        objects[path] = page
-        while len(objects) > self.OBJECTS_KEPT:
-            try:  # the watcher thread may be touching the map too: drop one, whichever
-                del objects[next(iter(objects))]
-            except (RuntimeError, StopIteration, KeyError):
-                break
-
-    def __contains__(self, path: object) -> bool:
-        return path in self._records
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._records))
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-    def record(self, path: str) -> Record | None:
-        return self._records.get(path)
-
-    def records(self) -> dict[str, Record]:
-        """A snapshot (path -> record): safe to iterate while the watcher thread updates pages.
-        Copying 10k entries costs ~0.2 ms."""
-        return dict(self._records)
-
-    def put(self, page: Page) -> Record:
-        record = page_to_record(page)
-        self._records[page.path] = record
-        self._objects.pop(page.path, None)
-        self._keep(page.path, page)
-        return record
-
-    def put_record(self, path: str, record: Record) -> None:
-        self._records[path] = record
-        self._objects.pop(path, None)
-
-    def remove(self, path: str) -> None:
-        self._records.pop(path, None)
-        self._objects.pop(path, None)
-
-
-class _SafeUnpickler(pickle.Unpickler):
+class SafeUnpickler(pickle.Unpickler):
     """Plain data only. A vault may come from someone else (a cloned repository that committed
     its .wiki-tui/): a crafted pickle must not run code, so no class outside this list loads.
     Records are tuples, lists, dicts and scalars; YAML frontmatter adds dates and sets."""
@@ -195,39 +130,7 @@ class _SafeUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str):
         if (module, name) in self.ALLOWED:
             return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the index cache")
-
-
-def load_cache(state_dir: Path) -> dict[str, Any] | None:
-    """The cached state, or None when there is none usable."""
-    try:
-        with open(state_dir / CACHE_FILE, "rb") as fh:
-            data = _SafeUnpickler(fh).load()
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        return None
-    except Exception:  # noqa: BLE001 - a damaged cache must never stop the vault from opening
-        return None
-    if not isinstance(data, dict) or data.get("version") != VERSION:
-        return None
-    return data
-
-
-def save_cache(state_dir: Path, data: dict[str, Any]) -> bool:
-    """Write atomically; False (and no exception) when the folder is not writable."""
-    data = {**data, "version": VERSION}
-    try:
-        ensure_state_dir(state_dir)
-        fd, tmp = tempfile.mkstemp(dir=state_dir, prefix=".index-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, state_dir / CACHE_FILE)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        return False
-    return True
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the vault index")
 
 
 def ensure_state_dir(state_dir: Path) -> None:

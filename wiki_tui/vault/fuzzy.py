@@ -7,7 +7,10 @@ Ranking, best first (one result per page, its best-matching field):
                initials ("rm" -> "Review Meeting")
   3 fuzzy      the query's letters appear in order (abbreviations: "rvw mtg" -> "Review Meeting"),
                scored by a subsequence scorer that rewards word starts and consecutive runs.
-Tiers 0-2 come from bisecting presorted key lists (cheap even for a one-letter query). Tier 3
+Tiers 0-2 come from bisecting presorted key lists. Queries of one or two letters match
+thousands of titles by prefix at 50k pages: for those, a prefix index (`_short`: each 1- and
+2-letter prefix -> its entries already in rank order) yields the best ones first, so the walk
+stops after `limit` pages and costs what a long query costs. Tier 3
 only runs when they leave room: per-letter bitsets narrow the entries, rapidfuzz's LCS tests
 "is a subsequence" in C++, and the Python scorer re-ranks at most a few hundred candidates.
 Paths take part in tiers 1 and 3 only when the query holds "/" (a path is mostly its title).
@@ -16,6 +19,7 @@ Paths take part in tiers 1 and 3 only when the query holds "/" (a path is mostly
 from __future__ import annotations
 
 import re
+import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
@@ -27,6 +31,7 @@ MAX_RESULTS = 50
 RERANK = 300  # candidates the subsequence scorer looks at
 WORD_CAP = 2000  # word-prefix matches looked at (a one-letter query hits thousands)
 _CHUNK = 1024
+SHORT = 2  # queries up to this many letters are answered from the prefix index
 _WORD = re.compile(r"[^\W_]+")
 _BOUNDARY = frozenset(" -_/.()[]'\",:;&+")
 FIELD_RANK = {"title": 0, "alias": 1, "path": 2}
@@ -100,15 +105,15 @@ class FuzzyIndex:
     def __init__(self) -> None:
         self._path: list[str | None] = []
         self._field: list[str] = []
-        self._text: list[str] = []
+        self._text: list[str | None] = []  # as written; None for a path (its stem, derived)
         self._key: list[str] = []
         self._by_page: dict[str, tuple[int, ...]] = {}
-        self._titles: dict[str, str] = {}
         self._sorted = SortedKeys()  # titles/aliases
         self._paths = SortedKeys()  # paths without .md
         self._words = SortedKeys()  # each word of a title/alias
         self._initials = SortedKeys()  # "rm" for "Review Meeting"
         self._letters: dict[tuple[str, bool], int] = {}  # (char, is_path) -> bitset, filled lazily
+        self._short: dict[str, array] = {}  # 1-2 letter prefix -> title/alias entries, rank order
 
     def __len__(self) -> int:
         return len(self._by_page)
@@ -119,8 +124,8 @@ class FuzzyIndex:
         self.__init__()
         rows = []
         for path, title, aliases in pages:
+            path = sys.intern(path)  # the vault's own copy (scan_tree interns paths)
             rows.extend(_fields(path, title, aliases))
-            self._titles[path] = title
         rows.sort(key=lambda row: len(row[3]))
         self._path = [r[0] for r in rows]
         self._field = [r[1] for r in rows]
@@ -135,7 +140,7 @@ class FuzzyIndex:
                 paths.append((key, eid))
                 continue
             names.append((key, eid))
-            ws = findall(key)
+            ws = [sys.intern(w) for w in findall(key)]  # a vault says the same words again
             words.extend([(w, eid) for w in set(ws)])
             if len(ws) > 1:
                 initials.append(("".join([w[0] for w in ws]), eid))
@@ -145,19 +150,53 @@ class FuzzyIndex:
         self._words.fill(words)
         self._initials.fill(initials)
         self._build_letter_bits()
+        short: dict[str, list[int]] = {}
+        for key, eid in names:
+            for n in range(1, min(SHORT, len(key)) + 1):
+                short.setdefault(key[:n], []).append(eid)
+        for prefix, eids in short.items():
+            eids.sort(key=self._short_rank(len(prefix)))
+            self._short[prefix] = array("i", eids)
+
+    def _short_rank(self, length: int):
+        """Sort key of an entry in the prefix index of `length` letters: exact first, then as
+        `find` ranks prefix matches (field, key length, key, path)."""
+        keys, fields, paths = self._key, self._field, self._path
+        return lambda eid: (len(keys[eid]) != length, FIELD_RANK[fields[eid]], len(keys[eid]), keys[eid], paths[eid])
+
+    def _short_add(self, eid: int) -> None:
+        key = self._key[eid]
+        for n in range(1, min(SHORT, len(key)) + 1):
+            ids = self._short.setdefault(key[:n], array("i"))
+            rank = self._short_rank(n)
+            ids.insert(bisect_left(ids, rank(eid), key=rank), eid)
+
+    def _short_remove(self, eid: int) -> None:
+        key = self._key[eid]
+        for n in range(1, min(SHORT, len(key)) + 1):
+            ids = self._short.get(key[:n])
+            if ids is None:
+                continue
+            rank = self._short_rank(n)
+            i = bisect_left(ids, rank(eid), key=rank)
+            if i < len(ids) and ids[i] == eid:
+                del ids[i]
 
     def _build_letter_bits(self) -> None:
-        """Every (char, is_path) bitset in one pass, so no keystroke pays for building one."""
-        members: dict[tuple[str, bool], list[int]] = {}
+        """Every (char, is_path) bitset in one pass, so no keystroke pays for building one.
+        Bits are set in one bytearray per letter (a list of entry ids per letter first would
+        hold millions of ints at 50k pages: ~50 MB the allocator keeps after they are freed)."""
+        size = len(self._key) // 8 + 1
+        maps: dict[tuple[str, bool], bytearray] = {}
         for eid, (key, field_name) in enumerate(zip(self._key, self._field)):
             is_path = field_name == "path"
+            byte, bit = eid >> 3, 1 << (eid & 7)
             for ch in set(key):
-                members.setdefault((ch, is_path), []).append(eid)
-        size = len(self._key) // 8 + 1
-        for letter_key, eids in members.items():
-            bitmap = bytearray(size)
-            for eid in eids:
-                bitmap[eid >> 3] |= 1 << (eid & 7)
+                bitmap = maps.get((ch, is_path))
+                if bitmap is None:
+                    bitmap = maps[ch, is_path] = bytearray(size)
+                bitmap[byte] |= bit
+        for letter_key, bitmap in maps.items():
             self._letters[letter_key] = int.from_bytes(bitmap, "little")
 
     def add_page(self, path: str, title: str, aliases: list[str]) -> None:
@@ -170,13 +209,16 @@ class FuzzyIndex:
             bit, is_path = 1 << eid, field_name == "path"
             for ch in set(key):
                 self._letters[ch, is_path] = self._letters.get((ch, is_path), 0) | bit
+            if field_name != "path":
+                self._short_add(eid)
             ids.append(eid)
         self._by_page[path] = tuple(ids)
-        self._titles[path] = title
 
     def remove_page(self, path: str) -> None:
         for eid in self._by_page.pop(path, ()):
             key, field_name = self._key[eid], self._field[eid]
+            if field_name != "path":
+                self._short_remove(eid)
             self._path[eid] = None
             self._key[eid] = ""  # removed entries match nothing
             if field_name == "path":
@@ -192,7 +234,6 @@ class FuzzyIndex:
             for ch in set(key):
                 if (ch, is_path) in self._letters:
                     self._letters[ch, is_path] &= bit
-        self._titles.pop(path, None)
 
     def _append(self, path: str, field_name: str, text: str, key: str) -> None:
         self._path.append(path)
@@ -230,10 +271,18 @@ class FuzzyIndex:
             if cur is None or rank < cur[0]:
                 best[paths[eid]] = (rank, eid)
 
-        for key, eid in self._sorted.prefixed(q):
-            offer(eid, 0 if key == q else 1, 0)
         for eid in self._paths.equal(q):
             offer(eid, 0, 0)
+        if len(q) <= SHORT and "/" not in q:
+            # in rank order: each page's first entry is its best, and after `limit` pages
+            # nothing later can rank among them
+            for eid in self._short.get(q, ()):
+                offer(eid, 0 if keys[eid] == q else 1, 0)
+                if len(best) >= limit:
+                    break
+        else:
+            for key, eid in self._sorted.prefixed(q):
+                offer(eid, 0 if key == q else 1, 0)
         if "/" in q:  # folder prefixes: alphabetical order is as good as any
             for _key, eid in self._paths.prefixed(q, cap=4 * limit):
                 offer(eid, 1, 0)
@@ -252,7 +301,7 @@ class FuzzyIndex:
         for rank, eid in sorted(best.values())[:limit]:
             score = 1000.0 - 250 * rank[0] - rank[1]
             path = paths[eid]
-            hits.append(FindHit(path, self._titles.get(path, ""), score, self._text[eid], fields[eid]))
+            hits.append(FindHit(path, self.title_for(path) or "", score, self._shown(eid), fields[eid]))
         return hits
 
     def _fuzzy_tier(self, needle: str, is_path: bool, offer) -> None:
@@ -281,12 +330,28 @@ class FuzzyIndex:
                         return
 
     def title_for(self, path: str) -> str | None:
-        return self._titles.get(path)
+        """The page's title as indexed (its file stem when it has none)."""
+        ids = self._by_page.get(path)
+        if ids is None:
+            return None
+        for eid in ids:
+            if self._field[eid] == "title":
+                return self._text[eid]
+        return _stem(path)
+
+    def _shown(self, eid: int) -> str:
+        text = self._text[eid]
+        return _stem(self._path[eid] or "") if text is None else text
+
+
+def _stem(path: str) -> str:
+    return path[:-3] if path.lower().endswith(".md") else path
 
 
 def _fields(path: str, title: str, aliases: list[str]):
-    """(path, field, text, key) rows for one page, duplicates dropped."""
-    stem = path[:-3] if path.lower().endswith(".md") else path
+    """(path, field, text, key) rows for one page, duplicates dropped (a path's text is None:
+    its stem, derived when shown)."""
+    stem = _stem(path)
     seen: set[str] = set()
     for field_name, text in [("title", title), *(("alias", a) for a in aliases), ("path", stem)]:
         if not isinstance(text, str) or not text.strip():
@@ -295,7 +360,7 @@ def _fields(path: str, title: str, aliases: list[str]):
         mark = ("p" if field_name == "path" else "n") + key
         if mark not in seen:
             seen.add(mark)
-            yield path, field_name, text, key
+            yield path, field_name, None if field_name == "path" else text, key
 
 
 def _bit_indexes(bits: int) -> list[int]:

@@ -1,23 +1,30 @@
-"""The link graph of a vault: resolved and unresolved links per page, and the reverse maps.
+"""The link graph of a vault, kept in the store's `links` table and queried there.
 
-Shapes follow Obsidian's metadata cache: `resolved[source] = {target path: count}` and
-`unresolved[source] = {linkpath as written: count}`. Same-page links (`[[#Heading]]`) are not
-counted (a page does not back-link itself). Aliases are not link targets (Obsidian-exact);
-`unresolved_by_key` lets the vault offer "resolved via alias" separately.
+Shapes follow Obsidian's metadata cache: `resolved()[source] = {target path: count}` and
+`unresolved()[source] = {linkpath as written: count}` (built on demand: a full read). Same-page
+links (`[[#Heading]]`) are not counted (a page does not back-link itself); external links are
+not stored. Aliases are not link targets (Obsidian-exact); `unresolved_sources` lets the vault
+offer "resolved via alias" separately.
 
-Incremental upkeep: when a file appears or disappears, only the pages holding a link whose
-last path segment names that file can change meaning (own folder beats shortest path, a new
-file can resolve a dangling link), so `by_name` maps that segment to those pages.
+Queries: `sources_linking(path)` (backlinks: an index on `target`), `unresolved_sources(name)`,
+`unresolved_by_key()`, `targets_of(source, rows)` (each link row's resolved path, aligned),
+`resolved_from(source)`, `affected_by_file(path)`. One row per page and linkpath (see store.py).
+
+Incremental upkeep: when a file appears or disappears, only links whose last path segment
+names that file can change meaning (own folder beats shortest path, a new file can resolve a
+dangling link): `reresolve_named(path)` re-resolves just those rows (index.md links every page;
+re-resolving all its links per change would be slow).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Iterable
 
-from .cache import L_KIND, L_TARGET, Record, record_links
+from .cache import L_KIND, L_TARGET
 from .resolve import Resolver
 from .resolve import link_key as _link_key
+from .store import Store
 
 link_key = lru_cache(maxsize=1 << 16)(_link_key)  # the same few thousand linkpaths, over and over
 
@@ -31,182 +38,142 @@ def name_key(target: str) -> str:
 
 
 class LinkIndex:
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, store: Store) -> None:
         self.resolver = resolver
-        self.targets: dict[str, list[str | None]] = {}  # source -> resolved path per link (aligned)
-        self.resolved: dict[str, dict[str, int]] = {}
-        self.unresolved: dict[str, dict[str, int]] = {}
-        self.back: dict[str, dict[str, int]] = {}  # target path -> {source: count}
-        self.unresolved_by_key: dict[str, dict[str, int]] = {}  # lower linkpath -> {source: count}
-        # name_key -> the source linking by that name: one path, or a set when several do
-        # (most names are linked from one page; a set each would cost ~6 MB on 10k pages)
-        self.by_name: dict[str, str | set[str]] = {}
-        self.names_of: dict[str, tuple[str, ...]] = {}  # source -> its name_keys
-
-    # -- state for the cache -----------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        return {
-            "targets": self.targets,
-            "resolved": self.resolved,
-            "unresolved": self.unresolved,
-            "back": self.back,
-            "unresolved_by_key": self.unresolved_by_key,
-            "by_name": self.by_name,
-            "names_of": self.names_of,
-        }
-
-    @classmethod
-    def from_state(cls, resolver: Resolver, state: dict[str, Any]) -> "LinkIndex":
-        index = cls(resolver)
-        for name, value in state.items():
-            setattr(index, name, value)
-        return index
+        self.store = store
 
     # -- upkeep ------------------------------------------------------------------------------
     def set_links(self, source: str, links: list[tuple]) -> None:
-        """(Re)index one page's links (record rows)."""
-        self.remove_source(source)
+        """(Re)index one page's links (record rows): only the linkpaths that came, went or
+        changed count are written, and only the new ones resolved (index.md gaining one
+        entry writes one row, not fifty thousand)."""
+        counts = _counts(links)
+        with self.store.lock:
+            known = {
+                linkpath: (n, target)
+                for linkpath, n, target in self.store.conn.execute(
+                    "SELECT linkpath, n, target FROM links WHERE src=?", (source,)
+                )
+            }
+            gone = [(source, lp) for lp in known if lp not in counts]
+            recount = [(n, source, lp) for lp, n in counts.items() if lp in known and known[lp][0] != n]
+            resolve = self.resolver.resolve
+            added = [_row(source, lp, n, resolve(lp, source)) for lp, n in counts.items() if lp not in known]
+            if gone or recount or added:
+                with self.store.transaction() as conn:
+                    conn.executemany("DELETE FROM links WHERE src=? AND linkpath=?", gone)
+                    conn.executemany("UPDATE links SET n=? WHERE src=? AND linkpath=?", recount)
+                    conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", added)
+
+    def add_new(self, pages: Iterable[tuple[str, list[tuple]]]) -> None:
+        """Index the links of pages not indexed yet (a cold build)."""
         resolve = self.resolver.resolve
-        targets: list[str | None] = []
-        resolved: dict[str, int] = {}
-        unresolved: dict[str, int] = {}
-        keys: dict[str, None] = {}
-        for row in links:
-            linkpath = row[L_TARGET]
-            if row[L_KIND] == "external":
-                targets.append(None)
-                continue
-            if not linkpath:  # same page
-                targets.append(source)
-                continue
-            target = resolve(linkpath, source)
-            targets.append(target)
-            if target is None:
-                unresolved[linkpath] = unresolved.get(linkpath, 0) + 1
-            else:
-                resolved[target] = resolved.get(target, 0) + 1
-            keys[name_key(linkpath)] = None
-        for key in keys:
-            _add_source(self.by_name, key, source)
-        self.names_of[source] = tuple(keys)
-        self.targets[source] = targets
-        self.resolved[source] = resolved
-        self.unresolved[source] = unresolved
-        for target, count in resolved.items():
-            self.back.setdefault(target, {})[source] = count
-        for linkpath, count in unresolved.items():
-            bucket = self.unresolved_by_key.setdefault(link_key(linkpath), {})
-            bucket[source] = bucket.get(source, 0) + count
+        rows = [
+            _row(source, linkpath, n, resolve(linkpath, source))
+            for source, links in pages
+            for linkpath, n in _counts(links).items()
+        ]
+        with self.store.transaction() as conn:
+            conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", rows)
 
     def remove_source(self, source: str) -> None:
-        if source not in self.targets:
-            return
-        del self.targets[source]
-        for target in self.resolved.pop(source, {}):
-            _drop(self.back, target, source)
-        for linkpath, count in self.unresolved.pop(source, {}).items():
-            key = link_key(linkpath)
-            bucket = self.unresolved_by_key.get(key)
-            if bucket is not None and source in bucket:
-                bucket[source] -= count
-                if bucket[source] <= 0:
-                    _drop(self.unresolved_by_key, key, source)
-        for key in self.names_of.pop(source, ()):
-            _discard_source(self.by_name, key, source)
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM links WHERE src=?", (source,))
 
-    def reresolve(self, source: str, links: list[tuple], path: str) -> None:
-        """A file named like `path` came or went: re-resolve just the links of `source` that
-        name it (index.md links every page; re-resolving all its links per change would be slow)."""
-        key = name_key(path)
-        targets = self.targets.get(source)
-        if targets is None or source not in _sources(self.by_name, key):
-            return
-        for i, row in enumerate(links):
-            linkpath = row[L_TARGET]
-            if not linkpath or row[L_KIND] == "external" or name_key(linkpath) != key:
-                continue
-            old = targets[i]
-            new = self.resolver.resolve(linkpath, source)
-            if new != old:
-                targets[i] = new
-                self._count(source, linkpath, old, -1)
-                self._count(source, linkpath, new, +1)
-
-    def _count(self, source: str, linkpath: str, target: str | None, delta: int) -> None:
-        if target is None:
-            _bump(self.unresolved.setdefault(source, {}), linkpath, delta)
-            key = link_key(linkpath)
-            bucket = self.unresolved_by_key.setdefault(key, {})
-            _bump(bucket, source, delta)
-            if not bucket:
-                del self.unresolved_by_key[key]
-        else:
-            _bump(self.resolved.setdefault(source, {}), target, delta)
-            bucket = self.back.setdefault(target, {})
-            _bump(bucket, source, delta)
-            if not bucket:
-                del self.back[target]
+    def reresolve_named(self, path: str) -> None:
+        """A file named like `path` came or went: re-resolve the links naming it."""
+        store = self.store
+        with store.lock:
+            rows = store.conn.execute(
+                "SELECT src, linkpath, target FROM links WHERE nkey=?", (name_key(path),)
+            ).fetchall()
+            resolve = self.resolver.resolve
+            changed = []
+            for source, linkpath, old in rows:
+                new = resolve(linkpath, source)
+                if new != old:
+                    changed.append((new, source, linkpath))
+            if changed:
+                with store.transaction() as conn:
+                    conn.executemany("UPDATE links SET target=? WHERE src=? AND linkpath=?", changed)
 
     def affected_by_file(self, path: str) -> list[str]:
         """Pages whose links could change meaning when `path` appears or disappears."""
-        return list(_sources(self.by_name, name_key(path)))
-
-    def build(self, records: dict[str, Record]) -> None:
-        for source, record in records.items():
-            self.set_links(source, record_links(record))
+        return self._column("SELECT DISTINCT src FROM links WHERE nkey=?", (name_key(path),))
 
     # -- queries -----------------------------------------------------------------------------
+    def targets_of(self, source: str, links: list[tuple]) -> list[str | None]:
+        """The resolved path of each of `source`'s link rows (None: unresolved or external;
+        a same-page link: `source`)."""
+        with self.store.lock:
+            found = dict(self.store.conn.execute("SELECT linkpath, target FROM links WHERE src=?", (source,)))
+        return [
+            None if row[L_KIND] == "external" else found.get(row[L_TARGET]) if row[L_TARGET] else source
+            for row in links
+        ]
+
     def sources_linking(self, path: str) -> dict[str, int]:
-        return self.back.get(path, {})
+        """source -> how many of its links resolve to `path`."""
+        return self._pairs("SELECT src, sum(n) FROM links WHERE target=? GROUP BY src", (path,))
+
+    def resolved_from(self, source: str) -> dict[str, int]:
+        """target -> how many of `source`'s links resolve to it."""
+        return self._pairs(
+            "SELECT target, sum(n) FROM links WHERE src=? AND target IS NOT NULL GROUP BY target", (source,)
+        )
 
     def unresolved_sources(self, linkpath: str) -> dict[str, int]:
-        return self.unresolved_by_key.get(link_key(linkpath), {})
+        """source -> how many unresolved links it holds to `linkpath` (compared lowercased)."""
+        return self._pairs(
+            "SELECT src, sum(n) FROM links WHERE target IS NULL AND lkey=? GROUP BY src", (link_key(linkpath),)
+        )
+
+    def unresolved_by_key(self) -> dict[str, set[str]]:
+        """lowercased linkpath -> the pages holding it unresolved."""
+        out: dict[str, set[str]] = {}
+        with self.store.lock:
+            for key, source in self.store.conn.execute("SELECT lkey, src FROM links WHERE target IS NULL"):
+                out.setdefault(key, set()).add(source)
+        return out
+
+    def resolved(self, pages: Iterable[str] = ()) -> dict[str, dict[str, int]]:
+        """source -> {target: count} for every page (each of `pages` present, links or not)."""
+        out: dict[str, dict[str, int]] = {p: {} for p in pages}
+        with self.store.lock:
+            for source, target, count in self.store.conn.execute(
+                "SELECT src, target, sum(n) FROM links WHERE target IS NOT NULL GROUP BY src, target"
+            ):
+                out.setdefault(source, {})[target] = count
+        return out
+
+    def unresolved(self, pages: Iterable[str] = ()) -> dict[str, dict[str, int]]:
+        """source -> {linkpath as written: count} for every page."""
+        out: dict[str, dict[str, int]] = {p: {} for p in pages}
+        with self.store.lock:
+            for source, linkpath, count in self.store.conn.execute(
+                "SELECT src, linkpath, n FROM links WHERE target IS NULL"
+            ):
+                out.setdefault(source, {})[linkpath] = count
+        return out
+
+    def _pairs(self, sql: str, args: tuple) -> dict[str, int]:
+        with self.store.lock:
+            return dict(self.store.conn.execute(sql, args).fetchall())
+
+    def _column(self, sql: str, args: tuple) -> list[str]:
+        with self.store.lock:
+            return [row[0] for row in self.store.conn.execute(sql, args)]
 
 
-def _bump(counts: dict[str, int], key: str, delta: int) -> None:
-    value = counts.get(key, 0) + delta
-    if value > 0:
-        counts[key] = value
-    else:
-        counts.pop(key, None)
+def _counts(links: list[tuple]) -> dict[str, int]:
+    """linkpath as written -> how often the page links it (external and same-page left out)."""
+    counts: dict[str, int] = {}
+    for row in links:
+        linkpath = row[L_TARGET]
+        if linkpath and row[L_KIND] != "external":
+            counts[linkpath] = counts.get(linkpath, 0) + 1
+    return counts
 
 
-def _add_source(by_name: dict[str, str | set[str]], key: str, source: str) -> None:
-    held = by_name.get(key)
-    if held is None:
-        by_name[key] = source
-    elif isinstance(held, set):
-        held.add(source)
-    elif held != source:
-        by_name[key] = {held, source}
-
-
-def _discard_source(by_name: dict[str, str | set[str]], key: str, source: str) -> None:
-    held = by_name.get(key)
-    if held == source:
-        del by_name[key]
-    elif isinstance(held, set):
-        held.discard(source)
-        if len(held) == 1:
-            by_name[key] = held.pop()
-
-
-def _sources(by_name: dict[str, str | set[str]], key: str) -> tuple[str, ...] | set[str]:
-    held = by_name.get(key)
-    if held is None:
-        return ()
-    return held if isinstance(held, set) else (held,)
-
-
-def _drop(mapping: dict[str, dict[str, int]], key: str, source: str) -> None:
-    bucket = mapping.get(key)
-    if bucket is not None:
-        bucket.pop(source, None)
-        if not bucket:
-            del mapping[key]
-
-
-def iter_link_rows(records: dict[str, Record]) -> Iterable[tuple[str, tuple]]:
-    for source, record in records.items():
-        for row in record_links(record):
-            yield source, row
+def _row(source: str, linkpath: str, n: int, target: str | None) -> tuple:
+    return (source, linkpath, n, link_key(linkpath), name_key(linkpath), target)

@@ -1,4 +1,5 @@
-"""The vault on disk: which files are pages, sources and attachments; safe paths; a new vault.
+"""The vault on disk: which files are pages, sources and attachments; safe paths; the files of a
+new vault (create.py makes one).
 
 - `raw/` holds read-only sources (link targets, never pages).
 - Pages are every `.md` file outside `raw/` and outside hidden folders (`.git/`, `.obsidian/`,
@@ -212,34 +213,6 @@ GITIGNORE_LINE = f"{STATE_DIR}/"
 
 def looks_like_vault(root: Path) -> bool:
     return any((root / name).exists() for name in ("AGENTS.md", "index.md", "log.md", RAW_DIR, STATE_DIR))
-
-
-def init_vault(root: Path):
-    """Create a vault at `root`: raw/, AGENTS.md, index.md, log.md, .gitignore, a git repository
-    and a commit of exactly those files. `root` may be new, empty, or a folder of notes that is
-    not yet a vault: nothing already there is changed or committed, an existing git repository
-    is reused, an existing .gitignore only gains `.wiki-tui/`. (`wiki-tui init` adopts a folder
-    of notes with changes/apply/adopt.py instead: a schema drafted from the notes, index.md listing them.)"""
-    from .model import Vault
-
-    root = Path(root)
-    if root.exists() and not root.is_dir():
-        raise VaultError(f"{root} exists and is not a folder")
-    if root.exists() and looks_like_vault(root):
-        raise VaultError(
-            f"{root} already holds a vault (AGENTS.md, index.md, log.md, raw/ or .wiki-tui/ "
-            "exist); nothing was changed"
-        )
-    root.mkdir(parents=True, exist_ok=True)
-    created = ["AGENTS.md", "index.md", "log.md", ".gitignore", f"{RAW_DIR}/.gitkeep"]
-    (root / RAW_DIR).mkdir()
-    (root / RAW_DIR / ".gitkeep").write_text("", encoding="utf-8")
-    (root / "AGENTS.md").write_text(AGENTS_TEMPLATE, encoding="utf-8")
-    (root / "index.md").write_text(INDEX_TEMPLATE, encoding="utf-8")
-    (root / "log.md").write_text(LOG_TEMPLATE, encoding="utf-8")
-    ensure_gitignore(root)
-    git_commit_files(root, created, "New wiki-tui vault")
-    return Vault.open(root)
 
 
 def ensure_gitignore(root: Path) -> bool:

@@ -23,6 +23,8 @@ Codes (each Finding names a file and a 1-based line):
   duplicate-name    two pages compete for one link target: same file name, and Obsidian's
                     rules do not pick one for a bare [[Name]] (see _duplicates)
   page-warning      a file the scanner had to warn about (bad UTF-8, binary, broken YAML)
+log.md's links are not checked (no broken-link, alias-link or ambiguous-link there): it is
+append-only history, and its entries name pages as they were, removed ones included.
   schema-warning    AGENTS.md frontmatter problems
 `lint_changes` checks proposed file texts against the vault and reports only what the change
 introduces: new broken links (also in untouched pages whose target it deletes or renames),
@@ -41,16 +43,17 @@ from typing import TYPE_CHECKING, Callable
 
 from rapidfuzz import fuzz, process
 
-from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, R_ALIASES, R_TITLE, record_cold, record_links
+from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, record_cold, record_links
 from .index import name_key
 from .layout import INDEX_TEMPLATE, SPECIAL_PAGES, hand_written_lines, is_page_path
 from .page import parse_page
 from .resolve import Resolver
 
 if TYPE_CHECKING:
-    from .model import Vault
+    from .view import VaultView
 
 INDEX_FILE = "index.md"
+LOG_FILE = "log.md"
 L_DISPLAY = L["display"]
 NOT_LINKING = frozenset(SPECIAL_PAGES)  # their links do not rescue an orphan
 NOT_LISTED = frozenset(SPECIAL_PAGES)  # pages index.md does not list
@@ -79,7 +82,7 @@ class Finding:
         }
 
 
-def lint_vault(vault: "Vault") -> list[Finding]:
+def lint_vault(vault: "VaultView") -> list[Finding]:
     records = vault.pages.records()
     index = vault._index
     out: list[Finding] = []
@@ -87,16 +90,18 @@ def lint_vault(vault: "Vault") -> list[Finding]:
     suggest = Suggester(vault)
     for source in sorted(records):
         record = records[source]
-        for row, target in zip(record_links(record), index.targets.get(source, ())):
+        if source == LOG_FILE:  # history: its links name pages as they were, removed ones too
+            rows = ()
+        else:
+            links = record_links(record)
+            rows = zip(links, index.targets_of(source, links))
+        for row, target in rows:
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
             if target is None:
                 if source == INDEX_FILE and vault.schema.found:
                     continue  # reported as index-stale
-                finding = _unresolved(vault, source, row, suggest)
-                if source == "log.md" and finding.code == "broken-link":  # history of deleted pages
-                    finding = Finding(finding.code, source, finding.line, finding.message + " (log history)", None, "info")
-                out.append(finding)
+                out.append(_unresolved(vault, source, row, suggest))
             elif name_key(row[L_TARGET]) in duplicate_names and "/" not in row[L_TARGET].strip("/"):
                 found = vault._resolver.candidates(row[L_TARGET], source)
                 if len(found) > 1:
@@ -119,7 +124,7 @@ def lint_vault(vault: "Vault") -> list[Finding]:
 
 # -- links ------------------------------------------------------------------------------------
 
-def _unresolved(vault: "Vault", source: str, row: tuple, suggest: "Suggester") -> Finding:
+def _unresolved(vault: "VaultView", source: str, row: tuple, suggest: "Suggester") -> Finding:
     linkpath = row[L_TARGET]
     via_alias = vault.resolve_alias(linkpath)
     if via_alias:
@@ -139,7 +144,7 @@ class Suggester:
     """Close page names for dangling links: the fuzzy finder first (abbreviations, prefixes),
     then edit similarity over every title, file name and alias (typos: "Betta" -> "Beta")."""
 
-    def __init__(self, vault: "Vault") -> None:
+    def __init__(self, vault: "VaultView") -> None:
         self.vault = vault
         self._keys: list[str] | None = None
         self._paths: list[str] = []
@@ -176,13 +181,13 @@ class Suggester:
 
     def _build(self) -> None:
         self._keys = []
-        for path, record in self.vault.pages.records().items():
-            for text in {record[R_TITLE], path.rsplit("/", 1)[-1][:-3], *record[R_ALIASES]}:
+        for path, title, aliases in self.vault._store.titles():
+            for text in {title, path.rsplit("/", 1)[-1][:-3], *aliases}:
                 self._keys.append(text.casefold())
                 self._paths.append(path)
 
 
-def suggest_target(vault: "Vault", linkpath: str) -> str | None:
+def suggest_target(vault: "VaultView", linkpath: str) -> str | None:
     """A close existing page for a dangling link, as a wikilink, or None."""
     return Suggester(vault)(linkpath)
 
@@ -195,14 +200,14 @@ def _path_link(target: str, row: tuple, display: str | None = None) -> str:
     return f"[[{stem}{subpath}|{display}]]" if display else f"[[{stem}{subpath}]]"
 
 
-def _duplicate_file_names(vault: "Vault") -> set[str]:
-    counts = Counter(name_key(p) for p in (*vault.pages.records(), *vault.attachments))
+def _duplicate_file_names(vault: "VaultView") -> set[str]:
+    counts = Counter(name_key(p) for p in (*vault.pages, *vault.attachments))
     return {k for k, n in counts.items() if n > 1}
 
 
 # -- pages ------------------------------------------------------------------------------------
 
-def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Finding]:
+def _field_findings(vault: "VaultView", path: str, frontmatter: dict) -> list[Finding]:
     if path in SPECIAL_PAGES:
         return []
     out = []
@@ -217,7 +222,7 @@ def _field_findings(vault: "Vault", path: str, frontmatter: dict) -> list[Findin
     return out + ([finding] if finding else [])
 
 
-def _type_finding(vault: "Vault", path: str, page_type, line: Callable[[], int]) -> Finding | None:
+def _type_finding(vault: "VaultView", path: str, page_type, line: Callable[[], int]) -> Finding | None:
     """unknown-type or wrong-folder for a page's `type` (AGENTS.md `types`), else None."""
     types = vault.schema.types
     if not (vault.schema.types_declared and isinstance(page_type, str) and page_type.strip() and types):
@@ -250,11 +255,11 @@ def _empty(value) -> bool:
     return value is None or (isinstance(value, (str, list, dict)) and not (value.strip() if isinstance(value, str) else value))
 
 
-def _orphans(vault: "Vault") -> list[Finding]:
+def _orphans(vault: "VaultView") -> list[Finding]:
     index = vault._index
     out = []
     alias_linked = _alias_linked(vault)
-    for path in sorted(vault.pages.records()):
+    for path in sorted(vault.pages):
         if path in SPECIAL_PAGES:
             continue
         sources = [s for s in index.sources_linking(path) if s != path and s not in NOT_LINKING]
@@ -263,10 +268,10 @@ def _orphans(vault: "Vault") -> list[Finding]:
     return out
 
 
-def _alias_linked(vault: "Vault") -> set[str]:
+def _alias_linked(vault: "VaultView") -> set[str]:
     """Pages reached only through an alias link (those are reported as alias-link instead)."""
     out = set()
-    for key, sources in vault._index.unresolved_by_key.items():
+    for key, sources in vault._index.unresolved_by_key().items():
         if any(s not in NOT_LINKING for s in sources):
             found = vault.resolve_alias(key)
             if found:
@@ -274,7 +279,7 @@ def _alias_linked(vault: "Vault") -> set[str]:
     return out
 
 
-def _index_findings(vault: "Vault") -> list[Finding]:
+def _index_findings(vault: "VaultView") -> list[Finding]:
     record = vault.pages.record(INDEX_FILE)
     if record is None or not vault.schema.found:
         return []  # without AGENTS.md, an index.md is the person's own page, not the catalog
@@ -285,20 +290,21 @@ def _index_findings(vault: "Vault") -> list[Finding]:
                         severity="info")]
     listed = set()
     out = []
-    for row, target in zip(record_links(record), vault._index.targets.get(INDEX_FILE, ())):
+    links = record_links(record)
+    for row, target in zip(links, vault._index.targets_of(INDEX_FILE, links)):
         if row[L_KIND] == "external" or not row[L_TARGET]:
             continue
         if target is None:
             out.append(Finding("index-stale", INDEX_FILE, row[L_LINE], f"{row[L_RAW]} lists a page that does not exist"))
         else:
             listed.add(target)
-    for path in sorted(vault.pages.records()):
+    for path in sorted(vault.pages):
         if path not in listed and path not in NOT_LISTED:
             out.append(Finding("index-missing", path, 1, "not listed in index.md", severity="info"))
     return out
 
 
-def _hand_written_index(vault: "Vault") -> bool:
+def _hand_written_index(vault: "VaultView") -> bool:
     """index.md is a person's note rather than the catalog: no generated header, and text the
     generator never writes (a catalog missing only its header is still a catalog)."""
     try:
@@ -308,7 +314,7 @@ def _hand_written_index(vault: "Vault") -> bool:
     return not text.startswith(INDEX_TEMPLATE) and bool(hand_written_lines(text))
 
 
-def _duplicates(vault: "Vault") -> list[Finding]:
+def _duplicates(vault: "VaultView") -> list[Finding]:
     """Pages that compete for one link target: a bare `[[Name]]` Obsidian's rules do not settle.
 
     A page at the vault root answers a bare link from everywhere (rule 1), else the shortest
@@ -317,7 +323,7 @@ def _duplicates(vault: "Vault") -> list[Finding]:
     not reported: they are no link targets in Obsidian.
     """
     by_name: dict[str, list[str]] = {}
-    for path in vault.pages.records():
+    for path in vault.pages:
         by_name.setdefault(name_key(path), []).append(path)
     out = []
     for paths in by_name.values():
@@ -346,7 +352,7 @@ def _tied_for_bare_link(paths: list[str]) -> list[str]:
     return sorted(contenders) if len(contenders) > 1 else []
 
 
-def _frontmatter_line(vault: "Vault", path: str, key: str) -> int:
+def _frontmatter_line(vault: "VaultView", path: str, key: str) -> int:
     try:
         lines = vault.read_text(path).split("\n", 200)[:200]
     except Exception:  # noqa: BLE001 - only a line number
@@ -366,17 +372,17 @@ def _warning_line(warning: str) -> int:
 
 # -- a proposed change ------------------------------------------------------------------------
 
-def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
+def lint_changes(vault: "VaultView", files: dict[str, str | None]) -> list[Finding]:
     """Findings the proposed texts (path -> text, None = delete) would introduce."""
     from .layout import clean_path
 
     changes = {clean_path(vault.root, p): text for p, text in files.items()}
-    all_paths = set(vault.pages.records()) | set(vault.attachments)
+    all_paths = set(vault.pages) | set(vault.attachments)
     after = (all_paths - {p for p, t in changes.items() if t is None}) | {p for p, t in changes.items() if t is not None}
     resolver = Resolver(after)
     suggest = Suggester(vault)
     index = vault._index
-    records = vault.pages.records()
+    records = vault.pages  # .record(path) per page the change touches: no full read
     out: list[Finding] = []
     new_targets: dict[str, set[str]] = {}  # changed page -> what it links to after the change
     parsed = {p: parse_page(p, t) for p, t in changes.items() if t is not None and is_page_path(p)}
@@ -384,9 +390,10 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         if text is None or not is_page_path(path):
             continue
         page = parsed[path]
-        old = records.get(path)
-        old_raws = {row[L_RAW] for row in record_links(old)} if old else set()
-        old_broken = Counter(row[L_TARGET] for row, t in zip(record_links(old), index.targets.get(path, ())) if t is None) if old else Counter()
+        old = records.record(path)
+        old_rows = record_links(old) if old else []
+        old_raws = {row[L_RAW] for row in old_rows}
+        old_broken = Counter(row[L_TARGET] for row, t in zip(old_rows, index.targets_of(path, old_rows)) if t is None)
         targets = set()
         for link in page.links:
             if link.kind == "external" or not link.target:
@@ -421,8 +428,11 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         for source in sorted(index.sources_linking(path)):
             if source in changes or source in REGENERATED:
                 continue
-            record = records[source]
-            for row, target in zip(record_links(record), index.targets.get(source, ())):
+            record = records.record(source)
+            if record is None:
+                continue
+            links = record_links(record)
+            for row, target in zip(links, index.targets_of(source, links)):
                 if target == path and row[L_TARGET] and resolver.resolve(row[L_TARGET], source) is None:
                     out.append(_unresolved_after(
                         vault, source, row[L_LINE], row[L_RAW], row[L_TARGET], gone=path, after=after, suggest=suggest,
@@ -434,7 +444,8 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         for source in sorted(index.sources_linking(path)):
             if source in changes or source in REGENERATED or source not in records:
                 continue
-            for row, target in zip(record_links(records[source]), index.targets.get(source, ())):
+            rows = _link_rows(vault, source)
+            for row, target in zip(rows, index.targets_of(source, rows)):
                 if target == path and row[L_SUBPATH] and _anchor_gone(
                         vault, records, parsed, path, row[L_SUBPATH], was=True):
                     out.append(_broken_anchor(source, row[L_LINE], row[L_RAW], path))
@@ -442,7 +453,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
     lost: set[str] = set()
     for path in changes:
         if path in records:
-            lost |= set(index.resolved.get(path, {})) - new_targets.get(path, set())
+            lost |= set(index.resolved_from(path)) - new_targets.get(path, set())
     for target in sorted(lost):
         if target not in after or target in SPECIAL_PAGES or not is_page_path(target):
             continue
@@ -462,7 +473,7 @@ def lint_changes(vault: "Vault", files: dict[str, str | None]) -> list[Finding]:
         if any(
             resolver.resolve(row[L_TARGET], source) == path
             for source in index.affected_by_file(path) if source not in changes and source not in NOT_LINKING
-            for row in record_links(records[source]) if row[L_TARGET]
+            for row in _link_rows(vault, source) if row[L_TARGET]
         ):
             continue
         out.append(Finding("orphan", path, 1, "new page that no other page links to"))
@@ -479,7 +490,7 @@ def _has_anchor(anchors: tuple[set[str], set[str]], subpath: str) -> bool:
     return subpath.rsplit("#", 1)[-1].strip().casefold() in anchors[0]
 
 
-def _anchor_gone(vault: "Vault", records: dict, parsed: dict, target: str, subpath: str, *,
+def _anchor_gone(vault: "VaultView", records, parsed: dict, target: str, subpath: str, *,
                  was: bool = False) -> bool:
     """True when the heading or block `subpath` names is not on `target` after the change
     (with `was`: and was there before, so the change removed it)."""
@@ -497,8 +508,13 @@ def _broken_anchor(path: str, line: int, raw: str, target: str) -> Finding:
                    f"{raw}: {target} has no such heading or block after this change", None, "error")
 
 
+def _link_rows(vault: "VaultView", path: str) -> list[tuple]:
+    record = vault.pages.record(path)
+    return record_links(record) if record is not None else []
+
+
 def _unresolved_after(
-    vault: "Vault", path: str, line: int, raw: str, linkpath: str, *, after: set[str],
+    vault: "VaultView", path: str, line: int, raw: str, linkpath: str, *, after: set[str],
     suggest: Suggester, gone: str | None = None,
 ) -> Finding:
     via_alias = vault.resolve_alias(linkpath)

@@ -6,7 +6,8 @@ or aliases (`via_alias`: Obsidian shows those unresolved).
 Unlinked: whole-word, case-insensitive occurrences of the page's title, file name or aliases in
 other pages' prose (not in links, code, comments or frontmatter), one per line, and none on a
 line that links the page already (that line is a linked mention). The generated catalog and
-the log (LISTING_PAGES) name every page: they are not searched. Full-text search narrows the
+the log (LISTING_PAGES) name every page: they are searched only with `include_listings`
+(Vault.backlinks leaves their linked mentions out the same way). Full-text search narrows the
 pages to read; only those are read and scanned.
 """
 
@@ -23,7 +24,7 @@ from .links import Link, prose_spans
 from .resolve import link_key
 
 if TYPE_CHECKING:
-    from .model import Vault
+    from .view import VaultView
 
 _WORDS = re.compile(r"[^\W_]+")
 
@@ -53,7 +54,7 @@ class Mention:
                 "text": self.text}
 
 
-def linked_mentions(vault: "Vault", rel: str, *, context: bool = True) -> list[Backlink]:
+def linked_mentions(vault: "VaultView", rel: str, *, context: bool = True) -> list[Backlink]:
     """Call with the vault's lock held. `context=False`: no file is read (empty contexts)."""
     index, pages = vault._index, vault.pages
     out: list[Backlink] = []
@@ -62,7 +63,8 @@ def linked_mentions(vault: "Vault", rel: str, *, context: bool = True) -> list[B
         record = pages.record(source)
         if record is None or source == rel:
             continue
-        for row, target in zip(record_links(record), index.targets.get(source, [])):
+        rows = record_links(record)
+        for row, target in zip(rows, index.targets_of(source, rows)):
             if target == rel and row[L_TARGET]:
                 out.append(_backlink(vault, source, row, lines_of, False))
     page = pages.record(rel)
@@ -72,17 +74,18 @@ def linked_mentions(vault: "Vault", rel: str, *, context: bool = True) -> list[B
     for name in sorted(names):
         if vault.resolve_alias(name) != rel:
             continue  # another page owns this name
-        for source in sorted(index.unresolved_by_key.get(name, ())):
+        for source in sorted(index.unresolved_sources(name)):
             record = pages.record(source)
             if source == rel or record is None:
                 continue
-            for row, target in zip(record_links(record), index.targets.get(source, [])):
+            rows = record_links(record)
+            for row, target in zip(rows, index.targets_of(source, rows)):
                 if target is None and row[L_KIND] != "external" and link_key(row[L_TARGET]) == name:
                     out.append(_backlink(vault, source, row, lines_of, True))
     return out
 
 
-def _backlink(vault: "Vault", source: str, row: tuple, lines_of: dict | None, via_alias: bool) -> Backlink:
+def _backlink(vault: "VaultView", source: str, row: tuple, lines_of: dict | None, via_alias: bool) -> Backlink:
     if lines_of is None:
         return Backlink(source, row[L_LINE], "", Link(*row), via_alias)
     lines = lines_of.get(source)
@@ -97,7 +100,8 @@ def _backlink(vault: "Vault", source: str, row: tuple, lines_of: dict | None, vi
     return Backlink(source, line, context, Link(*row), via_alias)
 
 
-def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500) -> list[Mention]:
+def unlinked_mentions(vault: "VaultView", rel: str, limit: int = 500, *,
+                      include_listings: bool = False) -> list[Mention]:
     """Takes the vault's lock only while it reads the index, not while it reads files."""
     with vault._lock:
         record = vault.pages.record(rel)
@@ -115,13 +119,15 @@ def unlinked_mentions(vault: "Vault", rel: str, limit: int = 500) -> list[Mentio
         re.IGNORECASE,
     )
     out: list[Mention] = []
-    for source in sorted(candidates - {rel} - set(LISTING_PAGES)):
+    skipped = set() if include_listings else set(LISTING_PAGES)
+    for source in sorted(candidates - {rel} - skipped):
         with vault._lock:
             rec = vault.pages.record(source)
-            targets = vault._index.targets.get(source, [])
+            rows = record_links(rec) if rec is not None else []
+            targets = vault._index.targets_of(source, rows)
         if rec is None:
             continue
-        linked_lines = {row[L_LINE] for row, target in zip(record_links(rec), targets) if target == rel}
+        linked_lines = {row[L_LINE] for row, target in zip(rows, targets) if target == rel}
         try:
             text = vault.read_text(source)
         except VaultError:

@@ -1,16 +1,23 @@
 """`Vault`: one vault on disk with its index, finder, full-text search, lint and watcher.
 
-Opening: list the files (one stat each), take the cached index for every file whose
-(mtime_ns, size) is unchanged and re-parse the rest, else parse everything (cold build).
-The fuzzy finder and the search database are built on first use (or by `prepare()` in a
-worker), so opening stays fast. Every public method is safe to call while the watcher thread
-feeds changes in (one re-entrant lock).
+Opening: list the files (one stat each), keep the stored index (store.py, SQLite under
+`.wiki-tui/`) for every file whose (mtime_ns, size) is unchanged and re-parse the rest, else
+parse everything (cold build). Nothing is loaded from the index at opening: the process holds
+the file list with stamps, the resolver and (once used) the finder; records, links, names and
+tags are queried from the store. The fuzzy finder and the search database are built on first
+use (or by `prepare()` in a worker), so opening stays fast. Every public method is safe to call
+while the watcher thread feeds changes in (one re-entrant lock).
+
+Queries beyond the page map: `backlinks`, `outgoing`, `unlinked_mentions`, `resolve`,
+`resolve_alias`, `tags`, `pages_tagged`, `by_type`, `by_folder`, `page_rows`, `headings`,
+`block_ids`, `properties`, `find`, `search`, `lint`.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import sqlite3
 import threading
 import time
 from contextlib import contextmanager
@@ -19,14 +26,12 @@ from typing import Callable
 
 from . import layout
 from .bulk import parse_all
-from .cache import (
-    PageMap, R_ALIASES, R_TAGS, R_TITLE, R_TYPE, ensure_state_dir, link_rows, load_cache, record_links,
-    save_cache,
-)
+from .catalog import CATALOG, parse_catalog
+from .cache import ensure_state_dir, link_rows, record_cold, record_links
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
 from .layout import (
-    VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
+    LISTING_PAGES, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
 )
 from .links import Link
 from .mentions import Backlink, Mention, linked_mentions, unlinked_mentions
@@ -35,8 +40,11 @@ from .resolve import Resolver, link_key
 from .schema import SCHEMA_FILE, Schema, parse_schema
 from .search import SearchHit, SearchIndex
 from .state import state_dir
+from .store import PageMap, Store
 
 SEARCH_DB = "search.sqlite"
+INDEX_DB = "index.sqlite"
+PARSE_CHUNK = 4000  # pages parsed and written per step of a cold build (bounds its memory)
 RACY_NS = 2_000_000_000  # file times within 2 s of the cache save are not trusted
 
 
@@ -48,24 +56,24 @@ class Vault:
         self.root = Path(root)
         self._root_str = str(self.root)
         self.raw_dir = Path(layout.RAW_DIR)
-        self.pages = PageMap()
+        self._store = Store(None)
+        self.pages = PageMap(self._store)
         self.attachments: set[str] = set()  # every non-page file (raw/ included): link targets
         self.schema = Schema()
         self.load_stats: dict[str, int | bool] = {}
-        self._stamps: dict[str, tuple[int, int]] = {}  # page path -> (mtime_ns, size)
         self._files: dict[str, tuple[int, int]] = {}  # non-page file stamps
         self._disk: dict[str, str] = {}  # NFC vault path -> name on disk where they differ (NFD)
         self._resolver = Resolver()
-        self._index = LinkIndex(self._resolver)
+        self._index = LinkIndex(self._resolver, self._store)
         self._fuzzy: FuzzyIndex | None = None
-        self._aliases: dict[str, str] | None = None  # lower title/alias -> page, built on demand
         self._search: SearchIndex | None = None
         self._search_synced = False
         self._lock = threading.RLock()
-        self._dirty = False
-        self._use_cache = True
         self._watcher = None
         self._synced_log: tuple[int, int] | None = None  # log.md's stamp at the last sync
+        # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
+        # True shows them (the default of each query's `include_listings`).
+        self.show_listings = False
 
     @property
     def state_dir(self) -> Path:
@@ -88,70 +96,100 @@ class Vault:
         return vault
 
     def _load(self, use_cache: bool) -> None:
-        with _no_gc(self._is_big):
+        with _no_gc(lambda: False):
             self._load_unguarded(use_cache)
 
     def _load_unguarded(self, use_cache: bool) -> None:
         tree = scan_tree(self.root)
-        cached = load_cache(self.state_dir) if use_cache else None
-        if cached is not None and cached.get("root") != str(self.root):
-            cached = None  # a copied vault: paths are relative, but be safe about stale stamps
+        self._store.close()
+        self._store = Store(self._state_file(INDEX_DB) if use_cache else None)
+        self.pages = PageMap(self._store, self._reload_record)
         self._synced_log = tree.pages.get(LOG_FILE)  # see sync_with_disk
         self._files = dict(tree.files)
         self._disk = dict(tree.disk)
         self.attachments = set(tree.files)
-        if cached is not None:
-            try:
-                self._warm_build(tree, cached)
-            except Exception:  # noqa: BLE001 - a cache of the right version but odd content
-                cached = None
-                self.pages, self._stamps = PageMap(), {}
-        if cached is None:
+        try:
+            stored = {} if self._store.fresh else self._store.page_stamps()
+            if stored:
+                self._warm_build(tree, stored)
+        except (sqlite3.Error, TypeError, ValueError):  # the right version, odd content
+            self._store.reset()
+            self.pages = PageMap(self._store, self._reload_record)
+            stored = {}
+        if not stored:
             self._cold_build(tree)
         self._load_schema()
-        self._use_cache = use_cache
-        if use_cache and self.load_stats.get("cold"):
-            self.save_cache()  # so the next start is warm even if close() is never called
+
+    def _reload_record(self, path: str):
+        """A stored record that does not load (damaged or crafted): parse the page again."""
+        stamp = self.pages.stamps.get(path)
+        page = self._parse_file(path, stamp) if stamp is not None else None
+        if page is None:
+            return None
+        return self.pages.put(page, stamp, time.time_ns()) if path in self.pages.stamps else None
+
+    def _state_file(self, name: str) -> Path | None:
+        """Where a state file of this vault lives (None: the folder cannot be written; keep it
+        in memory). The one place that says where the vault's state is."""
+        try:
+            ensure_state_dir(self.state_dir)
+        except OSError:
+            return None
+        return self.state_dir / name
 
     def _cold_build(self, tree: layout.Tree) -> None:
+        store = self._store
         self._resolver = Resolver([*tree.pages, *tree.files])
-        self._index = LinkIndex(self._resolver)
+        self._index = LinkIndex(self._resolver, store)
         parsed = 0
         stamps = tree.pages
-        for path, record in parse_all(list(stamps), lambda p: self._parse_file(p, stamps[p])).items():
-            if record is None:  # vanished
-                continue
-            self.pages.put_record(path, record)
-            self._stamps[path] = tree.pages[path]
-            parsed += 1
-        for path in tree.pages:
-            if path not in self._stamps:
-                self._resolver.remove(path)
-        self._index.build(self.pages.records())
-        self._dirty = True
+        paths = list(stamps)
+        with store.bulk():
+            store.put_files(tree.files.items())
+            for start in range(0, len(paths), PARSE_CHUNK):
+                chunk = paths[start : start + PARSE_CHUNK]
+                now = time.time_ns()
+                records = parse_all(chunk, lambda p: self._parse_file(p, stamps[p]))
+                rows, links = [], []
+                for path, record in records.items():
+                    if record is None:  # vanished
+                        self._resolver.remove(path)
+                        continue
+                    rows.append((path, record, stamps[path], now))
+                    links.append((path, record_links(record)))
+                with store.transaction():
+                    self.pages.put_records(rows, new=True)
+                    self._index.add_new(links)
+                parsed += len(rows)
+        store.checkpoint()
         self.load_stats = {"cold": True, "parsed": parsed}
 
-    def _warm_build(self, tree: layout.Tree, cached: dict) -> None:
-        records: dict = cached["pages"]
-        stamps: dict = cached["stamps"]
-        old_files: dict = cached["files"]
-        self.pages = PageMap(records)
-        self._stamps = stamps
-        self._resolver = Resolver([*stamps, *old_files])
-        self._index = LinkIndex.from_state(self._resolver, cached["index"])
-        # "Racy" files: written within the clock's granularity of the cache save could have
-        # changed again without a new mtime (as git's index handles it): re-read those too.
-        racy_after = cached.get("saved_ns", 0) - RACY_NS
-        changed = [p for p, st in tree.pages.items() if stamps.get(p) != st or st[0] >= racy_after]
-        gone = [p for p in stamps if p not in tree.pages]
+    def _warm_build(self, tree: layout.Tree, stored: dict[str, tuple[int, int, int]]) -> None:
+        old_files = self._store.file_stamps()
+        self.pages.stamps = {p: (m, s) for p, (m, s, _n) in stored.items()}
+        self._resolver = Resolver([*stored, *old_files])
+        self._index = LinkIndex(self._resolver, self._store)
+        # "Racy" files: written within the clock's granularity of when they were read could
+        # have changed again without a new mtime (as git's index handles it): re-read those too.
+        changed = []
+        for path, stamp in tree.pages.items():
+            known = stored.get(path)
+            if known is None or known[:2] != stamp or stamp[0] >= known[2] - RACY_NS:
+                changed.append(path)
+        gone = [p for p in stored if p not in tree.pages]
         files_changed = {p for p in tree.files if p not in old_files} | {p for p in old_files if p not in tree.files}
-        for path in gone:
-            self._drop_page(path)
-        for path in files_changed:
-            self._file_presence_changed(path)
-        for path in changed:
-            self._reindex_page(path, tree.pages[path])
-        self._dirty = bool(changed or gone or files_changed)
+        with self._store.transaction():
+            for path in gone:
+                self._drop_page(path)
+            self._store.put_files((p, st) for p, st in tree.files.items() if old_files.get(p) != st)
+            for path in files_changed:
+                if path not in tree.files:
+                    self._store.drop_file(path)
+                self._file_presence_changed(path)
+            for path in changed:
+                self._reindex_page(path, tree.pages[path])
+        if len(changed) + len(gone) > 100:
+            self._store.checkpoint()
         self.load_stats = {"cold": False, "parsed": len(changed), "removed": len(gone)}
 
     def _load_schema(self) -> None:
@@ -169,7 +207,10 @@ class Vault:
             text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)))
         except OSError:
             return None
-        page = parse_page(path, text, mtime=stamp[0] / 1e9)
+        # the generated index.md has a fixed shape: read line by line, not scanned (50k links)
+        page = parse_catalog(path, text, mtime=stamp[0] / 1e9) if path == CATALOG and not warnings else None
+        if page is None:
+            page = parse_page(path, text, mtime=stamp[0] / 1e9)
         if warnings:
             page.warnings[:0] = warnings
         return page
@@ -178,7 +219,7 @@ class Vault:
     def refresh_file(self, path: str | os.PathLike[str]) -> None:
         """Bring one file (page, attachment or folder) in step with disk."""
         rel, on_disk = clean_path_on_disk(self.root, path)
-        with self._lock:
+        with self._lock, self._store.transaction():
             if on_disk != rel and (self.root / on_disk).exists():
                 self._disk[rel] = on_disk
             elif (self.root / rel).exists():
@@ -206,6 +247,10 @@ class Vault:
                     self._reindex_page(rel, stamp)
             else:
                 present = stamp is not None
+                if present:
+                    self._store.put_files([(rel, stamp)])
+                else:
+                    self._store.drop_file(rel)
                 if present != (rel in self._files):
                     if present:
                         self._files[rel] = stamp
@@ -218,7 +263,6 @@ class Vault:
                     self._files[rel] = stamp
             if rel == SCHEMA_FILE:
                 self._load_schema()
-            self._dirty = True
 
     def sync_with_disk(self, *, force: bool = False) -> int:
         """Re-read every page or file whose stamp changed since it was read (one listing of
@@ -259,22 +303,18 @@ class Vault:
                 self._drop_page(path)
             return
         is_new = path not in self._stamps
-        self._aliases = None
-        self.pages.put(page)
-        self._stamps[path] = stamp
+        self.pages.put(page, stamp, time.time_ns())
         if is_new:
             self._resolver.add(path)
             self._rerun_affected(path)
         self._index.set_links(path, link_rows(page))  # from the parse, not unpacked again
         if self._fuzzy is not None:
             self._fuzzy.add_page(path, page.title, page.aliases)
-        if self._search is not None and self._search_synced:
+        if self._search is not None and self._search_synced and path != CATALOG:
             self._search_synced = self._search.sync_one(path, stamp, (page.title, self._search_text(path)))
 
     def _drop_page(self, path: str) -> None:
-        self._aliases = None
         self.pages.remove(path)
-        self._stamps.pop(path, None)
         self._index.remove_source(path)
         self._resolver.remove(path)
         self._rerun_affected(path)
@@ -291,19 +331,24 @@ class Vault:
         self._rerun_affected(path)
 
     def _rerun_affected(self, path: str) -> None:
-        for source in self._index.affected_by_file(path):
-            record = self.pages.record(source)
-            if record is not None:
-                self._index.reresolve(source, record_links(record), path)
+        self._index.reresolve_named(path)
+
+    @property
+    def _stamps(self) -> dict[str, tuple[int, int]]:
+        return self.pages.stamps
 
     # -- lookups -----------------------------------------------------------------------------
     @property
     def resolved_links(self) -> dict[str, dict[str, int]]:
-        return self._index.resolved
+        """source -> {target path: count} for every page (built on each call: a full read)."""
+        with self._lock:
+            return self._index.resolved(self.pages.stamps)
 
     @property
     def unresolved_links(self) -> dict[str, dict[str, int]]:
-        return self._index.unresolved
+        """source -> {linkpath as written: count} for every page (built on each call)."""
+        with self._lock:
+            return self._index.unresolved(self.pages.stamps)
 
     def _is_big(self) -> bool:
         return len(self.pages) >= FREEZE_MIN_PAGES
@@ -368,15 +413,7 @@ class Vault:
         if not key:
             return None
         with self._lock:
-            if self._aliases is None:
-                names: dict[str, str] = {}
-                for path, rec in self.pages.records().items():
-                    for text in (rec[R_TITLE], *rec[R_ALIASES]):
-                        k = link_key(text.strip())
-                        if k and (k not in names or (len(path), path) < (len(names[k]), names[k])):
-                            names[k] = path
-                self._aliases = names
-            return self._aliases.get(key)
+            return self._store.name_owner(key)
 
     def outgoing(self, path: str) -> list[tuple[Link, str | None, bool]]:
         """(link, target path or None, resolved via alias) for each link on the page."""
@@ -385,7 +422,7 @@ class Vault:
             if rel not in self.pages:
                 raise VaultError(f"{rel} is not a page of this vault")
             page = self.pages[rel]
-            targets = self._index.targets.get(rel, [])
+            targets = self._index.targets_of(rel, link_rows(page))
             out = []
             for link, target in zip(page.links, targets):
                 via_alias = False
@@ -396,17 +433,27 @@ class Vault:
                 out.append((link, target, via_alias))
             return out
 
-    def backlinks(self, path: str, *, context: bool = True) -> list[Backlink]:
+    def backlinks(self, path: str, *, context: bool = True,
+                  include_listings: bool | None = None) -> list[Backlink]:
         """Linked mentions: links in other pages (frontmatter too) that resolve to `path`,
         then links that only match one of its titles or aliases (via_alias). `context=False`
-        leaves each link's line text empty and reads no file (the index alone)."""
+        leaves each link's line text empty and reads no file (the index alone). The listings
+        (index.md, log.md) count only with `include_listings` (default: `show_listings`)."""
         with self._lock:
-            return linked_mentions(self, clean_path(self.root, path), context=context)
+            found = linked_mentions(self, clean_path(self.root, path), context=context)
+        if not self._listings(include_listings):
+            found = [b for b in found if b.source not in LISTING_PAGES]
+        return found
 
-    def unlinked_mentions(self, path: str, limit: int = 500) -> list[Mention]:
+    def unlinked_mentions(self, path: str, limit: int = 500, *,
+                          include_listings: bool | None = None) -> list[Mention]:
         """Plain-text occurrences of the page's title, file name or aliases in other pages,
         outside links, code, comments and frontmatter (whole words, case-insensitive)."""
-        return unlinked_mentions(self, clean_path(self.root, path), limit)
+        return unlinked_mentions(self, clean_path(self.root, path), limit,
+                                 include_listings=self._listings(include_listings))
+
+    def _listings(self, include: bool | None) -> bool:
+        return self.show_listings if include is None else include
 
     # -- tags, folders, types ----------------------------------------------------------------
     def tags(self) -> dict[str, list[str]]:
@@ -414,36 +461,69 @@ class Vault:
         with self._lock:
             spelling: dict[str, str] = {}
             pages: dict[str, list[str]] = {}
-            for path, rec in sorted(self.pages.records().items()):
-                for tag in rec[R_TAGS]:
-                    key = tag.casefold()
-                    spelling.setdefault(key, tag)
-                    pages.setdefault(key, []).append(path)
+            for path, tag, key in self._store.tag_rows():
+                spelling.setdefault(key, tag)
+                pages.setdefault(key, []).append(path)
             return {spelling[k]: v for k, v in sorted(pages.items())}
+
+    def pages_tagged(self, tag: str) -> list[str]:
+        """Pages carrying `tag` (with or without "#", any case), by path."""
+        with self._lock:
+            return self._store.pages_tagged(tag)
 
     def by_folder(self) -> dict[str, list[str]]:
         with self._lock:
             out: dict[str, list[str]] = {}
-            for path in sorted(self.pages.records()):
+            for path in sorted(self.pages.stamps):
                 out.setdefault(path.rpartition("/")[0], []).append(path)
             return out
 
     def by_type(self) -> dict[str | None, list[str]]:
         with self._lock:
             out: dict[str | None, list[str]] = {}
-            for path, rec in sorted(self.pages.records().items()):
-                out.setdefault(rec[R_TYPE], []).append(path)
+            for path, _title, _summary, page_type in self._store.page_rows():
+                out.setdefault(page_type, []).append(path)
             return out
+
+    def page_rows(self) -> list[tuple[str, str, object, object]]:
+        """(path, title, summary, type) of every page, by path: one read of the store, no
+        page built (index.md, page lists)."""
+        with self._lock:
+            return self._store.page_rows()
+
+    # -- inside one page ---------------------------------------------------------------------
+    def headings(self, path: str) -> list[tuple[int, str, int]]:
+        """(level, text, line) of each heading of a page, in order."""
+        return [(h[0], h[1], h[2]) for h in self._cold(path).headings]
+
+    def block_ids(self, path: str) -> list[str]:
+        """The page's block ids (`^id`), in order."""
+        return list(self._cold(path).block_ids)
+
+    def properties(self, path: str) -> dict:
+        """The page's frontmatter properties as parsed."""
+        return dict(self._cold(path).frontmatter)
+
+    def _cold(self, path: str):
+        rel = clean_path(self.root, path)
+        with self._lock:
+            record = self.pages.record(rel)
+        if record is None:
+            raise VaultError(f"{rel} is not a page of this vault")
+        return record_cold(record)
 
     # -- finder and search -------------------------------------------------------------------
     def find(self, query: str, limit: int = 50) -> list[FindHit]:
         with self._lock:
             return self._fuzzy_index().find(query, limit)
 
-    def search(self, query: str, limit: int = 20) -> list[SearchHit]:
+    def search(self, query: str, limit: int = 20, *, include_listings: bool | None = None) -> list[SearchHit]:
+        """Full-text hits, best first; log.md only with `include_listings` (default:
+        `show_listings`), and then after the pages. index.md is not searched at all: it holds
+        the pages' titles and summaries, which their own hits carry."""
         with self._lock:
             index = self._search_index()
-        return index.search(query, limit)
+        return index.search(query, limit, include_listings=self._listings(include_listings))
 
     def prepare(self) -> None:
         """Build the finder and the search database now (call from a worker thread)."""
@@ -455,28 +535,26 @@ class Vault:
         if self._fuzzy is None:
             fuzzy = FuzzyIndex()
             with _no_gc(self._is_big):
-                    fuzzy.build((p, rec[R_TITLE], rec[R_ALIASES]) for p, rec in self.pages.records().items())
+                fuzzy.build(self._store.titles())
             self._fuzzy = fuzzy
         return self._fuzzy
 
     def _search_index(self) -> SearchIndex:
         if self._search is None:
-            try:
-                ensure_state_dir(self.state_dir)
-                db_path: Path | None = self.state_dir / SEARCH_DB
-            except OSError:  # read-only vault: keep the database in memory
-                db_path = None
-            self._search = SearchIndex(db_path)
+            self._search = SearchIndex(self._state_file(SEARCH_DB))  # None: in memory
         if not self._search_synced:
-            self._search_synced = self._search.sync(dict(self._stamps), self._search_load) >= 0
+            # index.md is left out: its text is every page's title and summary, which the pages'
+            # own hits carry (and indexing its 6.5 MB again after each accept cost seconds at 50k)
+            searched = {p: st for p, st in self._stamps.items() if p != CATALOG}
+            self._search_synced = self._search.sync(searched, self._search_load) >= 0
         return self._search
 
     def _search_load(self, path: str) -> tuple[str, str] | None:
-        record = self.pages.record(path)
-        if record is None:
+        title = self._store.title(path)
+        if title is None:
             return None
         try:
-            return record[R_TITLE], self._search_text(path)
+            return title, self._search_text(path)
         except VaultError:
             return None
 
@@ -515,27 +593,16 @@ class Vault:
 
     # -- persistence -------------------------------------------------------------------------
     def save_cache(self) -> bool:
+        """The index is written as it changes; this folds its log into the database. False
+        when it lives in memory (the state folder cannot be written)."""
         with self._lock:
-            ok = save_cache(
-                self.state_dir,
-                {
-                    "root": str(self.root),
-                    "pages": self.pages.records(),
-                    "stamps": self._stamps,
-                    "files": self._files,
-                    "index": self._index.state(),
-                    "saved_ns": time.time_ns(),
-                },
-            )
-            if ok:
-                self._dirty = False
-            return ok
+            self._store.checkpoint()
+            return self._store.on_disk
 
     def close(self) -> None:
         self.stop_watching()
         with self._lock:
-            if self._dirty and self._use_cache:
-                self.save_cache()
+            self._store.close()
             if self._search is not None:
                 self._search.close()
                 self._search = None

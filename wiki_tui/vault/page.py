@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .frontmatter import load_frontmatter, split_frontmatter
+from .layout import LISTING_PAGES
 from .links import Heading, Link, find_links_in, scan
 from .resolve import normalize_path
 
@@ -175,13 +176,16 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _NOT_PROSE = ("#", ">", "-", "*", "+", "|", "```", "~~~", "<", "![[", "%%", "$$", "---", "===")
 
 
-def page_summary(fm: dict, text: str, body_start: int) -> str | None:
-    """The page's one-line summary: its `summary:` or `description:` property, else the first
-    sentence of its first paragraph of prose (links shown as their text), at most 200 chars."""
+def page_summary(fm: dict, text: str, body_start: int, *, prose: bool = True) -> str | None:
+    """The page's one-line summary: its `summary:` or `description:` property, else (`prose`)
+    the first sentence of its first paragraph of prose (links shown as their text), at most
+    200 chars. The listings (index.md, log.md) take no sentence: theirs is boilerplate."""
     for key in SUMMARY_FIELDS:
         value = _text_or_none(fm.get(key))
         if value and value.strip():
             return value
+    if not prose:
+        return None
     lines = text[body_start:body_start + 8000].splitlines()
     fence = False
     for i, line in enumerate(lines):
@@ -237,7 +241,7 @@ def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
         title=title,
         aliases=aliases,
         tags=tags,
-        summary=page_summary(fm, text, body_start),
+        summary=page_summary(fm, text, body_start, prose=path not in LISTING_PAGES),
         type=_text_or_none(fm.get("type")),
         sources=_str_list(fm.get("sources")),
         frontmatter=fm,

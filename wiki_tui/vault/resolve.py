@@ -44,12 +44,40 @@ def _folder(path: str) -> str:
     return path[:slash] if slash != -1 else ""
 
 
+def _add(table: dict[str, str | tuple[str, ...]], key: str, path: str) -> None:
+    held = table.get(key)
+    if held is None:
+        table[key] = path
+    elif isinstance(held, tuple):
+        table[key] = (*held, path)
+    else:
+        table[key] = (held, path)
+
+
+def _discard(table: dict[str, str | tuple[str, ...]], key: str, path: str) -> None:
+    held = table.get(key)
+    if held == path:
+        del table[key]
+    elif isinstance(held, tuple) and path in held:
+        rest = tuple(p for p in held if p != path)
+        table[key] = rest if len(rest) > 1 else rest[0]
+
+
+def _all(held: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    if held is None:
+        return ()
+    return held if isinstance(held, tuple) else (held,)
+
+
 class Resolver:
-    """Resolves linkpaths against the set of all vault files (pages and attachments)."""
+    """Resolves linkpaths against the set of all vault files (pages and attachments).
+
+    Each table maps a key to one path, or to a tuple when several share it (a list each would
+    cost ~6 MB more at 50k files, where nearly every key has one path)."""
 
     def __init__(self, paths: Iterable[str] = ()):
-        self._by_path: dict[str, list[str]] = {}  # lower path -> paths (case variants)
-        self._by_name: dict[str, list[str]] = {}  # lower file name (with extension) -> paths
+        self._by_path: dict[str, str | tuple[str, ...]] = {}  # lower path -> path(s) (case variants)
+        self._by_name: dict[str, str | tuple[str, ...]] = {}  # lower file name (with extension) -> paths
         for path in paths:
             self.add(path)
 
@@ -57,26 +85,18 @@ class Resolver:
     def add(self, path: str) -> None:
         path = normalize_path(path)
         key = path.lower()
-        variants = self._by_path.setdefault(key, [])
-        if path in variants:
+        if path in _all(self._by_path.get(key)):
             return
-        variants.append(path)
-        self._by_name.setdefault(_basename(key), []).append(path)
+        _add(self._by_path, key, path)
+        _add(self._by_name, _basename(key), path)
 
     def remove(self, path: str) -> None:
         path = normalize_path(path)
         key = path.lower()
-        variants = self._by_path.get(key)
-        if not variants or path not in variants:
+        if path not in _all(self._by_path.get(key)):
             return
-        variants.remove(path)
-        if not variants:
-            del self._by_path[key]
-        name = _basename(key)
-        same = self._by_name[name]
-        same.remove(path)
-        if not same:
-            del self._by_name[name]
+        _discard(self._by_path, key, path)
+        _discard(self._by_name, _basename(key), path)
 
     def rename(self, old: str, new: str) -> None:
         self.remove(old)
@@ -84,21 +104,21 @@ class Resolver:
 
     def __contains__(self, path: str) -> bool:
         path = normalize_path(path)
-        return path in self._by_path.get(path.lower(), ())
+        return path in _all(self._by_path.get(path.lower()))
 
     def __len__(self) -> int:
-        return sum(len(v) for v in self._by_path.values())
+        return sum(len(_all(v)) for v in self._by_path.values())
 
     def __iter__(self):
         for variants in self._by_path.values():
-            yield from variants
+            yield from _all(variants)
 
     # -- lookups -------------------------------------------------------------
     def _exact(self, path: str) -> str | None:
         """A file at exactly ``path`` or ``path.md`` (case-insensitive; exact case first)."""
         key = path.lower()
         for candidate_key, candidate in ((key, path), (key + ".md", path + ".md")):
-            variants = self._by_path.get(candidate_key)
+            variants = _all(self._by_path.get(candidate_key))
             if variants:
                 # the stored string, not the equal one built here: the link index keeps one
                 # per link, and shared they cost nothing (~4 MB on a 10k-page vault)
@@ -142,7 +162,7 @@ class Resolver:
         key = target.lower()
         out = []
         for suffix in (key, key + ".md"):
-            paths = self._by_name.get(_basename(suffix))
+            paths = _all(self._by_name.get(_basename(suffix)))
             if not paths:
                 continue
             tail = "/" + suffix

@@ -338,7 +338,9 @@ class SearchIndex:
         row = self._conn.execute("SELECT doc FROM vocab WHERE term = ?", (word[1:-1],)).fetchone()
         return (row[0] / total) if row and total else 0.0
 
-    def search(self, query: str, limit: int = 20) -> list[SearchHit]:
+    def search(self, query: str, limit: int = 20, *, include_listings: bool = True) -> list[SearchHit]:
+        """Best first. index.md and log.md name every page, so they match nearly any query:
+        left out unless `include_listings`, and then after the pages themselves."""
         parsed = parse_query(query)
         if parsed is None or limit <= 0:
             return []
@@ -362,10 +364,11 @@ class SearchIndex:
         for rowid, rank in rows:
             if rowid in docs:
                 path, title, body = docs[rowid]
+                if path in LISTING_PAGES and not include_listings:
+                    continue
                 snippet, line, spans = cut_snippet(body, parsed.terms, parsed.prefix_last)
                 hits.append(SearchHit(path, title, -rank, snippet, line, spans))
-        # index.md and log.md name every page, so they match nearly any query: after the pages
-        # themselves (stable sort), and a page is not pushed past the limit by them.
+        # a page is not pushed past the limit by the listings (stable sort)
         hits.sort(key=lambda hit: hit.path in LISTING_PAGES)
         return hits[:limit]
 

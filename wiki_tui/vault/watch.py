@@ -21,7 +21,7 @@ from .layout import VaultError, is_hidden
 from .resolve import normalize_path
 
 if TYPE_CHECKING:
-    from .model import Vault
+    from .view import VaultView
 
 DEBOUNCE_MS = 150
 _NAMES = {Change.added: "added", Change.modified: "modified", Change.deleted: "deleted"}
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 
 class VaultWatcher:
-    def __init__(self, vault: "Vault", callback: Callable[[list[tuple[str, str]]], None] | None) -> None:
+    def __init__(self, vault: "VaultView", callback: Callable[[list[tuple[str, str]]], None] | None) -> None:
         self.vault = vault
         self.callback = callback
         self._stop = threading.Event()

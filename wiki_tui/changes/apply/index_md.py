@@ -85,6 +85,9 @@ def page_rows(pages: Any) -> Iterable[tuple[str, str, Any, Any]]:
     enabled = gc.isenabled()
     gc.disable()  # as in render_rows
     try:
+        rows = getattr(pages, "rows", None)
+        if callable(rows):  # the vault's page map: one read of its index, no page built
+            return list(rows())
         records = getattr(pages, "records", None)
         if callable(records):
             from wiki_tui.vault.cache import R
@@ -115,6 +118,7 @@ def canvas_row(path: str, text: str | None, types: Mapping[str, str] | None
                       and n.get("type") == "text" and isinstance(n.get("text"), str)), "")
         files = sum(1 for n in nodes if isinstance(n, dict) and n.get("type") == "file")
         summary = next((ln.strip("# ").strip() for ln in first.splitlines() if ln.strip()), "")
+        summary = re.sub(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", summary)  # links: shown text
         summary = summary or (f"a canvas of {files} files" if files else "")
     except (ValueError, AttributeError, RecursionError):  # not JSON: listed, unsummarised
         pass

@@ -59,15 +59,13 @@ def _name_key(name: str) -> str:
 
 def _by_alias(vault: Any, path: str) -> list[str]:
     """Pages whose title or alias is the path's file name (within its folder, if it names one)."""
-    from wiki_tui.vault.cache import R_ALIASES, R_TITLE
-
     folder, _, name = path.rpartition("/")
     key = _name_key(name[:-3] if name.lower().endswith(".md") else name)
     found = []
-    for page, rec in vault.pages.records().items():
+    for page, title, aliases in vault.pages.titles():
         if folder and not page.lower().startswith(folder.lower() + "/"):
             continue
-        if any(_name_key(n) == key for n in (rec[R_TITLE], *rec[R_ALIASES])):
+        if any(_name_key(n) == key for n in (title, *aliases)):
             found.append(page)
     return sorted(found, key=lambda p: (len(p), p))
 
@@ -107,7 +105,8 @@ def _missing(path: str, kind: str, near: list[str]) -> GuardError:
 
 def twin_index(vault: Any) -> TwinIndex:
     """The vault's pages keyed for twin lookups (twins.py)."""
-    return TwinIndex(p for p in vault.pages.records() if p.lower().endswith(".md"))
+    return TwinIndex(p for p in vault.pages.records()  # never aim a block at log.md/index.md
+                     if p.lower().endswith(".md") and p.casefold() not in GENERATED)
 
 
 def meant_path(vault: Any, root: Path, block: Block, made: set[str],

@@ -1,0 +1,59 @@
+"""The generated index.md read without the general scanner: its links follow from its lines.
+
+index.md lists every page, one `- [[path|title]] — summary` line each (changes/apply/index_md.py
+writes it). At 50,000 pages it is 6.5 MB, and re-reading it with the general markdown scanner
+after every accepted change cost most of the accept. A generated catalog has a fixed shape,
+so `parse_catalog` reads it line by line: the template, `## ` section headings, blank lines and
+entries whose text holds none of the characters that could make anything else of them (links,
+tags, code, comments, HTML, escapes, block ids, math). Anything else, anywhere, and it answers
+None: the caller parses the file the general way. What it returns equals `parse_page`'s answer
+for the same text (tests/vault/test_catalog.py checks that over many catalogs).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .layout import INDEX_TEMPLATE
+from .links import Heading, Link
+from .page import Page
+
+CATALOG = "index.md"
+_PLAIN = r"[^\[\]|#^\\%`<>$*_~&!()\s](?:[^\[\]|#^\\%`<>$*_~&!()\n]*[^\[\]|#^\\%`<>$*_~&!()\s])?"
+_ENTRY = re.compile(rf"- \[\[({_PLAIN})\|({_PLAIN})\]\] — ({_PLAIN}|⚠ no summary)")
+_SECTION = re.compile(rf"## ({_PLAIN})")
+_TEMPLATE_LINES = INDEX_TEMPLATE.splitlines()
+
+
+def parse_catalog(path: str, text: str, *, mtime: float = 0.0) -> Page | None:
+    """index.md as `parse_page` would read it, when it is the plain generated catalog; else None."""
+    if path != CATALOG or not text.startswith(INDEX_TEMPLATE) or "\r" in text:
+        return None
+    lines = text.split("\n")
+    if lines[: len(_TEMPLATE_LINES)] != _TEMPLATE_LINES or not lines[0].startswith("# "):
+        return None
+    headings = [Heading(1, lines[0][2:].strip(), 1)]
+    links: list[Link] = []
+    offset = len(lines[0]) + 1
+    for number, line in enumerate(lines[1:], start=2):
+        if number > len(_TEMPLATE_LINES) and line:
+            entry = _ENTRY.fullmatch(line)
+            if entry is not None:
+                target, display = entry.group(1), entry.group(2)
+                if target.lower().endswith(".md"):
+                    return None  # the scanner has its own ideas about extensions: let it decide
+                end = offset + 7 + len(target) + len(display)  # "- " then [[target|display]]
+                links.append(Link(target, "", display, False, "wiki", number, 2, offset + 2, end,
+                                  text[offset + 2 : end]))
+            else:
+                section = _SECTION.fullmatch(line)
+                if section is None:
+                    return None
+                headings.append(Heading(2, section.group(1), number))
+        offset += len(line) + 1
+    return Page(
+        path=path, name="index", title="index", aliases=[], tags=[], summary=None, type=None,
+        sources=[], frontmatter={}, headings=headings, block_ids=[], links=links, warnings=[],
+        size=len(text.encode("utf-8", "surrogatepass")), mtime=mtime, body_line=1, body_start=0,
+        external_links=[],
+    )
