@@ -150,6 +150,8 @@ def test_a_page_name_with_a_newline_keeps_index_md_one_line_per_page(git_vault: 
     from tests.changes.journal_support import create, page
 
     (git_vault / "concepts/Two\nlines.md").write_text(page("Two lines"), encoding="utf-8")
+    git(git_vault, "add", "-A")  # committed: index.md lists only pages its commit has
+    git(git_vault, "commit", "-qm", "a page with a newline in its name")
     vault = open_vault(git_vault)
     apply_changeset(vault, changeset(create("concepts/Other.md", page("Other"))))
     lines = read(git_vault, "index.md").splitlines()
