@@ -251,9 +251,7 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
             repo.close()
     notice = outcome.notice if repo is not None else no_repo_notice()
     if outcome.hand_commit:
-        notice = _join(f"Uncommitted edits not made by wiki-tui to {', '.join(outcome.hand_paths)} "
-                       f"were committed first, on their own (commit {outcome.hand_commit[:7]}), "
-                       "so this change and its undo leave them as they are.", notice)
+        notice = _join(_hand_notice(outcome), notice)
     touched = [*plan.contents, logmd.LOG_PATH] + ([INDEX_PATH] if plan.index_bytes is not None else [])
     _refresh(vault, touched)
     mark = getattr(vault, "mark_synced", None)
@@ -410,6 +408,20 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
                        "(re-diff them against the new text).", notice)
     result.notice = _join(recovered, notice, _left_out_notice(left_out))
     return result
+
+
+def _hand_notice(outcome: transaction.Outcome) -> str:
+    """What was committed apart before the change: edits of tracked files, and notes git did
+    not track yet (committed as found: not edits, nothing to warn about)."""
+    edited = [p for p in outcome.hand_paths if p not in outcome.hand_new]
+    said = []
+    if edited:
+        said.append(f"uncommitted edits not made by wiki-tui to {', '.join(edited)}")
+    if outcome.hand_new:
+        said.append(f"your notes not in git yet ({', '.join(outcome.hand_new)}), as found,")
+    text = " and ".join(said)
+    return (f"{text[0].upper()}{text[1:]} were committed first, on their own (commit "
+            f"{outcome.hand_commit[:7]}), so this change and its undo leave them as they are.")
 
 
 def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
