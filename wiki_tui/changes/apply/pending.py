@@ -1,7 +1,8 @@
 """Changesets waiting for review, kept on disk so that quitting never loses them.
 
-One file per changeset: `<vault>/.wiki-tui/pending/NAME.json` (vault/state.py: the user cache for a folder not adopted) (NAME: `YYYYMMDD-HHMMSS-OPERATION-
-XXXXXX`, sortable by time). The format is plain JSON, version 1:
+One file per changeset: `<state>/pending/NAME.json`, where `<state>` is `state_dir(vault)`
+(vault/state.py: `<vault>/.wiki-tui/`, or the user cache for a folder not adopted), NAME:
+`YYYYMMDD-HHMMSS-OPERATION-XXXXXX`, sortable by time. The format is plain JSON, version 1:
 
     {"format": 1, "created": "2026-11-25T09:15:02+00:00",
      "operation": "ingest", "title": "...", "model": "...", "agent": null | "claude-code",
