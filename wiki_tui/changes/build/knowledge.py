@@ -73,6 +73,8 @@ class PageDiff:
     # claims
     figures_removed: list[str] = field(default_factory=list)  # numbers/dates gone from prose
     figures_added: list[str] = field(default_factory=list)
+    names_removed: list[str] = field(default_factory=list)  # a name put in another's place
+    names_added: list[str] = field(default_factory=list)  # ("Harrison" → "Mudge")
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
@@ -121,6 +123,8 @@ class PageDiff:
         add("figures changed", [f"{_listed(self.figures_removed)} → "
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
+        add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
+            if self.names_removed else [])
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
         add("text changed inside code or comments", self.code_changed)
@@ -157,7 +161,8 @@ class KnowledgeDiff:
                                     for p in self.pages),
                 "citations_removed": sum(len(p.citations_removed) for p in self.pages),
                 "fields_removed": sum(len(p.fields_removed) for p in self.pages),
-                "figures_changed": sum(1 for p in self.pages if p.figures_removed)}
+                "figures_changed": sum(1 for p in self.pages
+                                       if p.figures_removed or p.names_removed)}
 
     def summary(self) -> str:
         """One line: what the changeset does, in counts (the review's top line)."""
@@ -474,15 +479,24 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
             readings[text] = kt.TextReading(text)
         return readings[text]
 
+    lost: Counter = Counter()
+    found: Counter = Counter()
     if kt.has_figures(gone):
-        old, new = reading(base), reading(proposed)
-        figures_then, figures_now = old.figures(), new.figures()
+        figures_then, figures_now = reading(base).figures(), reading(proposed).figures()
         lost, found = figures_then - figures_now, figures_now - figures_then
         if lost:
             d.figures_removed = sorted(lost)
             d.figures_added = sorted(found)
-            d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
-                             [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN]
+    if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
+        names_then, names_now = reading(base).names(), reading(proposed).names()
+        gone_names, new_names = names_then - names_now, names_now - names_then
+        if gone_names and new_names:
+            d.names_removed, d.names_added = sorted(gone_names), sorted(new_names)
+            lost, found = lost + gone_names, found + new_names
+    if d.figures_removed or d.names_removed:
+        old, new = reading(base), reading(proposed)
+        d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
+                         [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN]
     if "[!" in gone:
         kinds = kt.callouts(base) - kt.callouts(proposed)
         if kinds:
