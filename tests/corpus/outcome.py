@@ -320,3 +320,38 @@ def judge_case(root: Path, case: OutcomeCase) -> Judged:
     return Judged(codes, [r for fc in changeset.files for r in fc.repairs],
                   [str(e) for e in errors if getattr(e, "retry", True)],
                   [f"{fc.path}: {b}" for fc in changeset.files for b in fc.breaches])
+
+
+def outcome_report() -> dict:
+    """The corpus judged case by case on fresh copies of sample_vault, per family: the intended
+    changes `--yes` would hold (must stay near zero) and the damaging ones it would let through
+    (must be 0: a damaging change applied without a word). Printed by the benchmarks."""
+    import shutil
+    import tempfile
+
+    out = {"outcome-intended": {"replies": len(INTENDED), "applied_as_meant": 0, "held": []},
+           "outcome-damaging": {"replies": len(DAMAGING), "held_naming_the_damage": 0,
+                                "silently_wrong": 0, "passed": []}}
+    for cases, intended in ((INTENDED, True), (DAMAGING, False)):
+        for case in cases:
+            work = Path(tempfile.mkdtemp(prefix="outcome-corpus-")) / "vault"
+            shutil.copytree(SAMPLE, work, ignore=shutil.ignore_patterns(".wiki-tui"))
+            try:
+                judged = judge_case(work, case)
+            finally:
+                shutil.rmtree(work.parent, ignore_errors=True)
+            if intended:
+                family = out["outcome-intended"]
+                if judged.held:
+                    family["held"].append(f"{case.name}: {sorted(judged.held)}")
+                else:
+                    family["applied_as_meant"] += 1
+            else:
+                family = out["outcome-damaging"]
+                if case.held <= judged.held:
+                    family["held_naming_the_damage"] += 1
+                else:
+                    family["silently_wrong"] += 1
+                    family["passed"].append(f"{case.name}: held {sorted(judged.held)}, "
+                                            f"expected {sorted(case.held)}")
+    return out
