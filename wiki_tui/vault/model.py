@@ -344,6 +344,11 @@ class Vault:
         with self._lock:
             return self._index.resolved(self.pages.stamps)
 
+    def linking_to(self, path: str) -> dict[str, int]:
+        """source -> how many of its links resolve to `path` (one indexed query)."""
+        with self._lock:
+            return self._index.sources_linking(path)
+
     @property
     def unresolved_links(self) -> dict[str, dict[str, int]]:
         """source -> {linkpath as written: count} for every page (built on each call)."""
@@ -568,11 +573,12 @@ class Vault:
         with self._lock:
             return lint_vault(self)
 
-    def lint_changes(self, files: dict[str, str | None]):
+    def lint_changes(self, files: dict[str, str | None], *,
+                     parse: Callable[[str, str], Page] = parse_page):
         from .lint import lint_changes
 
         with self._lock:
-            return lint_changes(self, files)
+            return lint_changes(self, files, parse=parse)
 
     # -- watching ----------------------------------------------------------------------------
     def start_watching(
