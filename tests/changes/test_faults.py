@@ -452,6 +452,7 @@ def index_matches_tree(root: Path, rev: str) -> bool:
     tree = git(root, "ls-tree", "-r", "--name-only", "-z", rev).split("\0")
     pages = {link_target(p) for p in tree if p.endswith(".md") and p not in NOT_LISTED
              and not p.startswith("raw/")}
+    pages |= {p for p in tree if p.endswith(".canvas") and not p.startswith("raw/")}
     index = git(root, "show", f"{rev}:index.md")
     listed = {line[4:].split("|", 1)[0] for line in index.splitlines() if line.startswith("- [[")}
     return listed == pages

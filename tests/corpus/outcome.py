@@ -27,7 +27,24 @@ def _body(path: str) -> str:
     return text.split("\n---\n", 1)[1]
 
 
+def _whole_lines(path: str, search: str, replace: str) -> tuple[str, str]:
+    """SEARCH must hold whole lines: widen a phrase to the lines of the sample page it sits in
+    (the same prefix and suffix around REPLACE)."""
+    try:
+        text = (SAMPLE / path).read_text(encoding="utf-8")
+    except OSError:
+        return search, replace
+    at = text.find(search)
+    if at == -1 or not search:
+        return search, replace
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at + len(search))
+    end = len(text) if end == -1 else end
+    return text[start:end], text[start:at] + replace + text[at + len(search):end]
+
+
 def edit(path: str, search: str, replace: str) -> str:
+    search, replace = _whole_lines(path, search, replace)
     return f"@@@ EDIT {path}\n@@@ SEARCH\n{search}\n@@@ REPLACE\n{replace}\n@@@ END\n"
 
 
@@ -131,8 +148,9 @@ INTENDED: list[OutcomeCase] = [
                        "- Built [[Tobias Mayer]]'s lunar (see [[Lunar tables]])"),
                 operation="ingest", source="raw/lunar-distances.md"),
     OutcomeCase("twin-name-aimed-at-the-page",
-                edit("entities/h4.md", "- Barbados, 1764: confirmed the first result",
-                     "- Barbados, 1764: confirmed the first result again"),
+                edit(H4, "- Barbados, 1764: confirmed the first result",
+                     "- Barbados, 1764: confirmed the first result again").replace(
+                         f"@@@ EDIT {H4}", "@@@ EDIT entities/h4.md"),
                 repaired="entities/H4.md"),
     OutcomeCase("new-page-with-a-code-example",
                 "@@@ WRITE concepts/Log notation.md\n" + _FENCE_PAGE + "@@@ END\n"),
