@@ -403,6 +403,12 @@ class Vault:
             via_alias = self.resolve_alias(key)
             return self.pages[via_alias] if via_alias else None
 
+    def page_meta(self, path: str) -> Page | None:
+        """A page by exact path without its links (title, frontmatter, headings: what a page
+        header shows), not kept in memory; None when it is not a page."""
+        with self._lock:
+            return self.pages.meta(path)
+
     def resolve(self, target: str, from_path: str = "") -> str | None:
         with self._lock:
             return self._resolver.resolve(target, from_path)
