@@ -136,9 +136,12 @@ def _model_ingest(vault: Path, server, *extra: str) -> int:
                      server.api_base, "ingest", *extra, "--yes"])
 
 
-def _source_page_reply(path: str = "sources/Clocks at Sea.md") -> Reply:
+def _source_page_reply(path: str = "sources/Clocks at Sea.md", *, image: bool = True) -> Reply:
+    """The source page a model writes; `image`: it embeds the clip's picture (only where the
+    vault has it: an embed of a missing file is a new broken link, held from --yes)."""
+    embed = "![[raw/assets/dial.png]]\n" if image else "Clocks and the sea.\n"
     return Reply(f"@@@ WRITE {path}\n---\ntitle: Clocks at Sea\ntype: source\nsummary: A clip."
-                 "\nsources: [raw/clip.md]\n---\n# Clocks at Sea\n\n![[raw/assets/dial.png]]\n"
+                 f"\nsources: [raw/clip.md]\n---\n# Clocks at Sea\n\n{embed}"
                  "@@@ END\n")
 
 
@@ -179,7 +182,7 @@ def test_a_long_pdf_goes_in_parts_each_naming_its_page(git_vault, llm_server, mo
     pages = ["\n".join(f"Page {n} line {i} about clocks and the sea." for i in range(40))
              for n in range(1, 7)]
     _add(git_vault, {"raw/long.pdf": make_pdf(pages, title="Long Paper")})
-    llm_server.queue(_source_page_reply("sources/Long Paper.md"),
+    llm_server.queue(_source_page_reply("sources/Long Paper.md", image=False),
                      *[Reply("Nothing more to add.") for _ in range(12)])
     assert _model_ingest(git_vault, llm_server, "raw/long.pdf") == 0
     prompts = [r.text() for r in llm_server.requests]

@@ -55,7 +55,7 @@ def test_apply_writes_logs_indexes_and_commits_exactly_the_changeset(git_vault: 
     assert result.log_entry in log
     index = read(git_vault, "index.md")
     assert "- [[concepts/Gnomon|Gnomon]] — A test page.\n" in index
-    assert "Scilly" not in index
+    assert "Scilly naval disaster of 1707" not in index  # (a deck's summary names "the Scilly disaster")
     # The vault's own index followed the writes.
     assert "concepts/Gnomon.md" in vault.pages
     assert "entities/Scilly naval disaster of 1707.md" not in vault.pages

@@ -57,8 +57,12 @@ async def test_propose_keeps_a_pending_review_and_writes_no_page(git_vault: Path
     assert records[0].changeset.title == "Gnomon"
     assert answer["pending_id"] in answer["message"] and "--pending" in answer["message"]
 
+    # the new page's link to a page that does not exist holds it from --yes alone (issue 19)
     assert main(["--vault", str(git_vault), "apply", "--pending", answer["pending_id"][-6:],
-                 "--yes"]) == 0
+                 "--yes"]) == 3
+    assert full_state(git_vault) == before
+    assert main(["--vault", str(git_vault), "apply", "--pending", answer["pending_id"][-6:],
+                 "--yes", "--allow", "links"]) == 0
     assert "Added by the agent." in read(git_vault, "entities/H4.md")
     assert (git_vault / "concepts/Gnomon.md").exists()
     assert "Model: test-agent 1.0" in git(git_vault, "log", "-1", "--format=%B")

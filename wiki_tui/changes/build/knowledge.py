@@ -74,6 +74,7 @@ class PageDiff:
     figures_removed: list[str] = field(default_factory=list)  # numbers/dates gone from prose
     figures_added: list[str] = field(default_factory=list)
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
+    polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
@@ -121,6 +122,7 @@ class PageDiff:
         add("figures changed", [f"{_listed(self.figures_removed)} → "
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
+        add("sentences turned around (a negation added or removed)", self.polarity_changed)
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
         add("text changed inside code or comments", self.code_changed)
@@ -497,6 +499,9 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
             d.figures_added = sorted(found)
             d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
                              [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN]
+    if gone.strip() and came.strip():
+        d.polarity_changed = [f"“{_short(a)}” → “{_short(b)}”"
+                              for a, b in kt.polarity_flips(gone, came)][:SHOWN]
     if "[!" in gone:
         kinds = kt.callouts(base) - kt.callouts(proposed)
         if kinds:
@@ -510,6 +515,10 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
         d.code_changed = sorted((reading(base).hidden() - reading(proposed).hidden()).keys())
     if "%%" in came or "<!--" in came:
         d.comments_added = sorted((reading(proposed).comments() - reading(base).comments()).keys())
+
+
+def _short(line: str, limit: int = 90) -> str:
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _share_rewritten(base: str, proposed: str) -> float:

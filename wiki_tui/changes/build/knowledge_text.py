@@ -237,3 +237,44 @@ def bare_urls(text: str) -> Counter:
         return Counter()
     return Counter(m.group().rstrip(".,;:!?'\"") for _n, line in TextReading(text).prose_lines()
                    for m in _BARE_URL.finditer(line))
+
+
+# -- polarity: a sentence kept but turned around ("made" → "never made") ------------------------
+_NEGATOR = re.compile(r"\b(?:not|never|no|none|nobody|nothing|neither|nor|cannot|without|"
+                      r"\w+n't|false|untrue|disproved|refuted)\b", re.IGNORECASE)
+_WORD = re.compile(r"[\w']+")
+_LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
+
+
+def _polarity_words(line: str) -> list[str]:
+    return _WORD.findall(_LIST_MARK.sub("", _LINK_TEXT.sub(" ", line)).lower())
+
+
+def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
+    """Lines the change keeps in substance but turns around: a removed line and the added line
+    most like it (most of their words shared) whose negations ("not", "never", "no", "n't"...)
+    differ in number. (removed line, added line) pairs; at most `limit` lines are compared."""
+    removed = [line.strip() for line in gone.splitlines() if line.strip()][:limit]
+    added = [line.strip() for line in came.splitlines() if line.strip()][:limit]
+    if not removed or not added:
+        return []
+    added_words = [(line, _polarity_words(line)) for line in added]
+    flips = []
+    for old in removed:
+        old_words = _polarity_words(old)
+        if len(old_words) < 4:
+            continue
+        best, best_share = None, 0.0
+        for new, new_words in added_words:
+            if len(new_words) < 4:
+                continue
+            shared = sum((Counter(old_words) & Counter(new_words)).values())
+            share = shared / max(len(old_words), len(new_words))
+            if share > best_share:
+                best, best_share = new, share
+        if best is None or best_share < 0.6:
+            continue
+        if len(_NEGATOR.findall(old)) != len(_NEGATOR.findall(best)):
+            flips.append((old, best))
+    return flips
+
