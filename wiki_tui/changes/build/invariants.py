@@ -13,7 +13,7 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
            block id other pages link to, removed (their links listed)
   claims   numbers or dates changed in sentences, or a sentence turned around (a negation added
            or removed: "made" → "never made") (unless the page gains a citation with them),
-           callouts or table rows removed
+           sentences dropped (their words gone from the page), callouts or table rows removed
   rewrite  most of a page replaced (an EDIT as well as a WRITE), or a page turned into JSON/HTML
   code     text changed inside code fences or comments
   twin     a new page whose name twins an existing one
@@ -120,6 +120,8 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if d.polarity_changed and not d.citations_added:
         claims.append(f"turns sentences around without a new citation: "
                       f"{_listed(d.polarity_changed)}")
+    if d.prose_dropped:
+        claims.append(f"drops sentences: {_listed(d.prose_dropped)}")
     if d.callouts_removed:
         claims.append(f"removes callouts {_listed(d.callouts_removed)}")
     if d.rows_removed:
