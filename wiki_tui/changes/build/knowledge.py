@@ -309,6 +309,13 @@ def _disguise(text: str) -> str:
     return ""
 
 
+def _shown(link: Any) -> str:
+    """The text a link shows in the page: its display text, else (not an embed) its target."""
+    if link.display:
+        return link.display
+    return "" if link.embed else (link.target or "").strip()
+
+
 def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
     """Per link of the page: (identity, link, is citation, broken).
 
@@ -390,17 +397,33 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     ids_now = {ident: link for ident, link, _c, _b, _g in now}
     removed = [(i, ids_then[i]) for i in ids_then if i not in ids_now]
     added = [(i, ids_now[i]) for i in ids_now if i not in ids_then]
-    # a link keeping its text (display) but reaching another page: retargeted
-    by_display = {link.display: (i, link) for i, link in added if link.display}
+    # a link keeping the text it shows but reaching another page: retargeted (`[[Old]]` shows
+    # "Old", as `[[New|Old]]` does: how a merge carries the old page's links along). The new
+    # link may reach a page the page linked already (a merge into a page it cites): any link
+    # written anew counts, not only one to a page it did not reach.
+    raws_then = Counter(link.raw for _i, link, _c, _b, _g in then)
+    written: list = []
+    for ident, link, _c, _b, _g in now:
+        if raws_then[link.raw] > 0:
+            raws_then[link.raw] -= 1
+        else:
+            written.append((ident, link))
+    by_display: dict = {}
+    for j, link in written:
+        if _shown(link):
+            by_display.setdefault(_shown(link), []).append((j, link))
     paired: set = set()
     for i, link in removed:
-        if link.display and link.display in by_display and by_display[link.display][0] not in paired:
-            j, new_link = by_display[link.display]
+        candidates = by_display.get(_shown(link), [])
+        if candidates:
+            j, new_link = candidates.pop(0)
             paired.update((i, j))
             d.links_retargeted.append(f"{link.raw} → {new_link.raw}")
     citation_then = {ident for ident, _l, citation, _b, _g in then if citation}
     citation_now = {ident for ident, _l, citation, _b, _g in now if citation}
     for i, link in removed:
+        if i in paired and i in citation_then and not i[0].startswith("?"):
+            d.citations_removed.append(link.raw)  # its text kept, its sentence's source gone
         if i in paired or i[0].startswith("?"):
             continue  # retargeted, or a link that reached nothing (removing it loses nothing)
         d.links_removed.append(link.raw)
