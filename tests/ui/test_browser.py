@@ -216,7 +216,9 @@ async def test_a_load_overtaken_by_a_newer_one_is_not_shown(tiny_vault, browser_
     from wiki_tui.ui.browser import browser as browser_module
 
     paragraphs = "\n\n".join(f"Paragraph {n} " + "text " * 60 for n in range(40))
-    root = tiny_vault({"A.md": "# A\n\nFIRST VERSION\n\n" + paragraphs + "\n"})
+    # (the version mark is not the first paragraph: that is the page's summary, shown in its
+    # header from the index, which nothing here refreshes)
+    root = tiny_vault({"A.md": "# A\n\nIntro.\n\nFIRST VERSION\n\n" + paragraphs + "\n"})
     app = browser_app(root)
     gate = threading.Event()
     real_load = browser_module.load_document
@@ -239,7 +241,7 @@ async def test_a_load_overtaken_by_a_newer_one_is_not_shown(tiny_vault, browser_
         try:
             browser.reload()  # reads the first version, then waits
             await wait_for(pilot, lambda: bool(held))
-            (root / "A.md").write_text("# A\n\nSECOND VERSION\n\n" + paragraphs + "\n",
+            (root / "A.md").write_text("# A\n\nIntro.\n\nSECOND VERSION\n\n" + paragraphs + "\n",
                                        encoding="utf-8")
             browser.reload()
             await wait_for(pilot, lambda: "SECOND VERSION" in text_of(browser) and not view.rendering)
