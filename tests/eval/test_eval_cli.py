@@ -53,18 +53,20 @@ def test_eval_reads_the_config_of_the_vault_it_is_given(capsys, llm_server, tmp_
 
 
 def test_eval_says_why_a_folder_is_not_read(capsys, llm_server, tmp_path, monkeypatch):
-    folder = tmp_path / "notes"
-    (folder / ".wiki-tui").mkdir(parents=True)
-    (folder / ".wiki-tui" / "config.toml").write_text('model = "openai/test-model"\n')
-    monkeypatch.chdir(folder)
-    code, out, err = _run(capsys, "eval", "--vault", str(folder))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, out, err = _run(capsys, "eval", "--vault", str(empty))
     assert code == 2 and out == ""
-    assert f"{folder} is not a wiki-tui vault" in err and "wiki-tui init" in err
-    code, out, err = _run(capsys, "eval")  # started there: not a vault, and it says so
-    assert code == 2 and "no model configured" in err
-    assert f"{folder / '.wiki-tui' / 'config.toml'} was not read" in err
-    assert "is not a vault" in err and "--vault DIR" in err
-    assert llm_server.requests == []
+    assert f"{empty} holds no markdown pages" in err and "wiki-tui init" in err
+    # a folder of notes wiki-tui has not adopted: with no model anywhere, eval says where it
+    # looked and what to pass, and writes nothing into the folder
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n", encoding="utf-8")
+    monkeypatch.chdir(notes)
+    code, out, err = _run(capsys, "eval")
+    assert code == 2 and "no model configured" in err and "--model offline" in err
+    assert [p.name for p in notes.iterdir()] == ["a.md"]
 
 
 def test_a_failed_task_reports_its_tokens(capsys, llm_server, tmp_path, monkeypatch):
