@@ -144,7 +144,7 @@ def test_the_readmes_local_server_recipe(llm_server, tmp_path):
     vault = fresh_vault(tmp_path)
     llm_server.queue(Reply("Chronometers, per [[Marine chronometer]]."))
     elapsed, code, err = run_once(["--model", "openai/qwen2.5", "--vault", str(vault), "query",
-                                   "What is a marine chronometer?"], vault, env, 30)
+                                   "What is a marine chronometer?"], vault, env, 90)
     assert code == 0, err
     assert len(llm_server.requests) == 1
     assert llm_server.requests[0].body["model"] == "qwen2.5"

@@ -218,9 +218,12 @@ async def test_large_source_is_read_in_parts(llm_server, sample_vault):
         for i in range(12))
     (sample_vault / "raw" / "big.md").write_text(big, encoding="utf-8")
     settings = llm_server.settings(context_tokens=4000)
-    from wiki_tui.agent.prompts import split_source
+    from wiki_tui.agent.prompts import part_tokens, split_source
 
-    parts = split_source(big, 2000)
+    # the rules take much of a 4,000-token budget: the parts are cut smaller than half of it
+    size = part_tokens(vault, "ingest", 4000, settings.model)
+    assert 1000 <= size < 2000
+    parts = split_source(big, size, settings.model)
     assert len(parts) >= 3
     llm_server.queue(Reply(NEW_PAGE_BLOCK.replace(PAGE, "sources/Big source.md")),
                      *[Reply("Nothing new in this part.")] * (len(parts) - 1))

@@ -473,7 +473,7 @@ def test_two_processes_applying_at_once_both_land_in_index_md(git_vault: Path, t
         assert child.wait(timeout=60) == 0, child.stderr.read()
     assert index_matches_tree(git_vault, "HEAD") and index_matches_tree(git_vault, "HEAD~1")
     index = read(git_vault, "index.md")
-    assert "Race 1" in index and "Race 2" in index and "Scilly" not in index
+    assert "Race 1" in index and "Race 2" in index and "[[entities/Scilly naval disaster of 1707" not in index
 
 
 def test_a_read_command_finishes_an_interrupted_apply_too(git_vault: Path, capsys):

@@ -109,6 +109,27 @@ def test_figures_changed_are_claims_unless_a_citation_comes_with_them(sample_vau
     assert cs.files[0].breaches == []
 
 
+LK = "entities/Larcum Kendall.md"
+K2 = "Kendall later made two simpler and cheaper watches, K2 and K3. #horology"
+
+
+def test_a_sentence_turned_around_is_a_claim_change(sample_vault):
+    for turned in ("Kendall never made two simpler and cheaper watches, K2 and K3. #horology",
+                   "Kendall later made two watches, K2 and K3, that were not simpler or cheaper."
+                   " #horology",
+                   "- Kendall later made two simpler and cheaper watches, K2 and K3? No. #horology"):
+        cs = diff_of(sample_vault, edit(LK, K2, turned))
+        page = cs.knowledge.page(LK)
+        assert len(page.polarity_changed) == 1, turned
+        assert [b.code for b in cs.files[0].breaches] == ["claims"], turned
+    # the same sentence reworded, a negation kept, or a new sentence with one: not turned around
+    for kept in ("Kendall later made two watches, K2 and K3, simpler and cheaper. #horology",
+                 K2 + "\n\nK1 did not stay in England: it sailed twice with Cook."):
+        cs = diff_of(sample_vault, edit(LK, K2, kept))
+        assert cs.knowledge.page(LK).polarity_changed == [], kept
+        assert cs.files[0].breaches == [], kept
+
+
 def test_an_ingest_that_changes_pages_its_source_never_names_is_spread(sample_vault):
     reply = "".join(edit(p, f"# {Path(p).stem}", f"# {Path(p).stem}\n\nSee [[H4]].") for p in (
         "entities/Scilly naval disaster of 1707.md", "entities/Royal Observatory Greenwich.md"))

@@ -18,6 +18,8 @@ H4 = "entities/H4.md"
 JH = "entities/John Harrison.md"
 MC = "concepts/Marine chronometer.md"
 ACT = "entities/Longitude Act 1714.md"
+LK = "entities/Larcum Kendall.md"
+_K2 = "Kendall later made two simpler and cheaper watches, K2 and K3. #horology"
 CVM = "syntheses/Clock versus Moon.md"
 
 
@@ -154,6 +156,12 @@ INTENDED: list[OutcomeCase] = [
                 repaired="entities/H4.md"),
     OutcomeCase("new-page-with-a-code-example",
                 "@@@ WRITE concepts/Log notation.md\n" + _FENCE_PAGE + "@@@ END\n"),
+    OutcomeCase("superseded-sentence-struck-beside-the-new-one", edit(
+        LK, _K2, "~~Kendall later made two simpler and cheaper watches, K2 and K3.~~ He made "
+        "three more after K1 ([[Cook's Second Voyage and the Kendall Watch]]). #horology")),
+    OutcomeCase("sentence-reworded-keeping-its-negation", edit(
+        MC, "Cheaper designs by John Arnold and Thomas Earnshaw, not copies of H4, made",
+        "Cheaper designs by John Arnold and Thomas Earnshaw, which were not copies of H4, made")),
 ]
 
 
@@ -262,6 +270,25 @@ DAMAGING: list[OutcomeCase] = [
         ("entities/Larcum Kendall.md", "# Larcum Kendall"),
         ("entities/Royal Observatory Greenwich.md", "# Royal Observatory Greenwich"))),
         frozenset({"spread"}), operation="ingest", source="raw/lunar-distances.md"),
+    # meaning lost without a figure or a link: turned around, dropped, hidden
+    OutcomeCase("sentence-turned-around", edit(
+        LK, _K2, "Kendall never made two simpler and cheaper watches, K2 and K3. #horology"),
+        frozenset({"claims"})),
+    OutcomeCase("negation-taken-out", edit(
+        MC, "Cheaper designs by John Arnold and Thomas Earnshaw, not copies of H4, made",
+        "Cheaper designs by John Arnold and Thomas Earnshaw, copies of H4, made"),
+        frozenset({"claims"})),
+    OutcomeCase("write-drops-a-plain-paragraph",
+                f"@@@ WRITE {LK}\n" + (SAMPLE / LK).read_text(encoding="utf-8").replace(
+                    "\n" + _K2, "") + "@@@ END\n",
+                frozenset({"claims"}), note="no link, figure or field goes with it"),
+    OutcomeCase("sentence-hidden-in-a-comment", edit(
+        LK, _K2, "%% Kendall later made two simpler and cheaper watches, K2 and K3. %% #horology"),
+        frozenset({"claims"})),
+    OutcomeCase("summary-loses-its-dates", edit(
+        H4, "summary: \"Harrison's fourth marine timekeeper (1759), a large watch that passed the "
+        "Jamaica trial of 1761-62.\"", "summary: \"Harrison's fourth marine timekeeper, a large "
+        "watch.\""), frozenset({"claims"})),
 ]
 
 

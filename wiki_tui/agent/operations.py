@@ -74,7 +74,8 @@ async def ingest(vault: Any, source_path: str, settings: AgentSettings, *,
     text = source.text
     title = source_title(text, path)
     budget = settings.context_tokens
-    parts = prompts.split_source(text, max(1000, budget // 2), settings.model)
+    parts = prompts.split_source(
+        text, prompts.part_tokens(vault, "ingest", budget, settings.model), settings.model)
     if source.pages:
         parts = carry_page_marks(parts)
     run = _Run(vault, settings, "ingest", title,

@@ -315,6 +315,18 @@ def search_terms(text: str, limit: int = 30) -> str:
     return " OR ".join(best)
 
 
+def part_tokens(vault: Any, operation: str, budget: int, model: str | None = None) -> int:
+    """How many tokens one part of a source may take so that the whole prompt fits `budget`.
+
+    Half the budget at most; less when the rules (AGENTS.md and the edit protocol) take much
+    of it, leaving an eighth of the budget for the page list and the pages the part touches.
+    Never under 1,000 tokens (a smaller part says too little to be worth a call)."""
+    if model == OFFLINE_MODEL:
+        return max(1000, budget // 2)
+    fixed = count_tokens(system_prompt(vault, operation), model)
+    return max(1000, min(budget // 2, budget - fixed - budget // 8))
+
+
 def split_source(text: str, max_tokens: int, model: str | None = None) -> list[str]:
     """Cut a source into parts of at most ~max_tokens, at headings or blank lines."""
     if count_tokens(text, model) <= max_tokens:

@@ -74,6 +74,8 @@ class PageDiff:
     figures_removed: list[str] = field(default_factory=list)  # numbers/dates gone from prose
     figures_added: list[str] = field(default_factory=list)
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
+    polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
+    prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
@@ -121,6 +123,8 @@ class PageDiff:
         add("figures changed", [f"{_listed(self.figures_removed)} → "
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
+        add("sentences turned around (a negation added or removed)", self.polarity_changed)
+        add("sentences dropped", self.prose_dropped)
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
         add("text changed inside code or comments", self.code_changed)
@@ -337,6 +341,8 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
                 d.fields_changed.append(f"{key}: +{len(new_value) - len(value)} item(s)")
         else:
             d.fields_changed.append(f"{key}: {kt.shown(value, 30)} → {kt.shown(new_value, 30)}")
+            if isinstance(value, str) and isinstance(new_value, str):  # summary: a claim too
+                _value_claims(d, str(key), value, new_value)
     keys_then, keys_now = Counter(kt.frontmatter_keys(base)), Counter(kt.frontmatter_keys(proposed))
     d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
     d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
@@ -346,6 +352,19 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
             and (not isinstance(old_title, str) or link_key(old_title.strip()) == link_key(old_stem))
             and link_key(new_title.strip()) != link_key(new_stem)):
         d.title_mismatch = f"title {new_title.strip()!r} no longer matches the file name {new_stem!r}"
+
+
+def _value_claims(d: PageDiff, key: str, value: str, new_value: str) -> None:
+    """A text field (summary:, description:) that loses figures or is turned around."""
+    then, now = kt.figures_in(value), kt.figures_in(new_value)
+    lost, found = then - now, now - then
+    if lost:
+        d.figures_removed.extend(sorted(lost))
+        d.figures_added.extend(sorted(found))
+        d.figure_lines.append(f"−{key}: {kt.shown(value, 80)}")
+        d.figure_lines.append(f"+{key}: {kt.shown(new_value, 80)}")
+    d.polarity_changed.extend(f"{key}: “{_short(a)}” → “{_short(b)}”"
+                              for a, b in kt.polarity_flips(value, new_value))
 
 
 def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
@@ -470,10 +489,20 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
         figures_then, figures_now = old.figures(), new.figures()
         lost, found = figures_then - figures_now, figures_now - figures_then
         if lost:
-            d.figures_removed = sorted(lost)
-            d.figures_added = sorted(found)
+            d.figures_removed = sorted(lost) + d.figures_removed
+            d.figures_added = sorted(found) + d.figures_added
             d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
-                             [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN]
+                             [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN] + \
+                             d.figure_lines
+    if gone.strip():
+        d.prose_dropped = [f"“{_short(line)}”"
+                           for line in kt.dropped_lines(
+                               gone, base, reading(proposed).visible_prose())][:SHOWN]
+    if gone.strip() and came.strip():
+        d.polarity_changed = ([f"“{_short(a)}” → “{_short(b)}”"
+                               for a, b in kt.polarity_flips(_body_only(gone, base),
+                                                             _body_only(came, proposed))]
+                              + d.polarity_changed)[:SHOWN]
     if "[!" in gone:
         kinds = kt.callouts(base) - kt.callouts(proposed)
         if kinds:
@@ -487,6 +516,17 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
         d.code_changed = sorted((reading(base).hidden() - reading(proposed).hidden()).keys())
     if "%%" in came or "<!--" in came:
         d.comments_added = sorted((reading(proposed).comments() - reading(base).comments()).keys())
+
+
+def _body_only(lines: str, text: str) -> str:
+    """`lines` (a change's removed or added lines) without those of `text`'s frontmatter: a
+    field is judged by its value (_value_claims), not as a line."""
+    head = set(text[: kt.body_start(text)].splitlines(keepends=True))
+    return "".join(line for line in lines.splitlines(keepends=True) if line not in head)
+
+
+def _short(line: str, limit: int = 90) -> str:
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _share_rewritten(base: str, proposed: str) -> float:

@@ -97,6 +97,14 @@ def _prose(text: str, start: int) -> list[tuple[int, int]]:
     return p.spans
 
 
+def figures_in(text: str) -> Counter:
+    """Numbers and month names in one piece of text (a frontmatter value), links cut out."""
+    prose = _LINK_TEXT.sub(" ", text)
+    found = Counter(_NUMBER.findall(prose))
+    found.update(m.lower() for m in _MONTH.findall(prose))
+    return found
+
+
 def has_figures(text: str) -> bool:
     return bool(_NUMBER.search(text) or _MONTH.search(text))
 
@@ -141,6 +149,11 @@ class TextReading:
             for k, part in enumerate(piece.split("\n")):
                 out.setdefault(line + k, []).append(part)
         return [(n, _LINK_TEXT.sub(" ", " ".join(parts))) for n, parts in sorted(out.items())]
+
+    def visible_prose(self) -> str:
+        """The body's prose as a reader sees it: no code, no %% or HTML comments."""
+        text = self.text
+        return _HTML_COMMENT.sub(" ", "\n".join(text[a:b] for a, b in self.spans))
 
     def figures(self) -> Counter:
         """Numbers and month names in the prose (outside links), as a multiset."""
@@ -237,3 +250,72 @@ def bare_urls(text: str) -> Counter:
         return Counter()
     return Counter(m.group().rstrip(".,;:!?'\"") for _n, line in TextReading(text).prose_lines()
                    for m in _BARE_URL.finditer(line))
+
+
+# -- polarity: a sentence kept but turned around ("made" → "never made") ------------------------
+_NEGATOR = re.compile(r"\b(?:not|never|no|none|nobody|nothing|neither|nor|cannot|without|"
+                      r"\w+n't|false|untrue|disproved|refuted)\b", re.IGNORECASE)
+_WORD = re.compile(r"[\w']+")
+_LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
+
+
+def _polarity_words(line: str) -> list[str]:
+    return _WORD.findall(_LIST_MARK.sub("", _LINK_TEXT.sub(" ", line)).lower())
+
+
+def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
+    """Lines the change keeps in substance but turns around: a removed line and the added line
+    most like it (most of their words shared) whose negations ("not", "never", "no", "n't"...)
+    differ in number. (removed line, added line) pairs; at most `limit` lines are compared."""
+    removed = [line.strip() for line in gone.splitlines() if line.strip()][:limit]
+    added = [line.strip() for line in came.splitlines() if line.strip()][:limit]
+    if not removed or not added:
+        return []
+    added_words = [(line, _polarity_words(line)) for line in added]
+    flips = []
+    for old in removed:
+        old_words = _polarity_words(old)
+        if len(old_words) < 4:
+            continue
+        best, best_share = None, 0.0
+        for new, new_words in added_words:
+            if len(new_words) < 4:
+                continue
+            shared = sum((Counter(old_words) & Counter(new_words)).values())
+            share = shared / max(len(old_words), len(new_words))
+            if share > best_share:
+                best, best_share = new, share
+        if best is None or best_share < 0.6:
+            continue
+        if len(_NEGATOR.findall(old)) != len(_NEGATOR.findall(best)):
+            flips.append((old, best))
+    return flips
+
+
+# -- prose dropped: a sentence whose words the new page no longer holds ---------------------------
+_SKIP_LINE = re.compile(r"^[ \t]*(?:#|>|\||```|~~~|---|%%|<!--|\[\^)")
+
+
+def _content_words(line: str) -> set[str]:
+    return {w for w in _polarity_words(line) if len(w) >= 4 and not w.isdigit()}
+
+
+def dropped_lines(gone: str, base: str, visible: str, limit: int = 200) -> list[str]:
+    """Prose lines the change removes whose content words (four letters or more) mostly do not
+    survive anywhere in `visible`, the new page's prose as a reader sees it: a sentence dropped
+    (or hidden in a comment or code), not reworded or moved. Lines of five
+    content words or more; headings, quotes, tables, fences, comments and footnotes are judged
+    elsewhere (anchors, callouts, rows, code), the frontmatter by its fields."""
+    head = set(base[: body_start(base)].splitlines())
+    candidates = [line.strip() for line in gone.splitlines()[:limit]
+                  if line.strip() and line not in head and not _SKIP_LINE.match(line)]
+    if not candidates:
+        return []
+    now = set(_polarity_words(visible))
+    out = []
+    for line in candidates:
+        words = _content_words(line)
+        if len(words) >= 5 and len(words & now) * 2 < len(words):
+            out.append(line)
+    return out
+
