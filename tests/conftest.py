@@ -57,6 +57,7 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # state of folders not adopted
     monkeypatch.delenv("WIKI_TUI_MODEL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)
     monkeypatch.delenv("VISUAL", raising=False)
@@ -66,7 +67,8 @@ def _isolated_home(tmp_path_factory, monkeypatch):
 def sample_vault(tmp_path: Path) -> Path:
     """A fresh copy of sample_vault/ (no git)."""
     dest = tmp_path / "vault"
-    shutil.copytree(SAMPLE_VAULT, dest)
+    # a run of the app on sample_vault/ itself leaves its state there: never copy it along
+    shutil.copytree(SAMPLE_VAULT, dest, ignore=shutil.ignore_patterns(".wiki-tui"))
     return dest
 
 

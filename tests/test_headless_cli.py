@@ -5,7 +5,9 @@ piped output not wrapped, and which server a model's requests go to."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -59,17 +61,73 @@ def test_vault_before_json_lint_runs(sample_vault, capsys):
 
 
 # -- a folder that is not a vault --------------------------------------------------------------
-@pytest.mark.parametrize("argv", [[], ["open", "--no-open"], ["lint"], ["search", "x"],
-                                  ["query", "x"], ["undo"]])
-def test_a_folder_without_vault_markers_is_refused_untouched(argv, tmp_path, monkeypatch,
-                                                             capsys):
+def _tree(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("argv", [["open", "--no-open"], ["lint"], ["search", "todo"],
+                                  ["find", "todo"], ["links", "todo"], ["backlinks", "todo"]])
+def test_a_folder_of_notes_is_read_and_left_untouched(argv, tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "notes"
+    write(folder / "todo.md", "---\ndescription: What is left.\n---\n# Todo\n[[gone]]\n")
+    write(folder / "sub" / "more.md", "# More\n")
+    before = _tree(folder)
+    monkeypatch.chdir(folder)
+    assert main(argv) in (0, 1), capsys.readouterr().err  # lint: 1 for the broken link
+    assert _tree(folder) == before  # no .wiki-tui/, nothing else either
+    assert "not a wiki-tui vault" not in capsys.readouterr().err
+
+
+def test_a_folder_not_adopted_keeps_its_state_in_the_user_cache(tmp_path, monkeypatch):
+    from wiki_tui.vault.state import cache_state_dir, state_dir
+
+    folder = tmp_path / "notes"
+    write(folder / "todo.md", "# Todo\nharrison\n")
+    assert main(["--vault", str(folder), "search", "harrison"]) == 0
+    cache = cache_state_dir(folder)
+    assert state_dir(folder) == cache and (cache / "search.sqlite").is_file()
+    assert str(cache).startswith(os.environ["XDG_CACHE_HOME"]) and cache.name.endswith("-notes")
+    other = tmp_path / "elsewhere" / "notes"  # same name, other path: its own folder
+    write(other / "a.md", "# A\n")
+    assert cache_state_dir(other) != cache
+    (folder / "AGENTS.md").write_text("# Schema\n")  # adopted now: state beside the pages
+    assert state_dir(folder) == folder / ".wiki-tui"
+
+
+@pytest.mark.parametrize("argv", [["undo"], ["apply", "reply.txt", "--yes"], ["ingest", "x.md"],
+                                  ["ask", "merge them"], ["query", "x", "--save"]])
+def test_writing_into_a_folder_not_adopted_says_to_init(argv, tmp_path, monkeypatch, capsys):
     folder = tmp_path / "notes"
     write(folder / "todo.md", "# Todo\n")
-    monkeypatch.chdir(folder)
-    assert main(argv) == 2
+    write(tmp_path / "reply.txt", "@@@ WRITE new.md\n# New\n@@@ END\n")
+    write(tmp_path / "x.md", "# a source\n")
+    monkeypatch.chdir(tmp_path)
+    argv = [a if a not in ("reply.txt", "x.md") else str(tmp_path / a) for a in argv]
+    assert main(["--vault", str(folder), *argv]) == 2
     err = " ".join(capsys.readouterr().err.split())
-    assert f"{folder} is not a wiki-tui vault" in err and f"wiki-tui init {folder}" in err
-    assert sorted(p.name for p in folder.iterdir()) == ["todo.md"]
+    assert f"{folder} is not a wiki-tui vault yet (no AGENTS.md): run `wiki-tui init {folder}`" in err
+    assert "--vault DIR" not in err
+    assert _tree(folder) == ["todo.md"]
+
+
+def test_a_folder_without_markdown_is_refused(tmp_path, capsys):
+    folder = tmp_path / "photos"
+    write(folder / "a.jpg", "not really a photo")
+    write(folder / ".hidden" / "x.md", "# not a page\n")
+    write(folder / "raw" / "source.md", "# a source, not a page\n")
+    assert main(["--vault", str(folder), "lint"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{folder} holds no markdown pages" in err and f"wiki-tui init {folder}" in err
+    assert _tree(folder) == [".hidden", ".hidden/x.md", "a.jpg", "raw", "raw/source.md"]
+
+
+def test_home_and_the_root_folder_are_refused(tmp_path, capsys):
+    home = Path(os.environ["HOME"])
+    write(home / "notes.md", "# a note in home\n")
+    assert main(["--vault", str(home), "search", "x"]) == 2
+    assert "is your home folder, not a vault" in capsys.readouterr().err
+    assert main(["--vault", "/", "lint"]) == 2
+    assert "is the root folder, not a vault" in capsys.readouterr().err
 
 
 def test_an_obsidian_vault_is_a_vault(tmp_path, capsys):

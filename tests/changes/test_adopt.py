@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 
 import pytest
 
@@ -88,17 +89,31 @@ def test_reuses_a_repository_and_commits_only_its_files(tmp_path):
 
 def test_refuses_a_folder_that_is_already_a_vault(tmp_path):
     root = make_notes(tmp_path / "vault", {"AGENTS.md": "rules\n", "Note.md": "x\n"})
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
     before = fingerprint(root)
     with pytest.raises(VaultError, match="already holds a vault"):
         adopt_folder(root)
     assert fingerprint(root) == before
 
 
+def test_a_schema_without_a_repository_is_adopted_and_kept(tmp_path, capsys):
+    """What ingest advises (`git init` or `wiki-tui init`) works: init keeps the AGENTS.md."""
+    schema = "---\ntypes:\n  concept: ideas\n---\n# My rules\n"
+    root = make_notes(tmp_path / "vault", {"AGENTS.md": schema, "ideas/Note.md": "---\ntype: concept\n---\nx\n"})
+    assert main(["init", str(root)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Kept your own AGENTS.md as it was" in out and "draft" not in out
+    assert (root / "AGENTS.md").read_text() == schema
+    assert "## Ideas" in (root / "index.md").read_text()
+    assert (root / ".git").is_dir() and (root / "log.md").is_file()
+
+
 def test_cli_init_adopts_and_reports(tmp_path, capsys):
     root = make_notes(tmp_path / "vault")
     assert main(["lint", "--vault", str(root)]) == 1  # .obsidian/ makes it a vault; a broken link
-    assert "missing-field" not in capsys.readouterr().out and (root / ".wiki-tui").is_dir()
-    assert main(["init", str(root)]) == 0  # the cache lint left is no reason to refuse
+    assert "missing-field" not in capsys.readouterr().out
+    assert not (root / ".wiki-tui").exists()  # read, not written: its cache is in ~/.cache
+    assert main(["init", str(root)]) == 0
     out = capsys.readouterr().out
     assert "Adopted" in out and "8 notes, none changed" in out and "draft" in out
     assert "Added: AGENTS.md, index.md, log.md, raw/.gitkeep, .gitignore." in out

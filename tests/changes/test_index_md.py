@@ -96,3 +96,23 @@ def test_a_new_vault_index_is_what_the_generator_writes(tmp_path: Path):
     vault = init_vault(tmp_path / "fresh")
     assert render_index(vault.pages, vault.schema.types) == \
         (tmp_path / "fresh/index.md").read_text(encoding="utf-8")
+
+
+def test_the_summary_is_the_summary_or_description_property_else_the_first_sentence(tmp_path):
+    pages = {
+        "a.md": "---\ndescription: What an Obsidian note says it is.\n---\nBody. More.\n",
+        "b.md": "---\nsummary: Ours first.\ndescription: Not this.\n---\nBody.\n",
+        "c.md": ("---\ntags: [x]\n---\n# C\n\n> a quote\n\n```\ncode. here\n```\n- a list. item\n\n"
+                 "The [[Marine chronometer|chronometer]] and [docs](http://x.org) kept\n"
+                 "time at sea. Later sentences are left out.\n"),
+        "d.md": "# Only a heading\n",
+        "e.md": "---\nsummary: ''\ndescription: [a, list]\n---\n" + "long " * 100 + "\n",
+    }
+    rendered = render_index([parse_page(path, text) for path, text in pages.items()], DEFAULT_TYPES)
+    assert "- [[a|a]] — What an Obsidian note says it is.\n" in rendered
+    assert "- [[b|b]] — Ours first.\n" in rendered
+    # links shown as their text: the catalog adds no link (nor backlink) the page lacks
+    assert "- [[c|c]] — The chronometer and docs kept time at sea.\n" in rendered
+    assert "- [[d|d]] — ⚠ no summary\n" in rendered
+    line = next(ln for ln in rendered.splitlines() if ln.startswith("- [[e|e]]"))
+    assert line.endswith("…") and len(line.split(" — ", 1)[1]) == 200

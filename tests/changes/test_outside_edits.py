@@ -150,6 +150,8 @@ def test_a_page_name_with_a_newline_keeps_index_md_one_line_per_page(git_vault: 
     from tests.changes.journal_support import create, page
 
     (git_vault / "concepts/Two\nlines.md").write_text(page("Two lines"), encoding="utf-8")
+    git(git_vault, "add", "-A")  # committed: index.md lists only pages its commit has
+    git(git_vault, "commit", "-qm", "a page with a newline in its name")
     vault = open_vault(git_vault)
     apply_changeset(vault, changeset(create("concepts/Other.md", page("Other"))))
     lines = read(git_vault, "index.md").splitlines()
@@ -178,3 +180,44 @@ def test_the_review_shows_hand_written_index_text_it_will_replace(git_vault: Pat
     cs, _ = build_changeset(open_vault(git_vault), parse_reply(reply), operation="ingest",
                             title="t", model="m")
     assert any("index.md" in w and "See also my reading list." in w for w in cs.files[0].warnings)
+
+
+def test_a_note_not_in_git_gaining_sources_is_a_property_change_committed_as_found(git_vault: Path,
+                                                                                    tmp_path: Path):
+    """An adopted vault's notes are not committed by init: an ingest adding `sources:` to one is
+    said to be a change of its properties, and the note is committed as found (not as "hand
+    edits", not under the warning meant for edited files); a clone has every page its
+    index.md lists."""
+    from wiki_tui.changes.build.review_notes import HAND_WARNING, mark_review_notes
+
+    note = "concepts/Mine.md"
+    body = "# Mine\n\nMy own note about clocks.\n"
+    (git_vault / note).write_text("---\ntitle: Mine\n---\n" + body, encoding="utf-8")
+    vault = open_vault(git_vault)
+    change = modify(git_vault, note, "---\ntitle: Mine\nsources: [raw/clip.md]\n---\n" + body)
+    mark_review_notes(vault, [change])
+    assert "only its properties change: sources (added)" in change.warnings
+    assert any("is not in git yet" in w for w in change.warnings)
+    assert HAND_WARNING.format(path=note) not in change.warnings
+    result = apply_changeset(vault, changeset(change))
+    assert "notes not in git yet" in result.notice and "uncommitted edits" not in result.notice
+    assert git(git_vault, "log", "-1", "--format=%s", "HEAD~1").startswith("notes as found before")
+    assert git(git_vault, "show", "HEAD~1:" + note) == "---\ntitle: Mine\n---\n" + body
+    assert "sources: [raw/clip.md]" in git(git_vault, "show", "HEAD:" + note)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(git_vault), str(clone))
+    listed = {line[4:].split("|", 1)[0] for line in read(clone, "index.md").splitlines()
+              if line.startswith("- [[")}
+    assert "concepts/Mine" in listed
+    assert all(any((clone / (p + ext)).exists() for ext in ("", ".md")) for p in listed)
+
+
+def test_a_change_of_the_body_is_not_called_a_property_change():
+    from wiki_tui.changes.build.review_notes import property_change
+
+    base = "---\ntitle: A\n---\nText.\n"
+    assert property_change(base, base.replace("Text.", "Other.")) is None
+    assert property_change(base, "---\ntitle: B\n---\nText.\n") == "only its properties change: title (changed)"
+    assert property_change(base, "Text.\n") == "only its properties change: title (removed)"
+    assert property_change("Text.\n", "---\ntags: [x]\n---\nText.\n") == "only its properties change: tags (added)"
+    assert property_change(base, "---\ntitle:   A\n---\nText.\n") == "only its properties change (their layout)"

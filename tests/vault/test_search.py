@@ -68,7 +68,8 @@ def test_db_in_state_dir_and_stale_rows_refreshed(tmp_path):
     v = Vault.open(root)
     v.search("harrison")
     v.close()
-    assert (root / ".wiki-tui" / "search.sqlite").exists()
+    assert (v.state_dir / "search.sqlite").exists()  # the user cache: this folder is not adopted
+    assert not (root / ".wiki-tui").exists()
     (root / "Other.md").write_text("Now about Harrison too\n")
     os.utime(root / "Other.md", ns=(1, 1))  # a different stamp even on coarse clocks
     (root / "Clocks.md").unlink()
@@ -132,7 +133,7 @@ def test_a_database_locked_by_another_process_is_waited_for_not_deleted(tmp_path
     root = write(tmp_path / "v", FILES)
     first = Vault.open(root)
     first.search("harrison")
-    db = root / ".wiki-tui" / "search.sqlite"
+    db = first.state_dir / "search.sqlite"
     other = sqlite3.connect(db, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another wiki-tui writing right now
     try:

@@ -1,4 +1,5 @@
-"""Lint findings the person dismissed: recorded in <vault>/.wiki-tui/dismissed.json, never
+"""Lint findings the person dismissed: recorded in dismissed.json in the vault's state folder
+(`<vault>/.wiki-tui/`, or the user cache for a folder not adopted: vault/state.py), never
 shown again (contradiction lint is noisy; a dismissal must stick)."""
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-FILE = Path(".wiki-tui") / "dismissed.json"
-SEEN_FILE = Path(".wiki-tui") / "findings-seen.json"  # model-checked findings shown, by id
+from wiki_tui.vault.state import state_dir
+
+FILE = "dismissed.json"
+SEEN_FILE = "findings-seen.json"  # model-checked findings shown, by id
 SEEN_KEEP = 5000  # the most recent ones: enough for any id a person copies from a run
 
 
@@ -22,7 +25,7 @@ def finding_id(code: str, path: str, message: str, evidence: str = "") -> str:
 
 
 def load_dismissed(vault_root: Path | str) -> dict[str, dict]:
-    path = Path(vault_root) / FILE
+    path = state_dir(vault_root) / FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -67,15 +70,15 @@ def remember_findings(vault_root: Path | str, items) -> None:
 
 def load_seen(vault_root: Path | str) -> dict[str, dict]:
     try:
-        data = json.loads((Path(vault_root) / SEEN_FILE).read_text(encoding="utf-8"))
+        data = json.loads((state_dir(vault_root) / SEEN_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     items = data.get("seen", {}) if isinstance(data, dict) else {}
     return items if isinstance(items, dict) else {}
 
 
-def _write(root: Path, items: dict[str, dict], name: Path = FILE, key: str = "dismissed") -> None:
-    target = root / name
+def _write(root: Path, items: dict[str, dict], name: str = FILE, key: str = "dismissed") -> None:
+    target = state_dir(root) / name
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=".tmp")
     try:

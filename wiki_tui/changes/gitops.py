@@ -85,12 +85,23 @@ def _error(exc: GitCommandError) -> GitError:
     return GitError(f"git {exc.command[1] if len(exc.command) > 1 else ''} failed: {detail}")
 
 
-def hand_commit_message(before: str, paths: list[str]) -> str:
-    """The message of the commit that keeps the person's own uncommitted edits apart."""
-    return (f"hand edits before {' '.join(before.split())}\n\n"
-            "Uncommitted edits found on disk (not written by wiki-tui), committed on their own "
-            "so that the change after this one, and its undo, leave them as they are.\n\n"
-            f"{TRAILER_HAND}: {', '.join(' '.join(p.split()) for p in paths)}\n")
+def hand_commit_message(before: str, paths: list[str], new: list[str] | tuple = ()) -> str:
+    """The message of the commit that keeps the person's own uncommitted edits apart. `new`:
+    those of `paths` git did not track yet (notes of theirs never committed, not edits)."""
+    before = " ".join(before.split())
+    edited = [p for p in paths if p not in new]
+    if edited:
+        subject = f"hand edits before {before}"
+        body = ("Uncommitted edits found on disk (not written by wiki-tui), committed on their "
+                "own so that the change after this one, and its undo, leave them as they are.")
+        if new:
+            body += " Among them, files git did not track yet, committed as found."
+    else:
+        subject = f"notes as found before {before}"
+        body = ("The person's own notes, not in git yet and not written by wiki-tui, committed "
+                "as found on their own, so that the change after this one, and its undo, "
+                "return them to this text.")
+    return f"{subject}\n\n{body}\n\n{TRAILER_HAND}: {', '.join(' '.join(p.split()) for p in paths)}\n"
 
 
 def index_lock(vault_root: Path) -> Path | None:
@@ -195,6 +206,16 @@ class GitRepo:
             if stage == "0" and vault_path is not None:
                 entries[vault_path] = f"{mode} {sha}"
         return entries
+
+    def head_files(self) -> set[str]:
+        """Vault paths of the files in HEAD's tree (empty on an unborn branch)."""
+        if self.head() is None:
+            return set()
+        out = self._run("ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--",
+                        *([self.prefix] if self.prefix else []))
+        from wiki_tui.vault.resolve import normalize_path
+
+        return {normalize_path(v) for v in map(self.to_vault, out.split("\0")) if v}
 
     def blob(self, rev: str, path: str) -> bytes | None:
         """A file's bytes at `rev`, or None when it does not exist there."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-STATE_DIR = ".wiki-tui"
+from wiki_tui.vault.state import STATE_DIR
 JOURNAL_FILE = "apply-journal.json"
 
 

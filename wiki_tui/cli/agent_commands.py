@@ -105,7 +105,7 @@ def run_query(args) -> int:
     form = getattr(args, "form", "page")
     if form != "page" and not args.save:
         raise CliError(f"--as {form} files the answer in that form: it needs --save", 2)
-    vault, settings = _open(args)
+    vault, settings = _open(args, write=bool(args.save))
     from wiki_tui.agent.operations import query, save_answer
 
     answer: list[str] = []
@@ -170,11 +170,11 @@ def run_dismiss(args) -> int:
 
 
 # -- shared machinery -------------------------------------------------------------------------
-def _open(args) -> tuple[Any, Any]:
+def _open(args, *, write: bool = True) -> tuple[Any, Any]:
     from wiki_tui.agent.config import ConfigError, resolve_settings
     from wiki_tui.vault import Vault, VaultError
 
-    root = vault_root(args)
+    root = vault_root(args, write=write)  # what writes needs an adopted vault
     try:
         settings = resolve_settings(root, getattr(args, "model", None),
                                     getattr(args, "api_base", None))

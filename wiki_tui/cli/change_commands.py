@@ -91,7 +91,7 @@ def register(subparsers) -> None:
 def _open_vault(args: Any):
     from wiki_tui.vault import Vault, VaultError
 
-    root = vault_root(args)
+    root = vault_root(args, write=True)  # apply and undo write: an adopted vault only
     try:
         vault = Vault.open(root)
     except VaultError as exc:

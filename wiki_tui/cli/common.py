@@ -25,30 +25,60 @@ class CliError(Exception):
         self.code = code
 
 
-# Any of these makes a folder a vault; a folder without them is refused before anything
-# (.wiki-tui/ above all) is written there.
+# A folder with any of these is taken for a vault where a command looks for one in the current
+# folder (eval's config); `--vault DIR` accepts any folder of markdown for reading.
 VAULT_MARKERS = ("AGENTS.md", "index.md", ".obsidian")
 
 
-def vault_root(args: Any) -> Path:
-    """The vault folder named by --vault (or the current folder)."""
-    root = Path(getattr(args, "vault", None) or Path.cwd())
+def vault_root(args: Any, *, write: bool = False) -> Path:
+    """The vault folder named by --vault (or the current folder), checked by `require_vault`."""
+    root = Path(getattr(args, "vault", None) or Path.cwd()).expanduser()
     if not root.exists():
         raise CliError(f"no vault at {root}: the folder does not exist", 2)
     if not root.is_dir():
         raise CliError(f"no vault at {root}: not a folder", 2)
-    return require_vault(root.resolve())
+    return require_vault(root.resolve(), write=write)
 
 
-def require_vault(root: Path) -> Path:
-    """`root`, when it is a vault; else a CliError that says how to make one."""
-    if not any((root / marker).exists() for marker in VAULT_MARKERS):
-        import shlex
+def require_vault(root: Path, *, write: bool = False) -> Path:
+    """`root` when a command may work there, else a CliError that says what to do.
 
-        raise CliError(f"{root} is not a wiki-tui vault (no AGENTS.md, index.md or .obsidian): "
-                       f"run `wiki-tui init {shlex.quote(str(root))}` to make one, or pass "
-                       "--vault DIR", 2)
+    Reading (`lint`, `search`, `mcp`, the app...) takes any folder of markdown: an adopted vault
+    keeps its state in `.wiki-tui/`, any other folder is left untouched (its state goes to the
+    user cache, vault/state.py). Writing (`ingest`, `apply`, `undo`...) needs an adopted vault,
+    which `wiki-tui init DIR` makes of a folder of notes without changing them."""
+    import shlex
+
+    from wiki_tui.vault.state import is_adopted
+
+    if is_adopted(root):
+        return root
+    init = f"wiki-tui init {shlex.quote(str(root))}"
+    if write:
+        raise CliError(f"{root} is not a wiki-tui vault yet (no AGENTS.md): run `{init}` to adopt "
+                       "it (your notes are not changed), then try again; nothing was written", 2)
+    if root == Path(root.anchor) or root == Path.home().resolve():
+        what = "the root folder" if root == Path(root.anchor) else "your home folder"
+        raise CliError(f"{root} is {what}, not a vault: wiki-tui does not read a whole disk or "
+                       "home; pass --vault with the folder of your notes", 2)
+    if not _holds_markdown(root):
+        raise CliError(f"{root} holds no markdown pages, so there is nothing to read: `{init}` "
+                       "makes a vault there", 2)
     return root
+
+
+def _holds_markdown(root: Path) -> bool:
+    """Is there a page (a .md file outside hidden folders and raw/) anywhere under `root`?
+    Stops at the first."""
+    import os
+
+    from wiki_tui.vault.layout import RAW_DIR
+
+    for folder, dirs, files in os.walk(root):
+        if any(name[-3:].lower() == ".md" and not name.startswith(".") for name in files):
+            return True
+        dirs[:] = [d for d in dirs if not d.startswith(".") and not (folder == str(root) and d == RAW_DIR)]
+    return False
 
 
 def print_json(data: Any) -> None:

@@ -110,7 +110,7 @@ def run_init(args) -> int:
     try:
         from wiki_tui.changes.apply.adopt import adopt_folder, holds_notes
 
-        if holds_notes(args.dir):
+        if holds_notes(args.dir) or (Path(args.dir) / "AGENTS.md").is_file():
             return _report_adoption(adopt_folder(args.dir), args.json)
         vault = init_vault(args.dir)
     except VaultError as exc:
@@ -137,14 +137,17 @@ def _report_adoption(result, as_json: bool) -> int:
     console.print(f"Added: {escape(', '.join(result.added))}.")
     if ".gitignore" in result.updated:
         console.print("Appended `.wiki-tui/` to your .gitignore (the cache stays out of git).")
-    console.print("AGENTS.md is a draft inferred from your folders and `type` values: read and edit it.")
+    if "AGENTS.md" in result.added:
+        console.print("AGENTS.md is a draft inferred from your folders and `type` values: read and edit it.")
     for name in result.kept:
-        console.print(f"Kept your own {name} as it was" + (
-            " (wiki-tui regenerates index.md when it applies a change; the review shows what it replaces)."
-            if name == "index.md" else " (wiki-tui appends its entries to it)."))
+        console.print(f"Kept your own {name} as it was" + {
+            "index.md": " (wiki-tui regenerates index.md when it applies a change; the review shows what it replaces).",
+            "log.md": " (wiki-tui appends its entries to it).", "AGENTS.md": " (the vault's schema)."}[name])
     repo = {"created": "a new git repository", "reused": "the existing git repository"}.get(result.repository)
     if repo:
-        console.print(f"Committed only the files init wrote in {repo}; your notes are not committed by init.")
+        console.print(f"Committed only the files init wrote in {repo}; your notes are not committed by "
+                      "init. Commit them yourself (`git add -A && git commit`): the index.md of a "
+                      "commit lists only the pages that commit holds.")
     if result.notice:
         console.print(f"[yellow]{escape(result.notice)}[/]")
     total = sum(result.findings.values())

@@ -155,10 +155,13 @@ def _table(rows: list[list[str]]) -> str:
 
 # -- saved runs ------------------------------------------------------------------------------
 def results_dir(vault_root: Path | None) -> Path:
-    """Where runs are saved: the vault's `.wiki-tui/evals/` (program state, not pages), else
+    """Where runs are saved: the vault's state folder's `evals/` (program state, not pages:
+    vault/state.py), else
     `$XDG_DATA_HOME/wiki-tui/evals` (default ~/.local/share)."""
     if vault_root is not None:
-        return Path(vault_root) / ".wiki-tui" / "evals"
+        from wiki_tui.vault.state import state_dir
+
+        return state_dir(vault_root) / "evals"
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "wiki-tui" / "evals"
 

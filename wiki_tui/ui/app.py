@@ -336,8 +336,10 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
             return
         for changeset in self.pending_changesets:
             self._save_pending(changeset)
+        from wiki_tui.changes.apply.pending import pending_dir
+
         self.exit(message=f"{count} pending review{'s' if count != 1 else ''} kept in "
-                  f"{self.vault_root / '.wiki-tui' / 'pending'}: "
+                  f"{pending_dir(self.vault_root)}: "
                   f"{'they come' if count != 1 else 'it comes'} back when wiki-tui opens "
                   "this vault again.")
 

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from .links import Heading, Link
 from .page import Page
 
-CACHE_FORMAT = 5  # bump whenever records change shape (and store.STORE_VERSION with it)
+CACHE_FORMAT = 6  # bump whenever records change shape (and store.STORE_VERSION with it)
 
 _PAGE_FIELDS = tuple(f.name for f in fields(Page))
 _LINK_FIELDS = tuple(f.name for f in fields(Link))

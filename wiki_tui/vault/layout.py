@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .resolve import normalize_path
+from .state import STATE_DIR
 
 RAW_DIR = "raw"
-STATE_DIR = ".wiki-tui"
 LISTING_PAGES = ("index.md", "log.md")  # the generated catalog and the timeline: they name every page
 SPECIAL_PAGES = (*LISTING_PAGES, "AGENTS.md")
 

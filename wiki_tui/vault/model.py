@@ -31,7 +31,7 @@ from .cache import ensure_state_dir, link_rows, record_cold, record_links
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
 from .layout import (
-    LISTING_PAGES, STATE_DIR, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
+    LISTING_PAGES, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
 )
 from .links import Link
 from .mentions import Backlink, Mention, linked_mentions, unlinked_mentions
@@ -39,6 +39,7 @@ from .page import Page, parse_page, read_page_text
 from .resolve import Resolver, link_key
 from .schema import SCHEMA_FILE, Schema, parse_schema
 from .search import SearchHit, SearchIndex
+from .state import state_dir
 from .store import PageMap, Store
 
 SEARCH_DB = "search.sqlite"
@@ -55,7 +56,6 @@ class Vault:
         self.root = Path(root)
         self._root_str = str(self.root)
         self.raw_dir = Path(layout.RAW_DIR)
-        self.state_dir = self.root / STATE_DIR
         self._store = Store(None)
         self.pages = PageMap(self._store)
         self.attachments: set[str] = set()  # every non-page file (raw/ included): link targets
@@ -74,6 +74,12 @@ class Vault:
         # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
         # True shows them (the default of each query's `include_listings`).
         self.show_listings = False
+
+    @property
+    def state_dir(self) -> Path:
+        """Where this vault's caches live: `.wiki-tui/` when adopted, else the user cache
+        (state.py): a folder only being read is never written into."""
+        return state_dir(self.root)
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from .frontmatter import load_frontmatter, split_frontmatter
+from .layout import LISTING_PAGES
 from .links import Heading, Link, find_links_in, scan
 from .resolve import normalize_path
 
@@ -167,6 +169,47 @@ def _frontmatter_links(
     return found
 
 
+SUMMARY_FIELDS = ("summary", "description")  # wiki-tui's own, then the common Obsidian one
+SUMMARY_MAX = 200
+_LINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]|!?\[([^\]]*)\]\([^)]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_NOT_PROSE = ("#", ">", "-", "*", "+", "|", "```", "~~~", "<", "![[", "%%", "$$", "---", "===")
+
+
+def page_summary(fm: dict, text: str, body_start: int, *, prose: bool = True) -> str | None:
+    """The page's one-line summary: its `summary:` or `description:` property, else (`prose`)
+    the first sentence of its first paragraph of prose (links shown as their text), at most
+    200 chars. The listings (index.md, log.md) take no sentence: theirs is boilerplate."""
+    for key in SUMMARY_FIELDS:
+        value = _text_or_none(fm.get(key))
+        if value and value.strip():
+            return value
+    if not prose:
+        return None
+    lines = text[body_start:body_start + 8000].splitlines()
+    fence = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence or not stripped or stripped.startswith(_NOT_PROSE) or stripped[0].isdigit() and ". " in stripped[:4]:
+            continue
+        paragraph = [stripped]
+        for more in lines[i + 1:]:  # a sentence may wrap onto the next lines
+            more = more.strip()
+            if not more or more.startswith(_NOT_PROSE) or len(" ".join(paragraph)) > SUMMARY_MAX:
+                break
+            paragraph.append(more)
+        prose = _LINK.sub(lambda m: m[2] or m[3] or m[1] or "", " ".join(paragraph))
+        prose = " ".join(prose.replace("**", "").replace("__", "").split())
+        sentence = _SENTENCE_END.split(prose, 1)[0]
+        if len(sentence) > SUMMARY_MAX:
+            sentence = sentence[:SUMMARY_MAX - 1].rstrip() + "…"
+        return sentence or None
+    return None
+
+
 def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
     """Parse one page's text. Never raises on content."""
     warnings: list[str] = []
@@ -198,7 +241,7 @@ def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
         title=title,
         aliases=aliases,
         tags=tags,
-        summary=_text_or_none(fm.get("summary")),
+        summary=page_summary(fm, text, body_start, prose=path not in LISTING_PAGES),
         type=_text_or_none(fm.get("type")),
         sources=_str_list(fm.get("sources")),
         frontmatter=fm,

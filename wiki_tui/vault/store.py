@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable
 from .cache import R, Record, SafeUnpickler, page_to_record, record_to_page
 from .page import Page
 
-STORE_VERSION = "2"
+STORE_VERSION = "3"
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write
 SEP = "\x1f"  # between aliases in pages.aliases
 _R_TITLE, _R_TYPE, _R_SUMMARY, _R_ALIASES, _R_TAGS = (

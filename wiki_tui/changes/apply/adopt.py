@@ -1,7 +1,8 @@
 """`wiki-tui init DIR` on a folder that already holds notes: adopt it as it is.
 
 Adds what wiki-tui needs beside the notes and changes none of them:
-- AGENTS.md, a draft inferred from the folders and the pages' `type` values (vault/adopt.py);
+- AGENTS.md, a draft inferred from the folders and the pages' `type` values (vault/adopt.py),
+  unless the folder has its own (kept: a vault made by hand, or one that lost its repository);
 - index.md, generated from the pages, and log.md with one "init" entry, each only when the
   folder has none (an existing one is kept as it is and named in the result);
 - raw/ for sources, and `.wiki-tui/` in .gitignore;
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from wiki_tui.changes.apply import logmd
 from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows, render_index
+from wiki_tui.changes.vault_state import find_git_dir
 from wiki_tui.vault import Vault, VaultError
 from wiki_tui.vault.adopt import draft_agents_md, infer_conventions
 from wiki_tui.vault.layout import RAW_DIR, ensure_gitignore, git_commit_files, scan_tree
@@ -48,15 +50,21 @@ def holds_notes(root: Path) -> bool:
 
 def adopt_folder(root: Path, *, date: _dt.date | str | None = None) -> Adoption:
     root = Path(root).resolve()
-    if (root / SCHEMA_FILE).exists():
-        raise VaultError(f"{root} already holds a vault (it has an AGENTS.md); nothing was changed")
+    own_schema = (root / SCHEMA_FILE).exists()
+    if own_schema and find_git_dir(root) is not None:
+        raise VaultError(f"{root} already holds a vault (it has an AGENTS.md and a git "
+                         "repository); nothing was changed")
     result = Adoption(root)
     vault = Vault.open(root)
     try:
         conventions = infer_conventions(vault)
         result.pages = conventions.pages
-        draft = draft_agents_md(conventions)
-        _write_new(root, SCHEMA_FILE, draft, result)
+        if own_schema:  # kept as it is: its types order the catalog
+            draft = (root / SCHEMA_FILE).read_text(encoding="utf-8", errors="replace")
+            result.kept.append(SCHEMA_FILE)
+        else:
+            draft = draft_agents_md(conventions)
+            _write_new(root, SCHEMA_FILE, draft, result)
         if not (root / INDEX_PATH).exists():  # listed before it exists: not in its own catalog
             types = parse_schema(draft).types
             canvases = canvas_rows(root, vault.attachments, types)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wiki_tui.changes.apply import atomic, logmd, transaction
-from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows, page_rows, render_rows
+from wiki_tui.changes.apply.index_md import INDEX_PATH, NOT_LISTED, canvas_rows, page_rows, render_rows
 from wiki_tui.changes.apply.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
 from wiki_tui.changes.apply.vault_lock import VaultBusy, vault_lock
 from wiki_tui.changes.build.form_files import follow_pages
@@ -143,8 +143,12 @@ def _title(vault: Any, path: str, text: str | None) -> str | None:
     return page.title if page is not None else None
 
 
-def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]) -> tuple[bytes | None, bytes | None]:
-    """(new index.md bytes or None if unchanged, current index.md bytes) with `texts` applied."""
+def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
+                ) -> tuple[bytes | None, bytes | None, list[str]]:
+    """(new index.md bytes or None if unchanged, current index.md bytes, pages left out) with
+    `texts` applied. In a git repository the catalog lists the pages of the commit it goes
+    into: those in HEAD and the changeset's own. A page the person made and has not committed
+    is left out (a clone would have an entry for a missing page) until it is committed."""
     rows = page_rows(vault.pages)
     at = {row[0]: i for i, row in enumerate(rows) if row[0] in texts} if texts else {}
     gone = []
@@ -164,10 +168,41 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]) -> tuple[b
     schema = getattr(vault, "schema", None)
     types = getattr(schema, "types", None)
     rows += canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
+    committed = _committed_files(root)
+    left_out: list[str] = []
+    if committed is not None:
+        kept = [row for row in rows if row[0] in committed or row[0] in texts
+                or row[0] in NOT_LISTED]
+        if len(kept) != len(rows):
+            left_out = sorted(row[0] for row in rows if row[0] not in committed
+                              and row[0] not in texts and row[0] not in NOT_LISTED)
+            rows = kept
     rendered = render_rows(rows, types)
     current = atomic.read_bytes(root / INDEX_PATH)
     new = atomic.encode(rendered, atomic.FileFormat.of(current))
-    return (None if new == current else new), current
+    return (None if new == current else new), current, left_out
+
+
+def _committed_files(root: Path) -> set[str] | None:
+    """The vault files in HEAD of the vault's repository; None without one."""
+    repo = GitRepo.open(root)
+    if repo is None:
+        return None
+    try:
+        return repo.head_files()
+    except GitError:
+        return None
+    finally:
+        repo.close()
+
+
+def _left_out_notice(left_out: list[str]) -> str | None:
+    if not left_out:
+        return None
+    shown = ", ".join(left_out[:5]) + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else "")
+    return (f"index.md leaves out {len(left_out)} page{'s' if len(left_out) != 1 else ''} not "
+            f"committed to git yet ({shown}), so that the commit's catalog names only pages "
+            "the commit has: commit them, and the next change lists them.")
 
 
 def _log_tail(root: Path) -> tuple[bytes | None, int]:
@@ -216,9 +251,7 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
             repo.close()
     notice = outcome.notice if repo is not None else no_repo_notice()
     if outcome.hand_commit:
-        notice = _join(f"Uncommitted edits not made by wiki-tui to {', '.join(outcome.hand_paths)} "
-                       f"were committed first, on their own (commit {outcome.hand_commit[:7]}), "
-                       "so this change and its undo leave them as they are.", notice)
+        notice = _join(_hand_notice(outcome), notice)
     touched = [*plan.contents, logmd.LOG_PATH] + ([INDEX_PATH] if plan.index_bytes is not None else [])
     _refresh(vault, touched)
     mark = getattr(vault, "mark_synced", None)
@@ -365,7 +398,7 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
             why = "no accepted change alters a file"
         result.notice = _join(recovered, f"Nothing applied ({why}): no file written, no log entry, no commit.")
         return result
-    plan = _plan(vault, root, changeset.operation, changeset.title, changeset.model,
+    left_out, plan = _plan(vault, root, changeset.operation, changeset.title, changeset.model,
                  collected.contents, collected.backups, collected.texts, entry,
                  changeset.spend.trailers() if changeset.spend is not None else None)
     result.log_entry = entry.render()
@@ -373,17 +406,31 @@ def _apply(vault: Any, changeset: Changeset, date: _dt.date | str | None,
     if conflicts:
         notice = _join(f"Not written because they changed on disk: {', '.join(conflicts)} "
                        "(re-diff them against the new text).", notice)
-    result.notice = _join(recovered, notice)
+    result.notice = _join(recovered, notice, _left_out_notice(left_out))
     return result
+
+
+def _hand_notice(outcome: transaction.Outcome) -> str:
+    """What was committed apart before the change: edits of tracked files, and notes git did
+    not track yet (committed as found: not edits, nothing to warn about)."""
+    edited = [p for p in outcome.hand_paths if p not in outcome.hand_new]
+    said = []
+    if edited:
+        said.append(f"uncommitted edits not made by wiki-tui to {', '.join(edited)}")
+    if outcome.hand_new:
+        said.append(f"your notes not in git yet ({', '.join(outcome.hand_new)}), as found,")
+    text = " and ".join(said)
+    return (f"{text[0].upper()}{text[1:]} were committed first, on their own (commit "
+            f"{outcome.hand_commit[:7]}), so this change and its undo leave them as they are.")
 
 
 def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
           contents: dict[str, bytes | None], backups: dict[str, bytes | None],
           texts: dict[str, str | None], entry: logmd.LogEntry,
-          extra_trailers: dict[str, str] | None = None) -> Plan:
-    index_bytes, index_backup = _index_plan(vault, root, texts)
+          extra_trailers: dict[str, str] | None = None) -> tuple[list[str], Plan]:
+    index_bytes, index_backup, left_out = _index_plan(vault, root, texts)
     tail, size = _log_tail(root)
-    return Plan(
+    return left_out, Plan(
         operation=operation, title=title,
         message=commit_message(operation, title, model, extra_trailers),
         contents=contents, backups=backups,
@@ -559,14 +606,14 @@ def _undo(vault: Any, date: _dt.date | str | None, on_step: StepHook | None) -> 
                 result.restored.append(path)
     finally:
         repo.close()
-    plan = _plan(vault, root, "undo", title, trailers.get(TRAILER_MODEL, "unknown"), contents,
-                 backups, texts, entry, {TRAILER_REVERTS: target})
+    left_out, plan = _plan(vault, root, "undo", title, trailers.get(TRAILER_MODEL, "unknown"),
+                           contents, backups, texts, entry, {TRAILER_REVERTS: target})
     try:
         result.commit, notice = _run(vault, root, plan, on_step)
     except ApplyError as exc:
         raise UndoError(str(exc)) from None
     result.log_entry = entry.render()
-    result.notice = _join(recovered, notice)
+    result.notice = _join(recovered, notice, _left_out_notice(left_out))
     if result.commit is None:  # cannot happen with a repository, but never claim a no-op
         raise UndoError("the undo was written but git made no commit")
     _prune_empty_folders(root, result.removed)

@@ -1,7 +1,8 @@
 """Changesets waiting for review, kept on disk so that quitting never loses them.
 
-One file per changeset: `<vault>/.wiki-tui/pending/NAME.json` (NAME: `YYYYMMDD-HHMMSS-OPERATION-
-XXXXXX`, sortable by time). The format is plain JSON, version 1:
+One file per changeset: `<state>/pending/NAME.json`, where `<state>` is `state_dir(vault)`
+(vault/state.py: `<vault>/.wiki-tui/`, or the user cache for a folder not adopted), NAME:
+`YYYYMMDD-HHMMSS-OPERATION-XXXXXX`, sortable by time. The format is plain JSON, version 1:
 
     {"format": 1, "created": "2026-11-25T09:15:02+00:00",
      "operation": "ingest", "title": "...", "model": "...", "agent": null | "claude-code",
@@ -39,9 +40,9 @@ from wiki_tui.changes.build.invariants import Breach
 from wiki_tui.changes.model import Changeset, FileChange
 from wiki_tui.changes.usage import Spend
 from wiki_tui.vault.cache import ensure_state_dir
+from wiki_tui.vault.state import state_dir
 
 FORMAT = 1
-STATE_DIR = ".wiki-tui"
 PENDING_DIR = "pending"
 
 
@@ -56,7 +57,7 @@ class Pending:
 
 
 def pending_dir(root: Path) -> Path:
-    return Path(root) / STATE_DIR / PENDING_DIR
+    return state_dir(root) / PENDING_DIR  # the user cache for a folder not adopted
 
 
 def new_pending(changeset: Changeset, agent: str | None = None) -> Pending:

@@ -159,6 +159,7 @@ class Outcome:
     notice: str | None = None
     hand_commit: str | None = None  # the commit of the person's own edits made first
     hand_paths: list[str] = field(default_factory=list)
+    hand_new: list[str] = field(default_factory=list)  # of hand_paths: not tracked by git before
 
 
 def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | None = None) -> Outcome:
@@ -238,7 +239,7 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
         except OSError:
             pass  # recover() removes it on the next start
     return Outcome(commit, repo.identity_notice if repo is not None else None,
-                   hand_commit, hand if hand_commit else [])
+                   hand_commit, hand if hand_commit else [], hand_new if hand_commit else [])
 
 
 def _hand_edited(repo: GitRepo | None, paths: list[str]) -> tuple[list[str], list[str]]:
@@ -257,7 +258,7 @@ def _commit_hand_edits(root: Path, repo: GitRepo, record: dict, hand: list[str],
     """Commit the person's own edits to `hand` as they are on disk, before the change."""
     repo.add(hand_new)
     subject = record["git"]["message"].split("\n", 1)[0]
-    sha = repo.commit(hand_commit_message(subject, hand), hand)
+    sha = repo.commit(hand_commit_message(subject, hand, hand_new), hand)
     # The change now builds on this commit; what rollback un-adds no longer includes them.
     record["git"]["head"] = sha
     record["git"]["staged"] = [p for p in record["git"]["staged"] if p not in hand_new]
