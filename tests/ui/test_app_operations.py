@@ -4,6 +4,7 @@ the review screen, apply, and citations followed into the browser."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
@@ -77,8 +78,17 @@ async def test_a_cut_off_answer_shows_as_failed_and_is_not_kept(git_vault, llm_s
         assert not app.last_answer  # /save cannot file a cut-off answer
 
 
+def held_stream(llm_server) -> threading.Event:
+    """Queue a reply whose stream stays open until the returned event is set (or the server's
+    MAX_HOLD passes): the operation runs for as long as the test needs, whatever the machine's
+    speed. Its words differ: litellm ends a stream of 100 identical chunks as a repeating model."""
+    hold = threading.Event()
+    llm_server.queue(Reply(" ".join(f"word{i}" for i in range(400)), chunk_size=5, hold=hold))
+    return hold
+
+
 async def test_escape_cancels_a_real_stream_and_nothing_is_written(git_vault, llm_server):
-    llm_server.queue(Reply("word " * 400, chunk_size=5, rate=40))
+    hold = held_stream(llm_server)
     app = WikiApp(git_vault, settings=llm_server.settings(tools=False))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -87,6 +97,7 @@ async def test_escape_cancels_a_real_stream_and_nothing_is_written(git_vault, ll
                     and len(app.conversation.live.text) > 20)
         await pilot.press("escape")
         await until(pilot, lambda: not app.operation_running, 90)
+        hold.set()  # the server may close the stream now: the cancel came first
         await drain(pilot)
         reply = app.query(ReplyMessage).last()
         assert reply.has_class("-cancelled") and reply.text.startswith("word")
@@ -101,7 +112,7 @@ async def test_one_escape_from_a_browser_panel_cancels_the_operation(git_vault, 
     cancels it, wherever the focus is."""
     from wiki_tui.ui.browser import WikiBrowser
 
-    llm_server.queue(Reply("word " * 400, chunk_size=5, rate=40))
+    hold = held_stream(llm_server)
     app = WikiApp(git_vault, settings=llm_server.settings(tools=False))
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
@@ -113,6 +124,7 @@ async def test_one_escape_from_a_browser_panel_cancels_the_operation(git_vault, 
         assert focused is not None and focused.id == panel and app.operation_running
         await pilot.press("escape")
         await until(pilot, lambda: not app.operation_running, 90)
+        hold.set()  # the server may close the stream now: the cancel came first
         await drain(pilot)
         reply = app.query(ReplyMessage).last()
         assert reply.has_class("-cancelled")

@@ -94,3 +94,22 @@ async def test_a_plain_page_has_no_view(review):
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
+
+
+@pytest.mark.parametrize("form", ["slides", "chart", "canvas"])
+async def test_every_review_key_is_on_the_bar_at_80x24_with_v_for_a_form(review, form):
+    """The key bar's two rows hold every key the review shows, `v` (a form's view) and `?` too."""
+    from wiki_tui.ui.keybar import KeyBar
+
+    app, _changeset = review(form)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+        text = bar.render().plain
+        assert bar.size.height == 2 and " v View " in text and " ? Keys" in text
+        shown = [*bar.keys, bar.help_key]
+        assert [k.description for k in shown] == [
+            "Apply", "Accept", "Reject", "Hunk", "Accept all", "Reject all", "Leave", "File",
+            "Hunk", "Edit", "Split", "View", "Keys"]
+        for key in shown:  # none left out for want of room
+            assert f" {key.display} {key.description} " in text + " ", key

@@ -112,7 +112,10 @@ async def test_history_without_git_lists_log_and_undo_explains(sample_vault, ope
     app = ReviewHost(lambda: HistoryScreen(vault))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.screen.history is not None)
-        assert len(app.screen.history.entries) == 5
+        entries = app.screen.history.entries
+        # sample_vault's log.md: four ingests, one instruct, one save (the answer forms)
+        assert [e.operation for e in entries].count("ingest") == 4
+        assert len(entries) == 6 and {e.operation for e in entries} == {"ingest", "instruct", "save"}
         assert all(e.commit is None for e in app.screen.history.entries)
         await pilot.press("u")
         await wait_for(pilot, lambda: "Not undone" in status(app))

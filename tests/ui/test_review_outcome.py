@@ -21,6 +21,17 @@ def _text(screen, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
 
+def _visible_rows_before(screen, needle: str) -> int | None:
+    """The row of the notes column where `needle` starts, if it is within the rows shown."""
+    static = screen.query_one("#review-notes-text", Static)
+    rows = static.render().wrap(static.content_region.width)
+    shown = screen.query_one("#review-notes").content_region.height
+    for i, row in enumerate(rows[:shown]):
+        if needle in row.plain:
+            return i
+    return None
+
+
 async def test_a_held_change_is_named_at_the_top_and_per_file(git_vault, open_vault):
     vault = open_vault(git_vault)
     changeset = make_changeset(vault, NEW_SECTION + RENAME_HEADING)
@@ -36,6 +47,7 @@ async def test_a_held_change_is_named_at_the_top_and_per_file(git_vault, open_va
         await wait_for(pilot, lambda: screen.cursor == 1)
         notes = _text(screen, "#review-notes-text")
         assert "⚑ links" in notes and "Trials at sea" in notes and H4 in notes
+        assert _visible_rows_before(screen, "⚑ links") is not None  # on screen, not scrolled off
 
 
 async def test_a_declared_change_shows_its_reason_and_holds_nothing(git_vault, open_vault):

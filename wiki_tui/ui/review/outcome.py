@@ -29,7 +29,7 @@ def outcome_text(changeset: Changeset, change: FileChange | None) -> Text:
     diff = changeset.knowledge
     if diff is None:
         return text
-    text.append("What it does\n", "bold")
+    text.append("What it does: ", "bold")  # one line: at 80x24 the notes have three or four
     text.append(f"{diff.summary()}\n")
     for label, pages in diff.spread.items():
         text.append(f"⚑ {label} on {len(pages)} pages\n", "bold")
