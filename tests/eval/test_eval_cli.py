@@ -52,19 +52,27 @@ def test_eval_reads_the_config_of_the_vault_it_is_given(capsys, llm_server, tmp_
     assert llm_server.pending == 0 and len(llm_server.requests) == 1
 
 
-def test_eval_says_why_a_folder_is_not_read(capsys, llm_server, tmp_path, monkeypatch):
+def test_eval_reads_an_adopted_folder_and_says_why_not_an_empty_one(capsys, llm_server,
+                                                                    tmp_path, monkeypatch):
+    # a folder with .wiki-tui/ is adopted (vault/state.py): its config is read, by --vault or
+    # started there, as every reading command reads it
     folder = tmp_path / "notes"
     (folder / ".wiki-tui").mkdir(parents=True)
-    (folder / ".wiki-tui" / "config.toml").write_text('model = "openai/test-model"\n')
+    (folder / ".wiki-tui" / "config.toml").write_text(
+        f'model = "openai/test-model"\napi_base = "{llm_server.api_base}"\n')
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.chdir(tmp_path)
+    llm_server.queue(Reply(status=401), Reply(status=401))
+    code, out, err = _run(capsys, "eval", "--vault", str(folder), "--json", "--no-save")
+    assert code == 1 and json.loads(out)["model"] == "openai/test-model", err
     monkeypatch.chdir(folder)
-    code, out, err = _run(capsys, "eval", "--vault", str(folder))
-    assert code == 2 and out == ""
-    assert f"{folder} is not a wiki-tui vault" in err and "wiki-tui init" in err
-    code, out, err = _run(capsys, "eval")  # started there: not a vault, and it says so
-    assert code == 2 and "no model configured" in err
-    assert f"{folder / '.wiki-tui' / 'config.toml'} was not read" in err
-    assert "is not a vault" in err and "--vault DIR" in err
-    assert llm_server.requests == []
+    code, out, err = _run(capsys, "eval", "--json", "--no-save")
+    assert code == 1 and json.loads(out)["model"] == "openai/test-model", err
+    assert llm_server.pending == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, out, err = _run(capsys, "eval", "--vault", str(empty))
+    assert code == 2 and out == "" and "holds no markdown pages" in err
 
 
 def test_a_failed_task_reports_its_tokens(capsys, llm_server, tmp_path, monkeypatch):
