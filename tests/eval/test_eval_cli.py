@@ -57,9 +57,11 @@ def test_eval_says_why_a_folder_is_not_read(capsys, llm_server, tmp_path, monkey
     (folder / ".wiki-tui").mkdir(parents=True)
     (folder / ".wiki-tui" / "config.toml").write_text('model = "openai/test-model"\n')
     monkeypatch.chdir(folder)
-    code, out, err = _run(capsys, "eval", "--vault", str(folder))
+    empty = tmp_path / "empty"  # (a folder with .wiki-tui/ is adopted: its config is read)
+    empty.mkdir()
+    code, out, err = _run(capsys, "eval", "--vault", str(empty))
     assert code == 2 and out == ""
-    assert f"{folder} is not a wiki-tui vault" in err and "wiki-tui init" in err
+    assert f"{empty} holds no markdown pages" in err and "wiki-tui init" in err
     code, out, err = _run(capsys, "eval")  # started there: not a vault, and it says so
     assert code == 2 and "no model configured" in err
     assert f"{folder / '.wiki-tui' / 'config.toml'} was not read" in err

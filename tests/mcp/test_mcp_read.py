@@ -111,7 +111,7 @@ def test_a_folder_that_is_not_a_vault_is_refused_on_stderr(tmp_path: Path):
                           stdin=subprocess.DEVNULL, timeout=30)
     assert done.returncode == 2
     assert done.stdout == ""  # stdout is the protocol's
-    assert "not a wiki-tui vault" in done.stderr
+    assert "holds no markdown pages" in done.stderr and "wiki-tui init" in done.stderr
 
 
 def test_the_server_does_not_import_litellm_or_the_ui():
