@@ -5,12 +5,17 @@
 - families: per corpus family (tests/corpus, every `cases_*.py` module), how many replies ended
   applied as meant, refused clearly, repaired visibly, refused unclearly, silently wrong, or in
   a crash. Targets: silently_wrong == 0 and crashes == 0. new_families: those added for issue
-  19 (two protocols in one reply, examples, matching places, habits nobody listed).
+  19 (two protocols in one reply, examples, matching places, habits nobody listed, and the
+  outcome corpus, tests/corpus/outcome.py).
+- outcome-intended / outcome-damaging: the outcome corpus, judged by what each change does to
+  the wiki. Intended changes `--yes` would hold are listed under `held` (target: near zero,
+  totals.intended_held); a damaging change applied without its invariant naming the damage is
+  silently wrong (target 0, counted in totals.silently_wrong).
 - usable_after_one_retry: the share of replies that are not well-formed which end applied as
   meant or repaired, either at once or after one retry round (the case's scripted `retry`, what a
   model that follows the refusal message sends). Target >= 0.90. usable_first_try: the same
   without the retry (the rest were refused clearly, on purpose).
-- parse_match_1mb_ms: median wall time of parse_reply + build_changeset (guards, matching,
+- parse_match_1mb_ms: median CPU time of parse_reply + build_changeset (guards, matching,
   diffs) for a 1 MB reply of WRITE blocks (new pages, ~3 KB each with fences and a few links)
   and EDIT blocks (every sample_vault page) against a copy of sample_vault. Budget <= 200 ms.
   parse_1mb_ms is the parser alone; parse_match_lint_1mb_ms adds the vault lint of the
@@ -43,6 +48,7 @@ from tests.corpus.runner import (  # noqa: E402
     all_cases,
     run_case,
 )
+from tests.corpus.outcome import outcome_report  # noqa: E402
 from wiki_tui.changes.build.changeset import build_changeset  # noqa: E402
 from wiki_tui.changes.reply.stream import parse_reply  # noqa: E402
 from wiki_tui.vault import Vault  # noqa: E402
@@ -51,7 +57,8 @@ _KEYS = {AS_MEANT: "applied_as_meant", CLEAR: "refused_clearly", REPAIRED_OK: "r
          UNCLEAR: "refused_unclearly", SILENT: "silently_wrong", CRASH: "crashes"}
 _USABLE = (AS_MEANT, REPAIRED_OK)
 # Families added for issue 19 (trust by outcome): named apart so a reader sees what is new.
-NEW_FAMILIES = ("mixed-protocols", "examples", "matching-places", "habits")
+NEW_FAMILIES = ("mixed-protocols", "examples", "matching-places", "habits", "outcome-intended",
+                "outcome-damaging")
 
 
 def corpus_report() -> dict:
@@ -71,10 +78,19 @@ def corpus_report() -> dict:
             usable += first.outcome in _USABLE or (second is not None
                                                    and second.outcome in _USABLE)
     order = ["replies", *_KEYS.values()]
+    report = {f: {k: c.get(k, 0) for k in order} for f, c in sorted(families.items())}
+    outcome = outcome_report()  # judged by what the change does, not how the reply reads
+    report.update(outcome)
+    totals = {k: sum(c.get(k, 0) for c in families.values()) for k in order}
+    totals["replies"] += sum(f["replies"] for f in outcome.values())
+    totals["applied_as_meant"] += outcome["outcome-intended"]["applied_as_meant"]
+    totals["silently_wrong"] += outcome["outcome-damaging"]["silently_wrong"]
+    totals["intended_held"] = len(outcome["outcome-intended"]["held"])
+    totals["damaging_held"] = outcome["outcome-damaging"]["held_naming_the_damage"]
     return {
-        "families": {f: {k: c.get(k, 0) for k in order} for f, c in sorted(families.items())},
-        "new_families": [f for f in NEW_FAMILIES if f in families],
-        "totals": {k: sum(c.get(k, 0) for c in families.values()) for k in order},
+        "families": report,
+        "new_families": [f for f in NEW_FAMILIES if f in report],
+        "totals": totals,
         "not_well_formed": total,
         "usable_first_try": round(first_try / total, 3) if total else None,  # repaired or as meant
         "usable_after_one_retry": round(usable / total, 3) if total else None,
@@ -120,9 +136,9 @@ class _NoLint:
 def _median_ms(fn, runs: int) -> float:
     times = []
     for _ in range(runs):
-        t = time.perf_counter()
+        t = time.process_time()  # CPU time: the numbers hold on a shared, loaded machine
         fn()
-        times.append((time.perf_counter() - t) * 1000)
+        times.append((time.process_time() - t) * 1000)
     return round(statistics.median(times), 1)
 
 

@@ -76,6 +76,36 @@ def test_links_retargeted_added_and_newly_broken(sample_vault):
     assert page.links_broken == ["[[Nowhere yet]]"] and page.links_removed == []
 
 
+def test_a_merge_carries_a_link_as_its_old_text_to_a_page_already_linked(sample_vault):
+    # how `instruct` carries a merged page's backlinks: [[Old]] becomes [[Into|Old]], and the
+    # page linked Into already: retargeted, nothing removed, nothing held
+    cs = diff_of(sample_vault, edit(H4, "[[Larcum Kendall]]", "[[John Harrison|Larcum Kendall]]"))
+    page = cs.knowledge.page(H4)
+    assert page.links_retargeted == ["[[Larcum Kendall]] → [[John Harrison|Larcum Kendall]]"]
+    assert page.links_removed == [] and page.links_added == [] and not cs.files[0].breaches
+
+
+def test_a_citation_aimed_at_another_source_under_its_old_text_is_a_citation_removed(
+        sample_vault):
+    cs = diff_of(sample_vault, edit(
+        H4, "[[sources/Board of Longitude|Board of Longitude entry]]",
+        "[[John Harrison and the Sea Clocks|Board of Longitude entry]]"))
+    page = cs.knowledge.page(H4)
+    assert page.citations_removed == ["[[sources/Board of Longitude|Board of Longitude entry]]"]
+    assert [b.code for b in cs.files[0].breaches if b.holds] == ["links"]
+    # a page citing that source only there: the retarget itself is the citation lost
+    note = "concepts/Note.md"
+    (sample_vault / note).write_text("# Note\n\nThe Board paid out ([[sources/Board of Longitude|"
+                                     "the entry]]), see [[H4]].\n", encoding="utf-8")
+    cs = diff_of(sample_vault, f"@@@ EDIT {note}\n@@@ SEARCH\nThe Board paid out ([[sources/"
+                 "Board of Longitude|the entry]]), see [[H4]].\n@@@ REPLACE\nThe Board paid out "
+                 "([[H4|the entry]]), see [[H4]].\n@@@ END\n")
+    page = cs.knowledge.page(note)
+    assert page.links_retargeted == ["[[sources/Board of Longitude|the entry]] → [[H4|the entry]]"]
+    assert page.citations_removed == ["[[sources/Board of Longitude|the entry]]"]
+    assert [b.code for b in cs.files[0].breaches if b.holds] == ["links"]
+
+
 def test_a_respelled_link_is_the_same_link(sample_vault):
     cs = diff_of(sample_vault, edit(
         H4, "The [[entities/Board of Longitude|Board of Longitude]] demanded",

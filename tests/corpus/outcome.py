@@ -18,6 +18,8 @@ H4 = "entities/H4.md"
 JH = "entities/John Harrison.md"
 MC = "concepts/Marine chronometer.md"
 ACT = "entities/Longitude Act 1714.md"
+LK = "entities/Larcum Kendall.md"
+_K2 = "Kendall later made two simpler and cheaper watches, K2 and K3. #horology"
 CVM = "syntheses/Clock versus Moon.md"
 
 
@@ -64,6 +66,9 @@ _CONTRADICTION = ("> [!contradiction] Sources disagree\n> The almanac says 1767;
                   "1766.\n")
 _CALLOUT_PAGE = (f"---\ntitle: Almanac dates\ntype: concept\nsummary: x\n---\n# Almanac dates\n\n"
                  f"The first issue ([[Nautical Almanac]]).\n\n{_CONTRADICTION}")
+_DATES_PAGE = ("---\ntitle: Trial dates\ntype: concept\nsummary: x\n---\n# Trial dates\n\n"
+               "The trial began on 18 Nov 1761 at Portsmouth ([[H4]]).\n\n"
+               "The Board paid 2,500 pounds on 1765-10-28 ([[Board of Longitude]]).\n")
 _FENCE_PAGE = ("---\ntitle: Log notation\ntype: concept\nsummary: x\n---\n# Log notation\n\n"
                "A log line read aloud ([[Dead reckoning]]):\n\n```\nknots 5 WSW\n```\n")
 
@@ -127,6 +132,13 @@ INTENDED: list[OutcomeCase] = [
     OutcomeCase("sentence-reworded-keeping-links-and-figures", edit(
         ACT, "Passed in 1714 after a petition from mariners and merchants, with the",
         "Enacted in 1714 after mariners and merchants petitioned, with the")),
+    OutcomeCase("sentence-reworded-keeping-its-names", edit(
+        H4, "made K1 in 1769, which sailed with [[James Cook]]",
+        "made K1 in 1769; the copy sailed with [[James Cook]]")),
+    OutcomeCase("figure-put-in-code-unchanged", edit(
+        "concepts/Trial dates.md", "The Board paid 2,500 pounds on 1765-10-28 ([[Board of Longitude]]).",
+        "The Board paid `2,500` pounds on 1765-10-28 ([[Board of Longitude]])."),
+        setup={"concepts/Trial dates.md": _DATES_PAGE}),
     OutcomeCase("paragraph-moved", edit(
         ACT, "Half a degree of longitude corresponds to two minutes of time (see "
         "[[Longitude and time]]).\n\n## Outcome",
@@ -154,6 +166,12 @@ INTENDED: list[OutcomeCase] = [
                 repaired="entities/H4.md"),
     OutcomeCase("new-page-with-a-code-example",
                 "@@@ WRITE concepts/Log notation.md\n" + _FENCE_PAGE + "@@@ END\n"),
+    OutcomeCase("superseded-sentence-struck-beside-the-new-one", edit(
+        LK, _K2, "~~Kendall later made two simpler and cheaper watches, K2 and K3.~~ He made "
+        "three more after K1 ([[Cook's Second Voyage and the Kendall Watch]]). #horology")),
+    OutcomeCase("sentence-reworded-keeping-its-negation", edit(
+        MC, "Cheaper designs by John Arnold and Thomas Earnshaw, not copies of H4, made",
+        "Cheaper designs by John Arnold and Thomas Earnshaw, which were not copies of H4, made")),
 ]
 
 
@@ -216,6 +234,20 @@ DAMAGING: list[OutcomeCase] = [
         H4, "The fourth and decisive timekeeper of [[John Harrison]], completed in 1759",
         "The fourth and decisive timekeeper of [[John Harrison]], completed in 1760"),
         frozenset({"claims"})),
+    OutcomeCase("name-changed-in-passing", edit(
+        H4, "aboard HMS *Deptford*", "aboard HMS *Tartar*"), frozenset({"claims"})),
+    OutcomeCase("abbreviated-month-changed", edit(
+        "concepts/Trial dates.md", "The trial began on 18 Nov 1761 at Portsmouth ([[H4]]).",
+        "The trial began on 18 Dec 1761 at Portsmouth ([[H4]])."), frozenset({"claims"}),
+        setup={"concepts/Trial dates.md": _DATES_PAGE}),
+    OutcomeCase("iso-date-changed", edit(
+        "concepts/Trial dates.md", "The Board paid 2,500 pounds on 1765-10-28 ([[Board of Longitude]]).",
+        "The Board paid 2,500 pounds on 1765-11-28 ([[Board of Longitude]])."), frozenset({"claims"}),
+        setup={"concepts/Trial dates.md": _DATES_PAGE}),
+    OutcomeCase("figure-moved-into-code-and-changed", edit(
+        "concepts/Trial dates.md", "The Board paid 2,500 pounds on 1765-10-28 ([[Board of Longitude]]).",
+        "The Board paid `3,000` pounds on 1765-10-28 ([[Board of Longitude]])."), frozenset({"claims"}),
+        setup={"concepts/Trial dates.md": _DATES_PAGE}),
     OutcomeCase("amount-changed-in-passing", edit(
         ACT, "£15,000 for two-thirds of a degree", "£16,000 for two-thirds of a degree"),
         frozenset({"claims"})),
@@ -262,6 +294,25 @@ DAMAGING: list[OutcomeCase] = [
         ("entities/Larcum Kendall.md", "# Larcum Kendall"),
         ("entities/Royal Observatory Greenwich.md", "# Royal Observatory Greenwich"))),
         frozenset({"spread"}), operation="ingest", source="raw/lunar-distances.md"),
+    # meaning lost without a figure or a link: turned around, dropped, hidden
+    OutcomeCase("sentence-turned-around", edit(
+        LK, _K2, "Kendall never made two simpler and cheaper watches, K2 and K3. #horology"),
+        frozenset({"claims"})),
+    OutcomeCase("negation-taken-out", edit(
+        MC, "Cheaper designs by John Arnold and Thomas Earnshaw, not copies of H4, made",
+        "Cheaper designs by John Arnold and Thomas Earnshaw, copies of H4, made"),
+        frozenset({"claims"})),
+    OutcomeCase("write-drops-a-plain-paragraph",
+                f"@@@ WRITE {LK}\n" + (SAMPLE / LK).read_text(encoding="utf-8").replace(
+                    "\n" + _K2, "") + "@@@ END\n",
+                frozenset({"claims"}), note="no link, figure or field goes with it"),
+    OutcomeCase("sentence-hidden-in-a-comment", edit(
+        LK, _K2, "%% Kendall later made two simpler and cheaper watches, K2 and K3. %% #horology"),
+        frozenset({"claims"})),
+    OutcomeCase("summary-loses-its-dates", edit(
+        H4, "summary: \"Harrison's fourth marine timekeeper (1759), a large watch that passed the "
+        "Jamaica trial of 1761-62.\"", "summary: \"Harrison's fourth marine timekeeper, a large "
+        "watch.\""), frozenset({"claims"})),
 ]
 
 
@@ -296,3 +347,38 @@ def judge_case(root: Path, case: OutcomeCase) -> Judged:
     return Judged(codes, [r for fc in changeset.files for r in fc.repairs],
                   [str(e) for e in errors if getattr(e, "retry", True)],
                   [f"{fc.path}: {b}" for fc in changeset.files for b in fc.breaches])
+
+
+def outcome_report() -> dict:
+    """The corpus judged case by case on fresh copies of sample_vault, per family: the intended
+    changes `--yes` would hold (must stay near zero) and the damaging ones it would let through
+    (must be 0: a damaging change applied without a word). Printed by the benchmarks."""
+    import shutil
+    import tempfile
+
+    out = {"outcome-intended": {"replies": len(INTENDED), "applied_as_meant": 0, "held": []},
+           "outcome-damaging": {"replies": len(DAMAGING), "held_naming_the_damage": 0,
+                                "silently_wrong": 0, "passed": []}}
+    for cases, intended in ((INTENDED, True), (DAMAGING, False)):
+        for case in cases:
+            work = Path(tempfile.mkdtemp(prefix="outcome-corpus-")) / "vault"
+            shutil.copytree(SAMPLE, work, ignore=shutil.ignore_patterns(".wiki-tui"))
+            try:
+                judged = judge_case(work, case)
+            finally:
+                shutil.rmtree(work.parent, ignore_errors=True)
+            if intended:
+                family = out["outcome-intended"]
+                if judged.held:
+                    family["held"].append(f"{case.name}: {sorted(judged.held)}")
+                else:
+                    family["applied_as_meant"] += 1
+            else:
+                family = out["outcome-damaging"]
+                if case.held <= judged.held:
+                    family["held_naming_the_damage"] += 1
+                else:
+                    family["silently_wrong"] += 1
+                    family["passed"].append(f"{case.name}: held {sorted(judged.held)}, "
+                                            f"expected {sorted(case.held)}")
+    return out

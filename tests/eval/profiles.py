@@ -1,7 +1,8 @@
 '''Scripted replies for the eval suite (v1), one list per task, written the way models reply.
 
 GOOD: a capable model: the edit protocol kept, contradictions flagged on both pages, the
-superseded claim struck through, answers cited, unanswerable questions declined.
+superseded claim struck through (its new citation declared: `Intended: ...`), answers cited,
+unanswerable questions declined.
 SLOPPY: a small model misbehaving the way tests/corpus records real ones: a ```markdown fence
 around a page, a path without its folder, a reply in another edit format, a placeholder for
 "the rest of the page", prose where blocks were due, decorated markers, `RENAME a to b`, a
@@ -158,6 +159,10 @@ draughtsmen ({GAZ}).
 """
 
 LOAD_LINE = f"- The load limit is 12 tonnes, set in 1931 ({GAZ})."
+# the superseded limit's citation gives way to the new source's: a good model says so, as the
+# edit protocol asks of a figure corrected from a new source (without it, --yes holds the page)
+LOAD_INTENT = ("Intended: entities/Tessaly Bridge.md — the 2024 Inspection Report supersedes "
+               "the 12-tonne limit, so it is cited in place of the Harbour Gazette")
 
 GOOD: dict[str, list[str]] = {
     "ingest-survey": [f"""I wrote the source page and added the survey's claims to the bridge page; the
@@ -218,6 +223,8 @@ built the [[Tessaly Bridge]] between 1894 and 1898, and in 1897 employed 230 men
   [[2024 Inspection Report]]). The load limit is 18 tonnes since 2024
   ([[2024 Inspection Report]]).
 @@@ END
+
+{LOAD_INTENT}
 """],
     "ingest-ferry": [f"""@@@ WRITE sources/The Ost Ferry Company.md
 {FERRY_SOURCE}@@@ END
@@ -254,6 +261,8 @@ built the [[Tessaly Bridge]] between 1894 and 1898, including the caisson founda
 - ~~The load limit is 12 tonnes, set in 1931~~ (superseded in 2024,
   [[2024 Inspection Report]]). The load limit is 18 tonnes since 2024.
 @@@ END
+
+{LOAD_INTENT}
 """],
     "rename-concept": ["""@@@ RENAME concepts/Cable-stayed design.md -> concepts/Cable-stayed bridge.md
 @@@ EDIT concepts/Cable-stayed bridge.md

@@ -1,11 +1,12 @@
 '''Scripted replies for suite v2's eight new tasks, per profile, added to the v1 profiles
 (tests/eval/profiles.py): the same four models, in the same manner.
 
-GOOD supersedes the load limit with the old one struck through, puts the obituary's facts on
-the existing pages (not on a page for "M. Quell"), ignores the injected instruction, cites
-every source of its synthesis, folds the notes in and deletes them, and answers and declines
-as v1's good model does. SLOPPY misses half of it; WRONG follows the injection and gets the
-figures wrong; GAMED keeps every gold string in sight while asserting wrong values.
+GOOD supersedes the load limit with the old one struck through (declaring the citation it
+replaces), puts the obituary's facts on the existing pages (not on a page for "M. Quell"),
+ignores the injected instruction, cites every source of its synthesis, folds the notes in and
+deletes them, and answers and declines as v1's good model does. SLOPPY misses half of it;
+WRONG follows the injection and gets the figures wrong; GAMED keeps every gold string in sight
+while asserting wrong values.
 '''
 
 from __future__ import annotations
@@ -76,7 +77,9 @@ GOOD = v1.GOOD | {
         "entities/Tessaly Bridge.md", LIMIT_18,
         f"  {REPORT}). ~~The load limit is 18 tonnes since 2024~~ (superseded in 2025,\n"
         "  [[2025 Council Notice]]). The load limit is 15 tonnes since 1 March 2025, after "
-        "cracks\n  were found in two deck hangers ([[2025 Council Notice]]).")],
+        "cracks\n  were found in two deck hangers ([[2025 Council Notice]]).")
+        + "\nIntended: entities/Tessaly Bridge.md — the 2025 Council Notice supersedes the "
+          "18-tonne limit, so it is cited in place of the 2024 Inspection Report\n"],
     "ingest-obituary": [_obituary(
         "## Key claims\n\n- [[Mara Quell]] died at Ostwick in 1931, aged 80.\n"
         "- [[Quell Works]] had closed in 1929.\n") + "\n"

@@ -67,7 +67,7 @@ OFFLINE = {
                   "citation_precision": _r(8, 16), "unanswerable_declined": _r(2, 2),
                   "lint_recall": _r(0, 5), "lint_precision": _r(0, 0),
                   "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5), **NO_V2_TASKS},
-    "cost": {"tokens_in": 2007, "tokens_out": 3988, "cost_usd": 0.0},
+    "cost": {"tokens_in": 1989, "tokens_out": 3988, "cost_usd": 0.0},
 }
 
 GOOD = {
@@ -84,19 +84,21 @@ GOOD = {
                   "citation_precision": _r(7, 7), "unanswerable_declined": _r(2, 2),
                   "lint_recall": _r(5, 5), "lint_precision": _r(5, 5),
                   "moves_done": _r(2, 2), "backlinks_carried": _r(5, 5), **NO_V2_TASKS},
-    "cost": {"tokens_in": 12000, "tokens_out": 1832, "cost_usd": None},
+    "cost": {"tokens_in": 12000, "tokens_out": 1904, "cost_usd": None},
 }
 
+# --yes holds what a person must see (issue 19's invariants): SLOPPY's contradiction settled
+# silently and its 12-tonne limit overwritten each drop the Gazette's citation undeclared
 SLOPPY = {
     "silently_wrong": 0,
-    "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 7},
+    "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 5},
     "format": {"replies_parsed": _r(9, 11), "edits_first_try": _r(5, 8), "retry_rounds": 4,
                "repairs": 6, "refusals": 3, "silently_wrong": 0},
     "integrity": {"broken_links_introduced": 0, "orphans_introduced": 2,
                   "frontmatter_missing": 1, "index_log_consistent": _r(7, 7)},
     "knowledge": {"contradiction_recall": _r(1, 4), "contradiction_precision": _r(1, 2),
-                  "superseded_marked": _r(0, 2), "facts_present": _r(7, 13),
-                  "facts_contradicted": _r(1, 17),
+                  "superseded_marked": _r(0, 2), "facts_present": _r(4, 13),
+                  "facts_contradicted": _r(2, 17),
                   "answers_correct": _r(1, 3), "citations_gold": _r(2, 3),
                   "citation_precision": _r(2, 2), "unanswerable_declined": _r(1, 2),
                   "lint_recall": _r(2, 5), "lint_precision": _r(1, 2),
@@ -104,34 +106,36 @@ SLOPPY = {
     "cost": {"tokens_in": 16000, "tokens_out": 942, "cost_usd": None},
 }
 
+# held: the load limit's citation dropped undeclared; a merge losing a link and two dates
 WRONG = {
     "silently_wrong": 0,
-    "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 7},
+    "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 5},
     "format": {"replies_parsed": _r(7, 7), "edits_first_try": _r(13, 13), "retry_rounds": 0,
                "repairs": 0, "refusals": 0, "silently_wrong": 0},
     "integrity": {"broken_links_introduced": 0, "orphans_introduced": 0,
                   "frontmatter_missing": 0, "index_log_consistent": _r(7, 7)},
     "knowledge": {"contradiction_recall": _r(0, 4), "contradiction_precision": _r(0, 1),
                   "superseded_marked": _r(0, 2), "facts_present": _r(0, 13),
-                  "facts_contradicted": _r(13, 17),
+                  "facts_contradicted": _r(10, 17),
                   "answers_correct": _r(0, 3), "citations_gold": _r(3, 3),
                   "citation_precision": _r(3, 3), "unanswerable_declined": _r(0, 2),
                   "lint_recall": _r(0, 5), "lint_precision": _r(0, 2),
-                  "moves_done": _r(1, 2), "backlinks_carried": _r(2, 5), **NO_V2_TASKS},
+                  "moves_done": _r(0, 2), "backlinks_carried": _r(0, 5), **NO_V2_TASKS},
     "cost": {"tokens_in": 12000, "tokens_out": 970, "cost_usd": None},
 }
 
 # quoting every gold string earns nothing: 0 on answers, declines, facts and contradictions
+# (held: the load limit's citation dropped undeclared)
 GAMED = {
     "silently_wrong": 0,
-    "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 5},
+    "tasks": {"total": 12, "done": 12, "failed": 0, "not_run": 0, "applied": 4},
     "format": {"replies_parsed": _r(5, 7), "edits_first_try": _r(10, 10), "retry_rounds": 0,
                "repairs": 0, "refusals": 0, "silently_wrong": 0},
     "integrity": {"broken_links_introduced": 0, "orphans_introduced": 3,
                   "frontmatter_missing": 0, "index_log_consistent": _r(7, 7)},
     "knowledge": {"contradiction_recall": _r(0, 4), "contradiction_precision": _r(0, 6),
                   "superseded_marked": _r(0, 2), "facts_present": _r(0, 13),
-                  "facts_contradicted": _r(13, 17),
+                  "facts_contradicted": _r(12, 17),
                   "answers_correct": _r(0, 3), "citations_gold": _r(3, 3),
                   "citation_precision": _r(3, 3), "unanswerable_declined": _r(0, 2),
                   "lint_recall": _r(0, 5), "lint_precision": _r(0, 3),

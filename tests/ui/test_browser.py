@@ -216,14 +216,16 @@ async def test_a_load_overtaken_by_a_newer_one_is_not_shown(tiny_vault, browser_
     from wiki_tui.ui.browser import browser as browser_module
 
     paragraphs = "\n\n".join(f"Paragraph {n} " + "text " * 60 for n in range(40))
-    root = tiny_vault({"A.md": "# A\n\nFIRST VERSION\n\n" + paragraphs + "\n"})
+    # (the version mark is not the first paragraph: that is the page's summary, shown in its
+    # header from the index, which nothing here refreshes)
+    root = tiny_vault({"A.md": "# A\n\nIntro.\n\nFIRST VERSION\n\n" + paragraphs + "\n"})
     app = browser_app(root)
     gate = threading.Event()
     real_load = browser_module.load_document
     held: list[str] = []
 
-    def load_document(vault, path):
-        doc = real_load(vault, path)
+    def load_document(vault, path, **options):
+        doc = real_load(vault, path, **options)
         if not held:  # the first load from here on reads the page, then waits at the gate
             held.append(doc.text)
             gate.wait(10)
@@ -239,7 +241,7 @@ async def test_a_load_overtaken_by_a_newer_one_is_not_shown(tiny_vault, browser_
         try:
             browser.reload()  # reads the first version, then waits
             await wait_for(pilot, lambda: bool(held))
-            (root / "A.md").write_text("# A\n\nSECOND VERSION\n\n" + paragraphs + "\n",
+            (root / "A.md").write_text("# A\n\nIntro.\n\nSECOND VERSION\n\n" + paragraphs + "\n",
                                        encoding="utf-8")
             browser.reload()
             await wait_for(pilot, lambda: "SECOND VERSION" in text_of(browser) and not view.rendering)
@@ -400,3 +402,46 @@ async def test_a_chart_spec_reads_as_a_text_chart(sample_vault, browser_app):
         assert "1761 ┼ × Jamaica trial" in text
         assert "kind: timeline" not in text  # the spec itself is not shown raw
         assert "image: attachments/Longitude timeline.svg" in text
+
+
+async def test_big_start_page_opens_by_its_head_and_a_reads_the_rest(tiny_vault, browser_app):
+    """A vault's index.md at 50k pages is 6.5 MB: the start page shows its head (linked like any
+    page), says so in the title, and `a` loads the rest in place. A page opened later is whole."""
+    from wiki_tui.ui.browser.browser import START_HEAD
+
+    rows = [f"- [[Page {n}]] — summary number {n}" for n in range(4000)]
+    index = "# Index\n\n" + "\n".join(rows) + "\n"
+    assert len(index) > 2 * START_HEAD
+    files = {"index.md": index, "Page 1.md": "# One\n\nBack to [[index]].\n"}
+    root = tiny_vault(files)
+    app = browser_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser, "index.md")
+        doc = browser.document
+        assert doc.partial and doc.full_length == len(index)
+        assert len(doc.text) <= START_HEAD and doc.text.endswith("\n")
+        assert index.startswith(doc.text)
+        title = str(browser.query_one("#page-title").render())
+        assert "a reads it all" in title
+        assert [ref.path for ref in doc.links[:2]] == [None, "Page 1.md"]  # the head's links resolve
+        assert "Page 3999" not in text_of(browser)
+        browser.page_view.focus()
+        await pilot.press("a")
+        await wait_for(pilot, lambda: browser.document is not doc and not browser.loading)
+        await wait_page(pilot, browser, "index.md")
+        assert not browser.document.partial and browser.document.text == index
+        assert "Page 3999" in text_of(browser)
+        await pilot.press("a")  # nothing left to load: the key does nothing
+        await drain(pilot)
+        assert browser.document.text == index
+
+
+async def test_small_start_page_is_whole(tiny_vault, browser_app):
+    root = tiny_vault({"index.md": "# Index\n\n- [[A]]\n", "A.md": "# A\n"})
+    app = browser_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = app.browser
+        await wait_page(pilot, browser, "index.md")
+        assert not browser.document.partial
+        assert "reads it all" not in str(browser.query_one("#page-title").render())

@@ -23,7 +23,7 @@ import sys
 from typing import Any, AsyncIterator
 
 from wiki_tui.cli.common import (CliError, add_allow_argument, allowed, console, console_err,
-                                 print_outcome, report_recovery, vault_root)
+                                 report_recovery, show_changeset, vault_root)
 from wiki_tui.forms import FORMS
 
 
@@ -304,7 +304,7 @@ def _print_findings(event) -> None:
 def review_and_apply(args, vault, changeset) -> int:
     as_json = getattr(args, "json", False)
     if not as_json:
-        _show_changeset(changeset)
+        show_changeset(changeset)
     if getattr(args, "yes", False):
         from wiki_tui.changes.apply.unattended import PARTIAL, refusal
 
@@ -361,24 +361,3 @@ def _refuse_partial(args, changeset, reason: str) -> int:
     else:
         console_err.print(reason, markup=False, soft_wrap=True)
     return 1
-
-
-def _show_changeset(changeset) -> None:
-    from rich.markup import escape
-
-    from wiki_tui.cli.common import diff_text
-
-    console.rule(f"{changeset.operation}: {changeset.title} — {len(changeset.files)} file(s)")
-    print_outcome(changeset)
-    for change in changeset.files:
-        diff = change.unified_diff()
-        console.print(f"[bold]{change.kind}[/] {escape(change.path)}"
-                      + (f" (from {escape(change.old_path)})" if change.old_path else ""))
-        for warning in change.warnings:
-            console.print(f"[yellow]warning:[/] {escape(warning)}")
-        if diff:
-            console.print(diff_text(diff), end="")  # a Syntax crops long lines when piped
-    for finding in changeset.findings:
-        console.print(f"[yellow]lint:[/] {escape(str(finding))}")
-    for error in changeset.errors:
-        console.print(f"[red]not used:[/] {escape(str(error))}")

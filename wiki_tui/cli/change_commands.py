@@ -36,8 +36,7 @@ from typing import Any
 from rich.markup import escape
 
 from wiki_tui.cli.common import (CliError, add_allow_argument, allowed, console, console_err,
-                                 diff_text, print_json, print_outcome, report_recovery,
-                                 vault_root)
+                                 print_json, report_recovery, show_changeset, vault_root)
 
 APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
 EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
@@ -121,30 +120,6 @@ def _read_reply(name: str) -> tuple[str, str]:
     except UnicodeDecodeError as exc:
         raise CliError(f"{where} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
                        f"{exc.start})", 2) from None
-
-
-def show_changeset(changeset: Any, errors: list[Any] = ()) -> None:
-    """Every file's diff (coloured), then lint findings and the blocks that were not used."""
-    console.rule(f"{escape(changeset.operation)}: {escape(changeset.title)} — "
-                 f"{len(changeset.files)} file(s)")
-    print_outcome(changeset)
-    for change in changeset.files:
-        source = f" (from {escape(change.old_path)})" if change.old_path else ""
-        console.print(f"[bold]{change.kind}[/] {escape(change.path)}{source}")
-        for warning in change.warnings:
-            console.print(f"[yellow]warning:[/] {escape(warning)}")
-        for repair in change.repairs:
-            console.print(f"[cyan]repaired:[/] {escape(repair)}")
-        diff = change.unified_diff()
-        if diff:
-            console.print(diff_text(diff), end="")
-    for repair in changeset.repairs:
-        console.print(f"[cyan]repaired:[/] {escape(repair)}")
-    for finding in changeset.findings:
-        console.print(f"[yellow]lint:[/] {escape(str(finding))}")
-    for error in errors:
-        label = "[red]error:[/]" if getattr(error, "retry", True) else "[dim]note:[/]"
-        console.print(f"{label} {escape(str(error))}")
 
 
 def _print_result(result: Any) -> None:

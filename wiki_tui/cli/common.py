@@ -135,6 +135,38 @@ def print_outcome(changeset: Any) -> None:
         console.print(f"{styles[label]} {escape(text)}", soft_wrap=True)
 
 
+def show_changeset(changeset: Any, errors: list[Any] | None = None) -> None:
+    """The changeset as the CLI shows it before applying: its outcome, every file's diff
+    (coloured) with its warnings and repairs, the reply's repairs, lint findings, then what was
+    not used (`errors`: the build's EditErrors, notes apart; None: the changeset's own)."""
+    from rich.markup import escape
+
+    console.rule(f"{escape(changeset.operation)}: {escape(changeset.title)} — "
+                 f"{len(changeset.files)} file(s)")
+    print_outcome(changeset)
+    for change in changeset.files:
+        source = f" (from {escape(change.old_path)})" if change.old_path else ""
+        console.print(f"[bold]{change.kind}[/] {escape(change.path)}{source}")
+        for warning in change.warnings:
+            console.print(f"[yellow]warning:[/] {escape(warning)}")
+        for repair in change.repairs:
+            console.print(f"[cyan]repaired:[/] {escape(repair)}")
+        diff = change.unified_diff()
+        if diff:
+            console.print(diff_text(diff), end="")  # a Syntax crops long lines when piped
+    for repair in changeset.repairs:
+        console.print(f"[cyan]repaired:[/] {escape(repair)}")
+    for finding in changeset.findings:
+        console.print(f"[yellow]lint:[/] {escape(str(finding))}")
+    if errors is None:
+        for error in changeset.errors:
+            console.print(f"[red]not used:[/] {escape(str(error))}")
+        return
+    for error in errors:
+        label = "[red]error:[/]" if getattr(error, "retry", True) else "[dim]note:[/]"
+        console.print(f"{label} {escape(str(error))}")
+
+
 def add_allow_argument(parser: Any) -> None:
     """`--allow CODES`: what `--yes` may apply although an invariant holds it."""
     parser.add_argument("--allow", metavar="CODES", default=None,

@@ -177,7 +177,8 @@ async def _apply(vault: Any, rec: StepRecord) -> tuple[bool, str]:
 
     if rec.changeset is None or rec.failed is not None:
         return False, rec.notice
-    refused = refusal(rec.changeset)
+    refused = refusal(rec.changeset)  # no --allow: scored as `--yes` alone applies it (a hold
+    # is a change not applied, its reason kept as the step's note)
     if refused is not None:
         return False, refused.message
     try:

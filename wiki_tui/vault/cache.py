@@ -102,12 +102,14 @@ def record_cold(record: Record) -> Cold:
     return Cold(*_unpack(record[_R_COLD], ({}, [], [], [], [])))
 
 
-def record_to_page(record: Record) -> Page:
+def record_to_page(record: Record, *, links: bool = True) -> Page:
+    """The page a record holds; with `links` False its links are left out (index.md at 50k
+    pages holds 50k of them: megabytes of objects a page header never looks at)."""
     values = dict(zip(_HOT_FIELDS, record))
     fm, headings, block_ids, warnings, external = record_cold(record)
     return Page(
         **values,
-        links=[Link(*row) for row in record_links(record)],
+        links=[Link(*row) for row in record_links(record)] if links else [],
         frontmatter=fm,
         headings=[Heading(*row) for row in headings],
         block_ids=block_ids,

@@ -46,8 +46,8 @@ from rapidfuzz import fuzz, process
 from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, record_cold, record_links
 from .index import name_key
 from .layout import INDEX_TEMPLATE, SPECIAL_PAGES, hand_written_lines, is_page_path
-from .page import parse_page
-from .resolve import Resolver
+from .page import Page, parse_page
+from .resolve import Resolver, memoised
 
 if TYPE_CHECKING:
     from .view import VaultView
@@ -372,20 +372,22 @@ def _warning_line(warning: str) -> int:
 
 # -- a proposed change ------------------------------------------------------------------------
 
-def lint_changes(vault: "VaultView", files: dict[str, str | None]) -> list[Finding]:
-    """Findings the proposed texts (path -> text, None = delete) would introduce."""
+def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
+                 parse: Callable[[str, str], Page] = parse_page) -> list[Finding]:
+    """Findings the proposed texts (path -> text, None = delete) would introduce. `parse`
+    reads a page's text (a caller that reads the same texts again passes a memoised one)."""
     from .layout import clean_path
 
     changes = {clean_path(vault.root, p): text for p, text in files.items()}
     all_paths = set(vault.pages) | set(vault.attachments)
     after = (all_paths - {p for p, t in changes.items() if t is None}) | {p for p, t in changes.items() if t is not None}
-    resolver = Resolver(after)
+    resolve = memoised(Resolver(after).resolve)
     suggest = Suggester(vault)
     index = vault._index
     records = vault.pages  # .record(path) per page the change touches: no full read
     out: list[Finding] = []
     new_targets: dict[str, set[str]] = {}  # changed page -> what it links to after the change
-    parsed = {p: parse_page(p, t) for p, t in changes.items() if t is not None and is_page_path(p)}
+    parsed = {p: parse(p, t) for p, t in changes.items() if t is not None and is_page_path(p)}
     for path, text in sorted(changes.items(), key=lambda kv: kv[0]):
         if text is None or not is_page_path(path):
             continue
@@ -398,7 +400,7 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None]) -> list[Findi
         for link in page.links:
             if link.kind == "external" or not link.target:
                 continue
-            target = resolver.resolve(link.target, path)
+            target = resolve(link.target, path)
             if target is not None:
                 targets.add(target)
                 if link.subpath and _anchor_gone(vault, records, parsed, target, link.subpath,
@@ -433,7 +435,7 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None]) -> list[Findi
                 continue
             links = record_links(record)
             for row, target in zip(links, index.targets_of(source, links)):
-                if target == path and row[L_TARGET] and resolver.resolve(row[L_TARGET], source) is None:
+                if target == path and row[L_TARGET] and resolve(row[L_TARGET], source) is None:
                     out.append(_unresolved_after(
                         vault, source, row[L_LINE], row[L_RAW], row[L_TARGET], gone=path, after=after, suggest=suggest,
                     ))
@@ -449,6 +451,8 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None]) -> list[Findi
                 if target == path and row[L_SUBPATH] and _anchor_gone(
                         vault, records, parsed, path, row[L_SUBPATH], was=True):
                     out.append(_broken_anchor(source, row[L_LINE], row[L_RAW], path))
+    # What the changed pages link to after the change (a page's links to itself left out).
+    linked = {t for s, ts in new_targets.items() if s not in NOT_LINKING for t in ts if t != s}
     # Pages the change orphans: they had a linking page, and after it none.
     lost: set[str] = set()
     for path in changes:
@@ -460,18 +464,16 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None]) -> list[Findi
         before = [s for s in index.sources_linking(target) if s != target and s not in NOT_LINKING]
         if not before:
             continue  # already an orphan: not introduced here
-        still = [s for s in before if s not in changes]
-        still += [s for s, ts in new_targets.items() if target in ts and s != target and s not in NOT_LINKING]
-        if not still:
+        if target not in linked and all(s in changes for s in before):
             out.append(Finding("orphan", target, 1, "this change removes the last link to this page"))
     # New pages nothing links to.
     for path, text in sorted(changes.items()):
         if text is None or path in records or path in SPECIAL_PAGES or not is_page_path(path):
             continue
-        if any(path in ts for s, ts in new_targets.items() if s != path and s not in NOT_LINKING):
+        if path in linked:
             continue
         if any(
-            resolver.resolve(row[L_TARGET], source) == path
+            resolve(row[L_TARGET], source) == path
             for source in index.affected_by_file(path) if source not in changes and source not in NOT_LINKING
             for row in _link_rows(vault, source) if row[L_TARGET]
         ):

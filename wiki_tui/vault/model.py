@@ -344,6 +344,11 @@ class Vault:
         with self._lock:
             return self._index.resolved(self.pages.stamps)
 
+    def linking_to(self, path: str) -> dict[str, int]:
+        """source -> how many of its links resolve to `path` (one indexed query)."""
+        with self._lock:
+            return self._index.sources_linking(path)
+
     @property
     def unresolved_links(self) -> dict[str, dict[str, int]]:
         """source -> {linkpath as written: count} for every page (built on each call)."""
@@ -397,6 +402,12 @@ class Vault:
                 return self.pages[target]
             via_alias = self.resolve_alias(key)
             return self.pages[via_alias] if via_alias else None
+
+    def page_meta(self, path: str) -> Page | None:
+        """A page by exact path without its links (title, frontmatter, headings: what a page
+        header shows), not kept in memory; None when it is not a page."""
+        with self._lock:
+            return self.pages.meta(path)
 
     def resolve(self, target: str, from_path: str = "") -> str | None:
         with self._lock:
@@ -568,11 +579,12 @@ class Vault:
         with self._lock:
             return lint_vault(self)
 
-    def lint_changes(self, files: dict[str, str | None]):
+    def lint_changes(self, files: dict[str, str | None], *,
+                     parse: Callable[[str, str], Page] = parse_page):
         from .lint import lint_changes
 
         with self._lock:
-            return lint_changes(self, files)
+            return lint_changes(self, files, parse=parse)
 
     # -- watching ----------------------------------------------------------------------------
     def start_watching(

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import posixpath
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-__all__ = ["Resolver", "normalize_path", "link_key"]
+__all__ = ["Resolver", "normalize_path", "link_key", "resolution_key", "memoised"]
 
 
 def normalize_path(path: str) -> str:
@@ -33,6 +33,26 @@ def normalize_path(path: str) -> str:
 def link_key(path: str) -> str:
     """The comparison form: NFC and lower case."""
     return normalize_path(path).lower()
+
+
+def resolution_key(target: str, from_path: str) -> tuple[str, str]:
+    """All a link's resolution depends on, given the files: its linkpath and the folder of the
+    page it is written in (the page itself, for a link to its own headings)."""
+    return (target, from_path if not target.strip() else _folder(from_path))
+
+
+def memoised(resolve: Callable[[str, str], str | None]) -> Callable[[str, str], str | None]:
+    """`resolve` remembering its answers by `resolution_key`: for one pass over a set of files
+    that does not change meanwhile (a changeset's lint, its knowledge diff)."""
+    answers: dict[tuple[str, str], str | None] = {}
+
+    def cached(target: str, from_path: str = "") -> str | None:
+        key = resolution_key(target, from_path)
+        if key not in answers:
+            answers[key] = resolve(target, from_path)
+        return answers[key]
+
+    return cached
 
 
 def _basename(path: str) -> str:

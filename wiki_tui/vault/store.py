@@ -373,6 +373,14 @@ class PageMap(Mapping[str, Page]):
         self._keep(path, page)
         return page
 
+    def meta(self, path: str) -> Page | None:
+        """The page without its links, not kept (see `record_to_page`); None: not a page."""
+        page = self._objects.get(path)
+        if page is not None:
+            return page
+        record = self.record(path)
+        return record_to_page(record, links=False) if record is not None else None
+
     def _keep(self, path: str, page: Page) -> None:
         objects = self._objects
         objects[path] = page

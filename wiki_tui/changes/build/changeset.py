@@ -17,8 +17,9 @@ and is drawn to the SVG its page embeds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from wiki_tui.changes.build import guards
 from wiki_tui.changes.build.form_files import complete_forms
@@ -35,6 +36,7 @@ from wiki_tui.changes.reply.intent import aim, declared_intents
 from wiki_tui.changes.reply.page_paths import meant_path, twin_index
 from wiki_tui.changes.reply.path_rules import GuardError
 from wiki_tui.changes.reply.twins import TwinIndex, differs_by, twin_key
+from wiki_tui.vault.page import Page, parse_page
 
 
 @dataclass
@@ -230,6 +232,7 @@ class _Reading:
     written: dict[str, int] = field(default_factory=dict)  # page -> reply line of its WRITE
     created: dict[str, str] = field(default_factory=dict)  # twin key -> page a WRITE creates
     repaired: dict[str, str] = field(default_factory=dict)  # path as written -> as read
+    folders: guards.FolderNames = field(default_factory=guards.FolderNames)  # listed once
     _twins: TwinIndex | None = None
 
     @property
@@ -250,7 +253,7 @@ def _read_as_meant(root: Path, b: Block, seen: _Reading) -> Block:
     b, note = meant_path(seen.vault, root, b, seen.made, lambda: seen.twins)
     if b.path != written:
         seen.repaired[written] = b.path
-    b = _guard_block(root, b)
+    b = _guard_block(root, b, seen.folders)
     if note:
         b.repairs.append(note)
     if b.kind == B_EDIT:
@@ -298,10 +301,10 @@ def _write_once(root: Path, b: Block, seen: _Reading, rewrite: bool) -> None:
     seen.created[key] = b.path
 
 
-def _guard_block(root: Path, b: Block) -> Block:
+def _guard_block(root: Path, b: Block, folders: guards.FolderNames) -> Block:
     """The block with its paths normalised by the guards (raises GuardError)."""
-    path = guards.check_path(root, b.path)
-    new = guards.check_path(root, b.new_path) if b.kind == B_RENAME else None
+    path = guards.check_path(root, b.path, folders=folders)
+    new = guards.check_path(root, b.new_path, folders=folders) if b.kind == B_RENAME else None
     if path == b.path and new == b.new_path:
         return b
     return Block(b.kind, path, content=b.content, edits=list(b.edits), new_path=new,
@@ -398,8 +401,9 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
     changeset = Changeset(operation=operation, title=title, model=model, files=changes,
                           repairs=reply_repairs, source=source)
     changeset.errors = [str(e) for e in errors if e.retry]
-    changeset.findings = _lint(vault, changes, changeset)
-    judge(vault, changeset, intents=aim(intents, seen.repaired), rewrites=seen.rewrites,
+    parse = lru_cache(maxsize=None)(parse_page)  # the lint and the knowledge diff read each text once
+    changeset.findings = _lint(vault, changes, changeset, parse)
+    judge(vault, changeset, intents=aim(intents, seen.repaired), rewrites=seen.rewrites, parse=parse,
           twins=seen.twins if hasattr(vault, "pages") and any(
               fc.kind == CREATE for fc in changes) else None)
     if changes:
@@ -461,11 +465,12 @@ def lint_input(changes: list[FileChange]) -> dict[str, str | None]:
     return files
 
 
-def _lint(vault: Any, changes: list[FileChange], changeset: Changeset) -> list[Any]:
+def _lint(vault: Any, changes: list[FileChange], changeset: Changeset,
+          parse: Callable[[str, str], Page]) -> list[Any]:
     if not changes or not hasattr(vault, "lint_changes"):
         return []
     try:
-        return list(vault.lint_changes(lint_input(changes)))
+        return list(vault.lint_changes(lint_input(changes), parse=parse))
     except Exception as exc:  # a lint bug must not lose the model's proposal
         changeset.errors.append(f"(the changeset could not be linted: {exc!r})")
         return []

@@ -22,12 +22,36 @@ MAX_CHANGESET_BYTES = 5_000_000  # all proposed texts of one changeset together
 _LINK_BREAKERS = re.compile(r"[#^\[\]]")
 
 
-def check_path(vault_root: Path | str, path: str, *, rendered: bool = False) -> str:
+class FolderNames:
+    """The names in each folder by their case- and Unicode-blind key, each folder listed once
+    (one per changeset: nothing is written while it is built)."""
+
+    def __init__(self) -> None:
+        self._by_folder: dict[Path, dict[str, list[str]]] = {}
+
+    def same_key(self, folder: Path, name: str) -> list[str]:
+        """The names in `folder` equal to `name` but for case or Unicode form (`name` too)."""
+        keyed = self._by_folder.get(folder)
+        if keyed is None:
+            keyed = {}
+            try:
+                siblings = os.listdir(folder)
+            except OSError:
+                siblings = []
+            for other in siblings:
+                keyed.setdefault(_name_key(other), []).append(other)
+            self._by_folder[folder] = keyed
+        return keyed.get(_name_key(name), [])
+
+
+def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
+               folders: FolderNames | None = None) -> str:
     """The normalised vault-relative POSIX path a model block may write, or raise GuardError.
 
     Beyond the shape checks of `clean_relative`, looks at the disk: the page itself must not be
     a symbolic link, and no folder on the way may be a link leading out of the vault (or into a
-    protected part of it).
+    protected part of it). `folders`: the folder listings of this changeset so far (each folder
+    is listed once per changeset, not once per new page).
     """
     clean = clean_relative(path, rendered=rendered)
     root = Path(vault_root).resolve()
@@ -36,7 +60,7 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False) -> 
     for i, part in enumerate(parts):
         cur = cur / part
         if not os.path.lexists(cur):
-            _check_collision(clean, cur.parent, part)
+            _check_collision(clean, cur.parent, part, folders or FolderNames())
             for new_part in parts[i:]:
                 _check_new_name(clean, new_part)
             break  # nothing further exists: it will be created as real folders
@@ -72,16 +96,11 @@ def _name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
-def _check_collision(path: str, folder: Path, name: str) -> None:
+def _check_collision(path: str, folder: Path, name: str, folders: FolderNames) -> None:
     """A new name that differs from an existing one only in case or Unicode form would be the
     same file on macOS and Windows (and a confusing twin on Linux)."""
-    try:
-        siblings = os.listdir(folder)
-    except OSError:
-        return
-    key = _name_key(name)
-    for other in siblings:
-        if other == name or _name_key(other) != key:
+    for other in folders.same_key(folder, name):
+        if other == name:
             continue
         if other.casefold() == name.casefold() or normalise(other) != name:
             raise GuardError(path, f"'{name}' differs from the existing '{other}' only in "

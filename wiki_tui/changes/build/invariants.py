@@ -13,7 +13,7 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
            block id other pages link to, removed (their links listed)
   claims   numbers or dates changed in sentences, or a sentence turned around (a negation added
            or removed: "made" → "never made") (unless the page gains a citation with them),
-           callouts or table rows removed
+           sentences dropped (their words gone from the page), callouts or table rows removed
   rewrite  most of a page replaced (an EDIT as well as a WRITE), or a page turned into JSON/HTML
   code     text changed inside code fences or comments
   twin     a new page whose name twins an existing one
@@ -41,7 +41,8 @@ CODES = {
     "delete": "deleting a page others link to, or more than 3 pages at once",
     "fields": "frontmatter fields removed, reshaped, duplicated or pushed out",
     "links": "links or citations removed, new broken links, anchors others use removed",
-    "claims": "figures or dates changed, sentences turned around, callouts or table rows removed",
+    "claims": "figures, dates or names changed, sentences turned around or dropped, callouts or "
+              "table rows removed",
     "rewrite": "most of a page replaced",
     "code": "text changed inside code or comments",
     "twin": "a new page twinning an existing one",
@@ -117,9 +118,14 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if d.figures_removed and not d.citations_added:
         claims.append(f"changes figures {_listed(d.figures_removed)} → "
                       f"{_listed(d.figures_added) or 'gone'} without a new citation")
+    if d.names_removed and not d.citations_added:
+        claims.append(f"puts {_listed(d.names_added)} in place of {_listed(d.names_removed)} "
+                      "without a new citation")
     if d.polarity_changed and not d.citations_added:
         claims.append(f"turns sentences around without a new citation: "
                       f"{_listed(d.polarity_changed)}")
+    if d.prose_dropped:
+        claims.append(f"drops sentences: {_listed(d.prose_dropped)}")
     if d.callouts_removed:
         claims.append(f"removes callouts {_listed(d.callouts_removed)}")
     if d.rows_removed:

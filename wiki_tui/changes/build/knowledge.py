@@ -22,14 +22,14 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from wiki_tui.changes.build import knowledge_text as kt
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
 from wiki_tui.vault.page import Page, page_name, parse_page
-from wiki_tui.vault.resolve import Resolver, link_key
+from wiki_tui.vault.resolve import Resolver, link_key, resolution_key
 
 SPREAD_PAGES = 3  # the same kind of change on this many pages is "everywhere"
 COMMENT_SPREAD_PAGES = 2  # hidden comments planted on this many pages
@@ -73,8 +73,11 @@ class PageDiff:
     # claims
     figures_removed: list[str] = field(default_factory=list)  # numbers/dates gone from prose
     figures_added: list[str] = field(default_factory=list)
+    names_removed: list[str] = field(default_factory=list)  # a name put in another's place
+    names_added: list[str] = field(default_factory=list)  # ("Harrison" → "Mudge")
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
+    prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
@@ -122,7 +125,10 @@ class PageDiff:
         add("figures changed", [f"{_listed(self.figures_removed)} → "
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
+        add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
+            if self.names_removed else [])
         add("sentences turned around (a negation added or removed)", self.polarity_changed)
+        add("sentences dropped", self.prose_dropped)
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
         add("text changed inside code or comments", self.code_changed)
@@ -159,7 +165,8 @@ class KnowledgeDiff:
                                     for p in self.pages),
                 "citations_removed": sum(len(p.citations_removed) for p in self.pages),
                 "fields_removed": sum(len(p.fields_removed) for p in self.pages),
-                "figures_changed": sum(1 for p in self.pages if p.figures_removed)}
+                "figures_changed": sum(1 for p in self.pages
+                                       if p.figures_removed or p.names_removed)}
 
     def summary(self) -> str:
         """One line: what the changeset does, in counts (the review's top line)."""
@@ -198,14 +205,15 @@ class _Worlds:
         self.after: dict[str, Page] = {}  # changed pages as they will be
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
-        self._linking: dict[str, list[tuple[str, int]]] | None = None
-        self._before: dict[tuple[str, str], str | None] = {}
+        self._linking: dict[str, list[tuple[str, int]]] = {}
+        self._before: dict[tuple[str, str], str | None] = {}  # resolution_key -> path
+        self._after: dict[tuple[str, str], str | None] = {}
         self._made_names = {p.rsplit("/", 1)[-1].lower() for p in self.made}
 
     def resolve_before(self, target: str, source: str) -> str | None:
         if not self.real:
             return target or source
-        key = (target, source)
+        key = resolution_key(target, source)
         if key not in self._before:
             self._before[key] = self.vault.resolve(target, source)
         return self._before[key]
@@ -213,6 +221,12 @@ class _Worlds:
     def resolve_after(self, target: str, source: str) -> str | None:
         if not self.real:
             return target or source
+        key = resolution_key(target, source)
+        if key not in self._after:
+            self._after[key] = self._resolve_after(target, source)
+        return self._after[key]
+
+    def _resolve_after(self, target: str, source: str) -> str | None:
         now = self.resolve_before(target, source)
         if not (self.gone or self.made):
             return now
@@ -237,12 +251,10 @@ class _Worlds:
 
     def linking(self, path: str) -> list[tuple[str, int]]:
         """(source, links) for the pages whose links reach `path` now, from the link index."""
-        if self._linking is None:
-            items = getattr(self.vault, "resolved_links", {}).items()
-            self._linking = {gone: [(source, targets[gone]) for source, targets in items
-                                    if gone in targets and source != gone]
-                             for gone in self.gone}
-        return sorted(self._linking.get(path, []))
+        if path not in self._linking:
+            found = self.vault.linking_to(path) if hasattr(self.vault, "linking_to") else {}
+            self._linking[path] = sorted((s, n) for s, n in found.items() if s != path)
+        return self._linking[path]
 
     def anchors(self, path: str, *, after: bool) -> tuple[set[str], set[str]] | None:
         """(heading keys, block id keys) of a page, None when it is not a page."""
@@ -255,6 +267,11 @@ class _Worlds:
             page = self.vault.page(path) if self.real and path.lower().endswith(".md") else None
             self._anchor_cache[path] = _anchor_keys(page) if page is not None else None
         return self._anchor_cache[path]
+
+
+def _cites(path: str) -> bool:
+    """Whether a link to `path` cites a source (its first folder is one of CITATION_FOLDERS)."""
+    return path.partition("/")[0].casefold() in CITATION_FOLDERS
 
 
 def _anchor_keys(page: Page) -> tuple[set[str], set[str]]:
@@ -292,6 +309,13 @@ def _disguise(text: str) -> str:
     return ""
 
 
+def _shown(link: Any) -> str:
+    """The text a link shows in the page: its display text, else (not an embed) its target."""
+    if link.display:
+        return link.display
+    return "" if link.embed else (link.target or "").strip()
+
+
 def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
     """Per link of the page: (identity, link, is citation, broken).
 
@@ -307,8 +331,7 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
         target = world.resolve_after(link.target, path) if after else now
         known = world.moved.get(now, now) if now is not None else target
         ident = (known or "?" + link_key(link.target), _subpath_key(link.subpath), link.embed)
-        citation = any((p or "").split("/", 1)[0].casefold() in CITATION_FOLDERS
-                       for p in (link.target, target))
+        citation = _cites(link.target) or (target is not None and _cites(target))
         broken = target is None or (
             bool(link.subpath) and _anchor_missing(world.anchors(target, after=after),
                                                    link.subpath))
@@ -339,6 +362,8 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
                 d.fields_changed.append(f"{key}: +{len(new_value) - len(value)} item(s)")
         else:
             d.fields_changed.append(f"{key}: {kt.shown(value, 30)} → {kt.shown(new_value, 30)}")
+            if isinstance(value, str) and isinstance(new_value, str):  # summary: a claim too
+                _value_claims(d, str(key), value, new_value)
     keys_then, keys_now = Counter(kt.frontmatter_keys(base)), Counter(kt.frontmatter_keys(proposed))
     d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
     d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
@@ -350,6 +375,19 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
         d.title_mismatch = f"title {new_title.strip()!r} no longer matches the file name {new_stem!r}"
 
 
+def _value_claims(d: PageDiff, key: str, value: str, new_value: str) -> None:
+    """A text field (summary:, description:) that loses figures or is turned around."""
+    then, now = kt.figures_in(value), kt.figures_in(new_value)
+    lost, found = then - now, now - then
+    if lost:
+        d.figures_removed.extend(sorted(lost))
+        d.figures_added.extend(sorted(found))
+        d.figure_lines.append(f"−{key}: {kt.shown(value, 80)}")
+        d.figure_lines.append(f"+{key}: {kt.shown(new_value, 80)}")
+    d.polarity_changed.extend(f"{key}: “{_short(a)}” → “{_short(b)}”"
+                              for a, b in kt.polarity_flips(value, new_value))
+
+
 def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
            old_path: str, path: str, base: str | None, proposed: str | None,
            gone: str, came: str) -> None:
@@ -359,17 +397,33 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     ids_now = {ident: link for ident, link, _c, _b, _g in now}
     removed = [(i, ids_then[i]) for i in ids_then if i not in ids_now]
     added = [(i, ids_now[i]) for i in ids_now if i not in ids_then]
-    # a link keeping its text (display) but reaching another page: retargeted
-    by_display = {link.display: (i, link) for i, link in added if link.display}
+    # a link keeping the text it shows but reaching another page: retargeted (`[[Old]]` shows
+    # "Old", as `[[New|Old]]` does: how a merge carries the old page's links along). The new
+    # link may reach a page the page linked already (a merge into a page it cites): any link
+    # written anew counts, not only one to a page it did not reach.
+    raws_then = Counter(link.raw for _i, link, _c, _b, _g in then)
+    written: list = []
+    for ident, link, _c, _b, _g in now:
+        if raws_then[link.raw] > 0:
+            raws_then[link.raw] -= 1
+        else:
+            written.append((ident, link))
+    by_display: dict = {}
+    for j, link in written:
+        if _shown(link):
+            by_display.setdefault(_shown(link), []).append((j, link))
     paired: set = set()
     for i, link in removed:
-        if link.display and link.display in by_display and by_display[link.display][0] not in paired:
-            j, new_link = by_display[link.display]
+        candidates = by_display.get(_shown(link), [])
+        if candidates:
+            j, new_link = candidates.pop(0)
             paired.update((i, j))
             d.links_retargeted.append(f"{link.raw} → {new_link.raw}")
     citation_then = {ident for ident, _l, citation, _b, _g in then if citation}
     citation_now = {ident for ident, _l, citation, _b, _g in now if citation}
     for i, link in removed:
+        if i in paired and i in citation_then and not i[0].startswith("?"):
+            d.citations_removed.append(link.raw)  # its text kept, its sentence's source gone
         if i in paired or i[0].startswith("?"):
             continue  # retargeted, or a link that reached nothing (removing it loses nothing)
         d.links_removed.append(link.raw)
@@ -467,18 +521,34 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
             readings[text] = kt.TextReading(text)
         return readings[text]
 
+    lost: Counter = Counter()
+    found: Counter = Counter()
     if kt.has_figures(gone):
-        old, new = reading(base), reading(proposed)
-        figures_then, figures_now = old.figures(), new.figures()
+        figures_then, figures_now = reading(base).figures(), reading(proposed).figures()
         lost, found = figures_then - figures_now, figures_now - figures_then
         if lost:
-            d.figures_removed = sorted(lost)
-            d.figures_added = sorted(found)
-            d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
-                             [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN]
+            d.figures_removed = sorted(lost) + d.figures_removed
+            d.figures_added = sorted(found) + d.figures_added
+    if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
+        names_then, names_now = reading(base).names(), reading(proposed).names()
+        gone_names, new_names = names_then - names_now, names_now - names_then
+        if gone_names and new_names:
+            d.names_removed, d.names_added = sorted(gone_names), sorted(new_names)
+            lost, found = lost + gone_names, found + new_names
+    if lost and (d.figures_removed or d.names_removed):  # the lines, then the fields' (kept)
+        old, new = reading(base), reading(proposed)
+        d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
+                         [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN] + \
+                         d.figure_lines
+    if gone.strip():
+        d.prose_dropped = [f"“{_short(line)}”"
+                           for line in kt.dropped_lines(
+                               gone, base, reading(proposed).visible_prose())][:SHOWN]
     if gone.strip() and came.strip():
-        d.polarity_changed = [f"“{_short(a)}” → “{_short(b)}”"
-                              for a, b in kt.polarity_flips(gone, came)][:SHOWN]
+        d.polarity_changed = ([f"“{_short(a)}” → “{_short(b)}”"
+                               for a, b in kt.polarity_flips(_body_only(gone, base),
+                                                             _body_only(came, proposed))]
+                              + d.polarity_changed)[:SHOWN]
     if "[!" in gone:
         kinds = kt.callouts(base) - kt.callouts(proposed)
         if kinds:
@@ -492,6 +562,13 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
         d.code_changed = sorted((reading(base).hidden() - reading(proposed).hidden()).keys())
     if "%%" in came or "<!--" in came:
         d.comments_added = sorted((reading(proposed).comments() - reading(base).comments()).keys())
+
+
+def _body_only(lines: str, text: str) -> str:
+    """`lines` (a change's removed or added lines) without those of `text`'s frontmatter: a
+    field is judged by its value (_value_claims), not as a line."""
+    head = set(text[: kt.body_start(text)].splitlines(keepends=True))
+    return "".join(line for line in lines.splitlines(keepends=True) if line not in head)
 
 
 def _short(line: str, limit: int = 90) -> str:
@@ -542,19 +619,21 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
 
 # -- the changeset -----------------------------------------------------------------------------
 def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None = None,
-                   source_text: str | None = None) -> KnowledgeDiff:
+                   source_text: str | None = None,
+                   parse: Callable[[str, str], Page] = parse_page) -> KnowledgeDiff:
     """The knowledge diff of `changeset` against `vault` (a wiki_tui.vault.Vault, or anything
     with a `root`: then links are compared as written, without resolution).
 
     `source_text`: an ingest's raw source, to see which pages it never mentions (read from
-    `changeset.source` when not given)."""
+    `changeset.source` when not given). `parse` reads a page's text (parse_page, memoised by
+    build_changeset so that its lint and this diff read each proposed text once)."""
     changes = [fc for fc in changeset.files if fc.path.lower().endswith(".md")]
     world = _Worlds(vault, changeset.files)  # every file: a page may embed a drawn SVG
     for fc in changes:
         if fc.base_text is not None:
-            world.before[fc.old_path or fc.path] = parse_page(fc.old_path or fc.path, fc.base_text)
+            world.before[fc.old_path or fc.path] = parse(fc.old_path or fc.path, fc.base_text)
         if fc.proposed_text is not None:
-            world.after[fc.path] = parse_page(fc.path, fc.proposed_text)
+            world.after[fc.path] = parse(fc.path, fc.proposed_text)
     changed = {p for fc in changes for p in (fc.path, fc.old_path) if p}
     out = KnowledgeDiff([page_diff(world, fc, changed, twins) for fc in changes])
     for d in out.pages:

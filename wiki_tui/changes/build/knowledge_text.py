@@ -22,7 +22,21 @@ _KEY_LINE = re.compile(r"^([A-Za-z_][\w .-]*?)[ \t]*:(?:[ \t]|$)", re.M)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:/-]\d+)*(?![\w])")
 _MONTHS = ("January February March April May June July August September October November "
            "December").split()
-_MONTH = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b")  # capitalised: "may" is a verb
+# Month names and their abbreviations ("18 Nov 1761", "Sept."), read as the full name;
+# capitalised only: "may" is a verb, "mar" and "dec" are words.
+_MONTH_OF = {**{m: m.lower() for m in _MONTHS}, **{m[:3]: m.lower() for m in _MONTHS},
+             "Sept": "september"}
+_MONTH = re.compile(r"\b(" + "|".join(sorted(_MONTH_OF, key=len, reverse=True)) + r")\b")
+# Names a sentence's claim rests on: capitalised words ("Harrison", "Greenwich", "H4"), but not
+# the common words that open a sentence ("The", "It", "In").
+_WORD = re.compile(r"[^\W_]+")
+_MARKUP = " \t#>*+-|0123456789.)[]!"  # what may stand before a line's first word
+_STARTERS = frozenset("""a an the this that these those it its he she they we i you his her
+their our my your in on at by for from with to of into onto over under after before when while
+during until since but and or nor so yet as if then there here some many most all each every
+no not one two three both either neither such what which who whom whose where why how also
+however although though because despite once later earlier today later thus hence still only
+even much more less few several another other see note""".split())
 _CALLOUT = re.compile(r"^[ \t]{0,3}(?:>[ \t]*)+\[!([A-Za-z][\w-]*)\][+-]?(.*)$", re.M)
 _TABLE_ROW = re.compile(r"^[ \t]{0,3}\|.*\|[ \t]*\r?$", re.M)
 _TABLE_RULE = re.compile(r"^[ \t|:-]+$")
@@ -97,8 +111,43 @@ def _prose(text: str, start: int) -> list[tuple[int, int]]:
     return p.spans
 
 
+def figures_in(text: str) -> Counter:
+    """Numbers and month names in one piece of text (a frontmatter value), links cut out."""
+    prose = _LINK_TEXT.sub(" ", text)
+    found = Counter(_NUMBER.findall(prose))
+    found.update(_months(prose))
+    return found
+
+
 def has_figures(text: str) -> bool:
     return bool(_NUMBER.search(text) or _MONTH.search(text))
+
+
+def _months(text: str) -> list[str]:
+    return [_MONTH_OF[m] for m in _MONTH.findall(text)]
+
+
+def _names(text: str) -> Counter:
+    """Capitalised words inside sentences: a sentence's first word is left out (capitalised
+    whatever it is: "Passed" reworded "Enacted" changes no name)."""
+    found: Counter = Counter()
+    for line in text.splitlines():
+        for m in _WORD.finditer(line):
+            w = m.group()
+            if not w[0].isupper() or w in _MONTH_OF or w.casefold() in _STARTERS:
+                continue
+            before = line[:m.start()].rstrip()
+            if not before.strip(_MARKUP) or before[-1] in ".!?:;|\"“(":
+                continue  # opens a sentence, a list item, a heading, a cell or a quote
+            found[w] += 1
+    return found
+
+
+def names_swapped(gone: str, came: str) -> bool:
+    """Whether the lines a change adds name someone or something the lines it removes do not,
+    and the other way round: one name put in another's place ("Harrison" → "Mudge")."""
+    then, now = _names(gone), _names(came)
+    return bool(then - now) and bool(now - then)
 
 
 _HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
@@ -131,31 +180,53 @@ class TextReading:
         self.start = body_start(text) if start is None else start
         self.spans = _prose(text, self.start)
 
-    def prose_lines(self) -> list[tuple[int, str]]:
+    def claim_spans(self) -> list[tuple[int, int]]:
+        """The prose spans and the inline code inside them (`20,000` in a sentence still
+        states a figure): where a sentence's claims are read."""
+        inline = [(a, b) for a, b in _outside(self.spans, self.start, len(self.text))
+                  if self.text.startswith("`", a) and not self.text.startswith("``", a)
+                  and "\n" not in self.text[a:b].strip("\n")]
+        return sorted([*self.spans, *inline]) if inline else self.spans
+
+    def prose_lines(self, spans: list[tuple[int, int]] | None = None) -> list[tuple[int, str]]:
         """(1-based line, prose text of that line) with link text cut out."""
         out: dict[int, list[str]] = {}
         text = self.text
-        for a, b in self.spans:
+        for a, b in self.spans if spans is None else spans:
             piece = text[a:b]
             line = text.count("\n", 0, a) + 1
             for k, part in enumerate(piece.split("\n")):
                 out.setdefault(line + k, []).append(part)
         return [(n, _LINK_TEXT.sub(" ", " ".join(parts))) for n, parts in sorted(out.items())]
 
-    def figures(self) -> Counter:
-        """Numbers and month names in the prose (outside links), as a multiset."""
+    def visible_prose(self) -> str:
+        """The body's prose as a reader sees it: no code, no %% or HTML comments."""
         text = self.text
-        prose = _LINK_TEXT.sub(" ", "\n".join(text[a:b] for a, b in self.spans))
+        return _HTML_COMMENT.sub(" ", "\n".join(text[a:b] for a, b in self.spans))
+
+    def _claim_text(self) -> str:
+        text = self.text
+        return _LINK_TEXT.sub(" ", "\n".join(text[a:b] for a, b in self.claim_spans()))
+
+    def figures(self) -> Counter:
+        """Numbers and dates (month names, abbreviated too) in the prose and its inline code
+        (outside links), as a multiset."""
+        prose = self._claim_text()
         found = Counter(_NUMBER.findall(prose))
-        found.update(m.lower() for m in _MONTH.findall(prose))
+        found.update(_months(prose))
         return found
 
+    def names(self) -> Counter:
+        """Capitalised words inside sentences of the prose and its inline code (outside
+        links), as a multiset: the names its claims rest on."""
+        return _names("\n".join(line for _n, line in self.prose_lines(self.claim_spans())))
+
     def figure_lines(self, wanted: set[str]) -> list[tuple[int, str]]:
-        """Prose lines holding one of `wanted` figures: (line, the line as written)."""
+        """Prose lines holding one of `wanted` figures or names: (line, the line as written)."""
         lines = self.text.splitlines()
         out = []
-        for n, line in self.prose_lines():
-            tokens = set(_NUMBER.findall(line)) | {m.lower() for m in _MONTH.findall(line)}
+        for n, line in self.prose_lines(self.claim_spans()):
+            tokens = {*_NUMBER.findall(line), *_months(line), *_names(line)}
             if tokens & wanted and 0 < n <= len(lines):
                 out.append((n, lines[n - 1].strip()))
         return out
@@ -277,4 +348,32 @@ def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str
         if len(_NEGATOR.findall(old)) != len(_NEGATOR.findall(best)):
             flips.append((old, best))
     return flips
+
+
+# -- prose dropped: a sentence whose words the new page no longer holds ---------------------------
+_SKIP_LINE = re.compile(r"^[ \t]*(?:#|>|\||```|~~~|---|%%|<!--|\[\^)")
+
+
+def _content_words(line: str) -> set[str]:
+    return {w for w in _polarity_words(line) if len(w) >= 4 and not w.isdigit()}
+
+
+def dropped_lines(gone: str, base: str, visible: str, limit: int = 200) -> list[str]:
+    """Prose lines the change removes whose content words (four letters or more) mostly do not
+    survive anywhere in `visible`, the new page's prose as a reader sees it: a sentence dropped
+    (or hidden in a comment or code), not reworded or moved. Lines of five
+    content words or more; headings, quotes, tables, fences, comments and footnotes are judged
+    elsewhere (anchors, callouts, rows, code), the frontmatter by its fields."""
+    head = set(base[: body_start(base)].splitlines())
+    candidates = [line.strip() for line in gone.splitlines()[:limit]
+                  if line.strip() and line not in head and not _SKIP_LINE.match(line)]
+    if not candidates:
+        return []
+    now = set(_polarity_words(visible))
+    out = []
+    for line in candidates:
+        words = _content_words(line)
+        if len(words) >= 5 and len(words & now) * 2 < len(words):
+            out.append(line)
+    return out
 

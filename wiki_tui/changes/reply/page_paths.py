@@ -105,7 +105,8 @@ def _missing(path: str, kind: str, near: list[str]) -> GuardError:
 
 def twin_index(vault: Any) -> TwinIndex:
     """The vault's pages keyed for twin lookups (twins.py)."""
-    return TwinIndex(p for p in vault.pages.records()  # never aim a block at log.md/index.md
+    return TwinIndex(p for p in vault.pages  # paths only: no record is read
+                     # never aim a block at log.md/index.md
                      if p.lower().endswith(".md") and p.casefold() not in GENERATED)
 
 

@@ -12,7 +12,6 @@ from wiki_tui.changes.apply.logmd import LOG_PATH, parse_log
 from wiki_tui.mcp_server.tools.common import (ToolInputError, find_page, limit_of, page_of,
                                               text_arg)
 from wiki_tui.vault import Vault, VaultError
-from wiki_tui.vault.cache import R, R_TITLE, R_TYPE
 from wiki_tui.vault.sections import section_span
 
 SEARCH_LIMIT = 100  # most hits one search returns
@@ -98,10 +97,10 @@ def list_pages(vault: Vault, type: str | None = None, folder: str | None = None,
     notes: list[str] = []
     most = limit_of(limit, LIST_LIMIT, LIST_LIMIT, notes)
     prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else ""
-    summary_at = R["summary"]
-    rows = [{"path": path, "title": rec[R_TITLE], "type": rec[R_TYPE], "summary": rec[summary_at]}
-            for path, rec in sorted(vault.pages.records().items())
-            if path.startswith(prefix) and (type is None or rec[R_TYPE] == type)]
+    # The store's own columns, by path: no page record is loaded (50k of them take a second).
+    rows = [{"path": path, "title": title, "type": kind, "summary": summary}
+            for path, title, summary, kind in vault.pages.rows()
+            if path.startswith(prefix) and (type is None or kind == type)]
     part, next_cursor = page_of(rows, cursor, most)
     return {"count": len(rows), "truncated": next_cursor is not None, "pages": part,
             "next_cursor": next_cursor, "notes": notes}

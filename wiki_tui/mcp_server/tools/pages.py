@@ -59,9 +59,8 @@ def pages_by_tag(vault: Vault, tag: str, limit: int | None = None,
         key = name.casefold()
         if key == wanted or key.startswith(wanted + "/"):
             found.update(dict.fromkeys(paths))
-    records = vault.pages.records()
-    rows = [{"path": p, "title": records[p][R_TITLE] if p in records else p}
-            for p in sorted(found)]
+    titles = {path: title for path, title, _summary, _kind in vault.pages.rows()}  # no record loaded
+    rows = [{"path": p, "title": titles.get(p, p)} for p in sorted(found)]
     if not rows:
         notes.append(f"no page has the tag #{wanted} (the tags tool lists them all)")
     part, next_cursor = page_of(rows, cursor, most)

@@ -36,6 +36,7 @@ CSS_FILE = Path(__file__).with_name("browser.tcss")
 NARROW_WIDTH = 90  # below this the side panel is hidden until asked for, then stacked
 MENTIONS_LIMIT = 200
 TEXT_SUFFIXES = (".md", ".markdown", ".txt")
+START_HEAD = 64 * 1024  # the start page shows this much of itself until asked for the rest
 AUTO_MENTIONS_PAGES = 2000  # above this many pages unlinked mentions are found on request
 
 
@@ -59,6 +60,7 @@ class _LoadRequest:
     line: int | None = None
     scroll_y: float | None = None
     keep_position: bool = False  # a new version of the page on screen: stay where the reader is
+    head: int | None = None  # show only this many characters of a long page (the start page)
 
 
 class WikiBrowser(Container):
@@ -71,6 +73,7 @@ class WikiBrowser(Container):
         Binding("alt+left,b", "back", "Back", id="browser.back"),
         Binding("alt+right,f", "forward", "Forward", id="browser.forward"),
         Binding("e", "edit", "Edit", id="browser.edit"),
+        Binding("a", "read_all", "All of page", id="browser.read_all"),
         Binding("s", "toggle_panel", "Panel", id="browser.toggle_panel"),
         Binding("l", "show_panel('links')", "Backlinks", show=False, id="browser.backlinks"),
         Binding("o", "show_panel('outline')", "Outline", show=False, id="browser.outline"),
@@ -138,7 +141,7 @@ class WikiBrowser(Container):
         if self.current_path is None:
             start = self._start_page()
             if start:
-                self._navigate(start)
+                self._navigate(start, head=START_HEAD)
 
     def _start_page(self) -> str | None:
         pages = self.vault.pages
@@ -193,6 +196,8 @@ class WikiBrowser(Container):
         self._refresh_backlinks()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "read_all":
+            return bool(self.document and self.document.partial)
         if action == "focus_page":
             # On the page itself Esc belongs to the app (cancel, restore layout, input).
             return not self.page_view.has_focus
@@ -249,13 +254,13 @@ class WikiBrowser(Container):
         return path, subpath
 
     def _navigate(self, path: str, *, subpath: str = "", line: int | None = None,
-                  scroll_y: float | None = None, record: bool = True) -> None:
+                  scroll_y: float | None = None, record: bool = True, head: int | None = None) -> None:
         self._remember_scroll()
         if record:
             self.history.visit(path)
         self.current_path = path
         self._update_title(loading=True)
-        self._start_load(_LoadRequest(path, subpath, line, scroll_y))
+        self._start_load(_LoadRequest(path, subpath, line, scroll_y, head=head))
 
     def _remember_scroll(self) -> None:
         visit = self.history.current
@@ -276,7 +281,7 @@ class WikiBrowser(Container):
     def _load(self, seq: int, request: _LoadRequest) -> None:
         line = request.line
         try:
-            doc = load_document(self.vault, request.path)
+            doc = load_document(self.vault, request.path, head=request.head)
             if request.subpath and line is None:
                 line = find_subpath_line(doc, request.subpath)
         except Exception as error:  # unreadable, vanished, outside the vault
@@ -323,6 +328,9 @@ class WikiBrowser(Container):
         )
         if loading:
             text.append("  loading…", "italic")
+        elif doc is not None and doc.partial:
+            text.append(f"  first {len(doc.text) // 1024} KB of {doc.full_length // 1024} KB: "
+                        "a reads it all", "italic")
         elif doc is not None and is_lite(doc):
             text.append(f"  {doc.size / 1024 / 1024:.1f} MB: simplified view (markdown source)",
                         "italic")
@@ -479,6 +487,14 @@ class WikiBrowser(Container):
             self._start_load(pending)
         else:
             # Where the reader is is decided when the new text is shown (they may scroll meanwhile).
+            doc = self.document
+            head = len(doc.text) if doc is not None and doc.partial and doc.path == self.current_path else None
+            self._start_load(_LoadRequest(self.current_path, keep_position=True, head=head))
+
+    def action_read_all(self) -> None:
+        """Load the rest of a page shown only in part (the start page of a big vault)."""
+        doc = self.document
+        if doc is not None and doc.partial and doc.path == self.current_path:
             self._start_load(_LoadRequest(self.current_path, keep_position=True))
 
     def files_changed(self, changes: Iterable) -> None:

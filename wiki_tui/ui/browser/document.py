@@ -55,12 +55,18 @@ class PageDocument:
     headings: list = field(default_factory=list)  # vault.links.Heading(level, text, line)
     links: list[LinkRef] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    full_length: int = 0  # characters in the file when only its head is shown (else 0)
     _scanned: list[Link] = field(default_factory=list, repr=False)
     _starts: list[int] = field(default_factory=list, repr=False)
 
     @property
     def size(self) -> int:
         return len(self.text.encode("utf-8", "surrogatepass"))
+
+    @property
+    def partial(self) -> bool:
+        """Only the head of the page is shown (a big start page; see `load_document`)."""
+        return self.full_length > len(self.text)
 
     def add_link(self, ref: LinkRef) -> int:
         self.links.append(ref)
@@ -127,10 +133,19 @@ def link_label(link: Link) -> str:
     return label
 
 
-def load_document(vault: "Vault", path: str) -> PageDocument:
-    """Read and scan a page (cheap, linear); units are prepared later by `prepare_unit`."""
+def load_document(vault: "Vault", path: str, *, head: int | None = None) -> PageDocument:
+    """Read and scan a page (cheap, linear); units are prepared later by `prepare_unit`.
+
+    With `head`, a page longer than that many characters is cut after its last whole line
+    before it: the start page at 50k pages is a 6.5 MB index.md whose full view holds some
+    150 MB of rendered lines and links; its head opens at once and the rest on request."""
     text = vault.read_text(path)
-    page = vault.pages.get(path)
+    full_length = 0
+    if head is not None and len(text) > head:
+        full_length = len(text)
+        cut = text.rfind("\n", 0, head)
+        text = text[: cut + 1 if cut > 0 else head]
+    page = vault.page_meta(path)
     warnings = list(getattr(page, "warnings", []) or [])
     if page is not None and getattr(page, "body_line", None):
         body_line = page.body_line
@@ -141,6 +156,7 @@ def load_document(vault: "Vault", path: str) -> PageDocument:
     doc = PageDocument(
         path=path, title=title, text=text, body_start=body_start, body_line=body_line,
         header=None, units=split_units(text, body_start, body_line), warnings=warnings,
+        full_length=full_length,
     )
     found = scan(text, start=body_start, meta=True)
     scanned = found.links
