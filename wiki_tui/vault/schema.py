@@ -1,14 +1,23 @@
-"""The vault's schema: AGENTS.md frontmatter for the program, its prose for the model."""
+"""The vault's schema: AGENTS.md frontmatter for the program, its prose for the model.
+
+It is also the one place that says where the vault's generated catalog lives: `catalog:` in
+AGENTS.md's frontmatter (default `index.md`). A vault whose own index.md is a person's home page
+sets `catalog: wiki-index.md` (`wiki-tui init` does), and index.md is then an ordinary page.
+Everything that treats a file as THE catalog asks `Schema.catalog` or `catalog_path(root)`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import yaml
 
 from .frontmatter import split_frontmatter, yaml_load
 
 SCHEMA_FILE = "AGENTS.md"
+DEFAULT_CATALOG = "index.md"
+LOG_FILE = "log.md"
 
 DEFAULT_TYPES = {
     "source": "sources",
@@ -31,6 +40,7 @@ class Schema:
     warnings: list[str] = field(default_factory=list)
     found: bool = False  # False when the vault has no AGENTS.md (defaults apply)
     types_declared: bool = False  # AGENTS.md names the types: pages are checked against them
+    catalog: str = DEFAULT_CATALOG  # the generated catalog's path (`catalog:` in the frontmatter)
 
     def folder_for(self, page_type: str | None) -> str | None:
         return self.types.get(page_type) if page_type else None
@@ -68,7 +78,37 @@ def parse_schema(text: str) -> Schema:
         schema.types_declared = True
     elif types is not None:
         schema.warnings.append("AGENTS.md: types should map a page type to its folder")
+    if "catalog" in data:
+        catalog, problem = _catalog_setting(data.get("catalog"))
+        if problem:
+            schema.warnings.append(f"AGENTS.md: catalog {problem}; using {DEFAULT_CATALOG}")
+        else:
+            schema.catalog = catalog
     return schema
+
+
+def _catalog_setting(value: object) -> tuple[str, str | None]:
+    """(the catalog path, or a reason it cannot be one). A markdown file of the vault that is no
+    other bookkeeping file: not AGENTS.md or log.md, not in raw/ or a hidden folder."""
+    if not isinstance(value, str) or not value.strip():
+        return DEFAULT_CATALOG, "should be the path of a markdown file, like wiki-index.md"
+    path = value.strip().replace("\\", "/")
+    parts = path.split("/")
+    if path.startswith("/") or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
+        return DEFAULT_CATALOG, f"{path!r} is not a plain path inside the vault"
+    if not path.lower().endswith(".md") or parts[0] == "raw" or path in (SCHEMA_FILE, LOG_FILE):
+        return DEFAULT_CATALOG, f"{path!r} cannot be the catalog (a .md page outside raw/, not AGENTS.md or log.md)"
+    return path, None
+
+
+def catalog_path(root: Path | str) -> str:
+    """Where the vault at `root` keeps its generated catalog: `catalog:` in AGENTS.md's
+    frontmatter, else index.md (also when AGENTS.md is missing or unreadable)."""
+    try:
+        text = (Path(root) / SCHEMA_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return DEFAULT_CATALOG
+    return parse_schema(text).catalog
 
 
 def _first_line(exc: Exception) -> str:

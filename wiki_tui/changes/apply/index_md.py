@@ -33,8 +33,14 @@ INDEX_PATH = "index.md"
 HEADER = INDEX_TEMPLATE
 NO_SUMMARY = "⚠ no summary"
 OTHER = "Other"
-# Root files that are bookkeeping, not pages of the wiki.
+# Root files that are bookkeeping, not pages of the wiki (with the catalog at index.md).
 NOT_LISTED = frozenset({"index.md", "log.md", "AGENTS.md"})
+
+
+def not_listed(catalog: str = INDEX_PATH) -> frozenset[str]:
+    """The files a catalog at `catalog` leaves out: itself, log.md and AGENTS.md. With the
+    catalog elsewhere (`catalog:` in AGENTS.md), index.md is a page like any other."""
+    return NOT_LISTED if catalog == INDEX_PATH else frozenset({catalog, "log.md", "AGENTS.md"})
 
 
 def section_title(folder: str) -> str:
@@ -152,25 +158,26 @@ def canvas_rows(root: Any, paths: Iterable[str], types: Mapping[str, str] | None
 
 
 def render_index(pages: Any, types: Mapping[str, str] | None,
-                 canvases: Iterable[tuple[str, str, Any, Any]] = ()) -> str:
-    """index.md text for `pages`: a Vault's page map, or Page-like objects (.path, .title,
-    .summary, .type), and the `canvases` rows (canvas_rows)."""
-    return render_rows([*page_rows(pages), *canvases], types)
+                 canvases: Iterable[tuple[str, str, Any, Any]] = (), catalog: str = INDEX_PATH) -> str:
+    """The catalog's text for `pages`: a Vault's page map, or Page-like objects (.path, .title,
+    .summary, .type), and the `canvases` rows (canvas_rows); `catalog` is where it will live."""
+    return render_rows([*page_rows(pages), *canvases], types, catalog)
 
 
-def render_rows(rows: Iterable[tuple[str, str, Any, Any]], types: Mapping[str, str] | None) -> str:
-    """index.md text from (path, title, summary, type) rows."""
+def render_rows(rows: Iterable[tuple[str, str, Any, Any]], types: Mapping[str, str] | None,
+                catalog: str = INDEX_PATH) -> str:
+    """The catalog's text from (path, title, summary, type) rows (`catalog`: its own path)."""
     # The loaded vault holds ~10^6 containers: a full GC pass set off by the few thousand
     # tuples made here would cost more than the render itself. Nothing here makes cycles.
     global _last
     rows = rows if isinstance(rows, list) else list(rows)
-    types_key = tuple((types or {}).items())
+    types_key = (catalog, tuple((types or {}).items()))
     if _last is not None and _last[0] == types_key and _last[1] == rows:
         return _last[2]  # same rows as last time (an apply that changed no title or summary)
     enabled = gc.isenabled()
     gc.disable()
     try:
-        text = _render_rows(rows, types)
+        text = _render_rows(rows, types, not_listed(catalog))
     finally:
         if enabled:
             gc.enable()
@@ -181,14 +188,15 @@ def render_rows(rows: Iterable[tuple[str, str, Any, Any]], types: Mapping[str, s
 _last: tuple[tuple, list, str] | None = None  # (types, rows, text) of the last render
 
 
-def _render_rows(rows: Iterable[tuple[str, str, Any, Any]], types: Mapping[str, str] | None) -> str:
+def _render_rows(rows: Iterable[tuple[str, str, Any, Any]], types: Mapping[str, str] | None,
+                 skipped: frozenset[str] = NOT_LISTED) -> str:
     types = dict(types or {})
     sections: dict[str, list[tuple[str, str]]] = {t: [] for t in types}
     other: list[tuple[str, str]] = []
     folded = {str(t).casefold(): sections[t] for t in types}
     buckets: dict[Any, list[tuple[str, str]]] = {}  # a page's type -> its section, memoised
     for path, title, summary, kind in rows:
-        if path in NOT_LISTED or path.startswith("raw/"):
+        if path in skipped or path.startswith("raw/"):
             continue
         if not title:
             title = path.rsplit("/", 1)[-1].removesuffix(".md")

@@ -77,6 +77,7 @@ class Plan:
     log_size: int  # log.md's size before (-1: no log.md yet)
     index_bytes: bytes | None = None  # new index.md (None: unchanged)
     index_backup: bytes | None = None
+    index_path: str = INDEX_PATH  # where the catalog lives (`catalog:` in AGENTS.md)
     new_dirs: list[str] = field(default_factory=list)  # folders the writes will create
 
 
@@ -165,7 +166,7 @@ class Outcome:
 def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | None = None) -> Outcome:
     """Carry out `plan` all-or-nothing (see the module doc)."""
     hook = on_step or (lambda _name: None)
-    all_paths = [*plan.contents, logmd.LOG_PATH] + ([INDEX_PATH] if plan.index_bytes is not None else [])
+    all_paths = [*plan.contents, logmd.LOG_PATH] + ([plan.index_path] if plan.index_bytes is not None else [])
     head = repo.head() if repo is not None else None
     # Paths git does not track must be `git add`ed before `git commit -- paths` takes them, and
     # un-added on rollback. Only a file that is new on disk can be untracked in the usual case,
@@ -176,7 +177,7 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
     if repo is not None and any(_is_new(plan, p) for p in all_paths):
         to_stage = [p for p in _untracked(repo, plan, all_paths) if p not in hand_new]
     shutil.rmtree(root / STATE_DIR / BACKUP_DIR, ignore_errors=True)  # leftovers: no journal now
-    backups = {**plan.backups, INDEX_PATH: plan.index_backup}
+    backups = {**plan.backups, plan.index_path: plan.index_backup}
     files = {p: _backup_entry(root, p, backups.get(p), data, n)
              for n, (p, data) in enumerate(_with_index(plan).items())}
     if any("link" in f for f in files.values()):
@@ -276,7 +277,7 @@ def _committed_anyway(record: dict, repo: GitRepo) -> bool:
 def _with_index(plan: Plan) -> dict[str, bytes | None]:
     if plan.index_bytes is None:
         return plan.contents
-    return {**plan.contents, INDEX_PATH: plan.index_bytes}
+    return {**plan.contents, plan.index_path: plan.index_bytes}
 
 
 def _final_exists(plan: Plan, path: str) -> bool:
@@ -289,7 +290,7 @@ def _is_new(plan: Plan, path: str) -> bool:
     """Will the apply create this file (absent now, present after)?"""
     if path == logmd.LOG_PATH:
         return plan.log_size < 0
-    if path == INDEX_PATH:
+    if path == plan.index_path:
         return plan.index_backup is None
     return plan.backups.get(path) is None and plan.contents.get(path) is not None
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from wiki_tui.changes.model import REJECTED
 from wiki_tui.changes.reply.path_rules import GuardError, clean_relative, normalise
+from wiki_tui.vault.schema import catalog_path
 
 MAX_PAGE_BYTES = 1_000_000  # one page, UTF-8 encoded
 MAX_CHANGESET_BYTES = 5_000_000  # all proposed texts of one changeset together
@@ -55,6 +56,11 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
     """
     clean = clean_relative(path, rendered=rendered)
     root = Path(vault_root).resolve()
+    catalog = catalog_path(root)
+    if clean.casefold() == catalog.casefold():  # index.md is refused by clean_relative already
+        raise GuardError(clean, f"{catalog} is the catalog wiki-tui generates from every page's "
+                         "frontmatter (`catalog:` in AGENTS.md) and cannot be written directly; "
+                         "put a page's one-line description in its `summary` frontmatter instead")
     cur = root
     parts = clean.split("/")
     for i, part in enumerate(parts):
