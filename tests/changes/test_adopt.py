@@ -63,7 +63,13 @@ def test_adopts_without_changing_a_note(tmp_path):
     assert codes == set(result.findings)  # no schema findings, nothing index.md lacks
     committed = git(root, "show", "--name-only", "--format=", "HEAD").split()
     assert sorted(committed) == sorted(result.added)
-    assert "?? Home.md" in git(root, "status", "--porcelain")  # the notes are not committed
+    # a new repository: the notes as found first, in a commit of their own (hidden folders aside)
+    assert git(root, "log", "--format=%s").splitlines() == [
+        "Adopt the notes here as a wiki-tui vault", "notes as found before wiki-tui init"]
+    notes = git(root, "show", "--name-only", "--format=", "HEAD~1").splitlines()
+    assert sorted(notes) == sorted(p for p in before if not p.startswith(".obsidian/"))
+    assert result.notes_committed == len(notes) == 9
+    assert git(root, "status", "--porcelain") == "?? .obsidian/\n"
 
 
 def test_reuses_a_repository_and_commits_only_its_files(tmp_path):
@@ -75,16 +81,27 @@ def test_reuses_a_repository_and_commits_only_its_files(tmp_path):
     git(root, "commit", "-q", "-m", "my notes")
     (root / "Home.md").write_text("an edit of mine, not committed\n")
     (root / "index.md").write_text("# My own start page\n[[Home]]\n")
+    (root / "Later.md").write_text("a note not committed yet\n")
     result = adopt_folder(root)
-    assert result.repository == "reused" and result.kept == ["index.md"]
+    assert result.repository == "reused" and result.kept == [] and result.home_page == "index.md"
     assert (root / "index.md").read_text() == "# My own start page\n[[Home]]\n"
-    # the kept note is one finding, not an "index-missing" for every page it does not list
-    assert result.findings["index-hand-written"] == 1 and "index-missing" not in result.findings
+    # the home page stays a page; the catalog went to wiki-index.md, listing what git has
+    assert "catalog: wiki-index.md" in (root / "AGENTS.md").read_text()
+    catalog = (root / "wiki-index.md").read_text()
+    assert "[[Home|Home]]" in catalog and "Later" not in catalog and "[[index" not in catalog
+    assert not {"index-hand-written", "index-stale"} & set(result.findings)
+    # the two pages git does not have yet (the home page, a new note) are all the catalog lacks
+    vault = Vault.open(root, use_cache=False)
+    try:
+        missing = sorted(f.path for f in vault.lint() if f.code == "index-missing")
+    finally:
+        vault.close()
+    assert missing == ["Later.md", "index.md"]
     assert git(root, "log", "--format=%s").splitlines() == [
         "Adopt the notes here as a wiki-tui vault", "my notes"]
     status = git(root, "status", "--porcelain")
     assert " M Home.md" in status and "?? index.md" in status  # the person's work stays theirs
-    assert "- created: [[AGENTS|Vault schema (draft)]]\n" in (root / "log.md").read_text()
+    assert "- created: [[AGENTS|Vault schema (draft)]], [[wiki-index|Index]]\n" in (root / "log.md").read_text()
 
 
 def test_refuses_a_folder_that_is_already_a_vault(tmp_path):
@@ -151,3 +168,63 @@ def test_a_gitignore_of_the_persons_own_is_appended_to_not_added(tmp_path, capsy
     assert (root / ".gitignore").read_text(encoding="utf-8") == "*.tmp\n.wiki-tui/\n"
     committed = git(root, "show", "--name-only", "--format=", "HEAD").split()
     assert ".gitignore" in committed  # the line init added is committed with its files
+
+
+def _catalog_targets(text):
+    return [line.split("[[", 1)[1].split("|", 1)[0] for line in text.splitlines() if line.startswith("- [[")]
+
+
+def _assert_catalog_matches_a_clone(root, tmp_path, catalog):
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(root), str(clone)], check=True, capture_output=True)
+    targets = _catalog_targets((clone / catalog).read_text())
+    assert targets and all((clone / f"{t}.md").is_file() for t in targets)  # no entry for a missing page
+    pages = {p.relative_to(clone).as_posix()[:-3] for p in clone.rglob("*.md")
+             if ".git" not in p.parts and p.name not in (catalog, "log.md", "AGENTS.md")}
+    assert set(targets) == pages  # and every page of the commit is listed
+    return targets
+
+
+def test_init_keeps_a_home_page_and_puts_the_catalog_elsewhere(tmp_path, capsys):
+    home = "# Start here\n\nMy map: [[Home]], [[Projects/Alpha]].\n"
+    root = make_notes(tmp_path / "vault", {**NOTES, "index.md": home})
+    assert main(["init", str(root)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Kept your own index.md as your home page" in out and "`catalog: wiki-index.md`" in out
+    assert "Made a git repository: your 10 files as found first" in out
+    assert (root / "index.md").read_text() == home
+    agents = (root / "AGENTS.md").read_text()
+    assert "catalog: wiki-index.md" in agents and "`wiki-index.md` is generated" in agents
+    vault = Vault.open(root, use_cache=False)
+    try:
+        assert vault.schema.catalog == "wiki-index.md" and not vault.schema.warnings
+        assert not {f.code for f in vault.lint()} & {"index-hand-written", "index-missing", "index-stale"}
+    finally:
+        vault.close()
+    targets = _assert_catalog_matches_a_clone(root, tmp_path, "wiki-index.md")
+    assert "index" in targets  # the home page is a page of the wiki, listed like any other
+    assert git(root, "status", "--porcelain") == "?? .obsidian/\n"
+
+
+def test_init_adds_the_setting_to_a_schema_of_the_persons_own(tmp_path, capsys):
+    schema = "---\ntypes:\n  concept: ideas\n---\n# My rules\n"
+    root = make_notes(tmp_path / "vault", {"AGENTS.md": schema, "index.md": "# Home\nmine\n",
+                                           "ideas/Note.md": "---\ntype: concept\n---\nx\n"})
+    result = adopt_folder(root)
+    assert result.updated[0] == "AGENTS.md" and result.home_page == "index.md"
+    # the person's schema as found, then one line added by init's own commit
+    diff = git(root, "diff", "HEAD~1", "HEAD", "--", "AGENTS.md")
+    assert [line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")] == [
+        "+catalog: wiki-index.md"]
+    assert (root / "index.md").read_text() == "# Home\nmine\n"
+    assert "## Ideas" in (root / "wiki-index.md").read_text()
+
+
+def test_init_in_a_new_repository_commits_a_catalog_a_clone_can_follow(tmp_path):
+    root = make_notes(tmp_path / "vault", {**NOTES, ".gitignore": "private/\n",
+                                           "private/Secret.md": "---\ntype: note\n---\nmine\n"})
+    result = adopt_folder(root)
+    assert result.repository == "created" and "index.md" in result.added
+    targets = _assert_catalog_matches_a_clone(root, tmp_path, "index.md")
+    assert "private/Secret" not in targets  # ignored by git: not committed, so not listed
+    assert (root / "private/Secret.md").is_file()

@@ -139,15 +139,22 @@ def _report_adoption(result, as_json: bool) -> int:
         console.print("Appended `.wiki-tui/` to your .gitignore (the cache stays out of git).")
     if "AGENTS.md" in result.added:
         console.print("AGENTS.md is a draft inferred from your folders and `type` values: read and edit it.")
+    if result.home_page:
+        console.print(f"Kept your own {result.home_page} as your home page: an ordinary page, never "
+                      "regenerated. The catalog wiki-tui generates is wiki-index.md "
+                      "(`catalog: wiki-index.md` in AGENTS.md's frontmatter; change it there).")
     for name in result.kept:
-        console.print(f"Kept your own {name} as it was" + {
-            "index.md": " (wiki-tui regenerates index.md when it applies a change; the review shows what it replaces).",
-            "log.md": " (wiki-tui appends its entries to it).", "AGENTS.md": " (the vault's schema)."}[name])
-    repo = {"created": "a new git repository", "reused": "the existing git repository"}.get(result.repository)
-    if repo:
-        console.print(f"Committed only the files init wrote in {repo}; your notes are not committed by "
-                      "init. Commit them yourself (`git add -A && git commit`): the index.md of a "
-                      "commit lists only the pages that commit holds.")
+        console.print(f"Kept your own {escape(name)} as it was" + {
+            "log.md": " (wiki-tui appends its entries to it).", "AGENTS.md": " (the vault's schema)."}.get(
+            name, " (wiki-tui regenerates the catalog when it applies a change; the review shows "
+            "what it replaces)."))
+    if result.notes_committed:
+        console.print(f"Made a git repository: your {result.notes_committed} files as found first "
+                      "(one commit), then the files init wrote (another).")
+    elif result.repository == "reused":
+        console.print("Committed only the files init wrote in the existing git repository; your "
+                      "uncommitted notes are not committed by init (the catalog lists the pages "
+                      "git has: commit the rest yourself, and the next change lists them).")
     if result.notice:
         console.print(f"[yellow]{escape(result.notice)}[/]")
     total = sum(result.findings.values())

@@ -22,7 +22,18 @@ from .state import STATE_DIR
 
 RAW_DIR = "raw"
 LISTING_PAGES = ("index.md", "log.md")  # the generated catalog and the timeline: they name every page
-SPECIAL_PAGES = (*LISTING_PAGES, "AGENTS.md")
+SPECIAL_PAGES = (*LISTING_PAGES, "AGENTS.md")  # with the catalog at index.md (the default)
+
+
+def listing_pages(catalog: str = "index.md") -> tuple[str, str]:
+    """The catalog (wherever AGENTS.md's `catalog:` puts it) and log.md: they name every page.
+    With the catalog elsewhere, index.md is an ordinary page (a person's home page)."""
+    return LISTING_PAGES if catalog == "index.md" else (catalog, "log.md")
+
+
+def special_pages(catalog: str = "index.md") -> tuple[str, ...]:
+    """The listings and AGENTS.md: files that are no page of the wiki's knowledge."""
+    return SPECIAL_PAGES if catalog == "index.md" else (*listing_pages(catalog), "AGENTS.md")
 
 
 class VaultError(Exception):
@@ -237,28 +248,47 @@ def ensure_gitignore(root: Path) -> bool:
     return True
 
 
-def git_commit_files(root: Path, paths: list[str], message: str) -> bool:
-    """Commit exactly `paths` (vault-relative) in the repository holding `root`, made here when
-    there is none; True when the repository was made. Other files are left as they are."""
+def _git(root: Path, *args: str, stdin: str | None = None) -> str:
+    try:
+        result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, input=stdin)
+    except FileNotFoundError:
+        raise VaultError("git is not installed; the vault files were created without a repository") from None
+    if result.returncode != 0:
+        what = " ".join(a for a in args if not a.startswith("-"))[:40]
+        raise VaultError(f"git {what} failed in {root}: {result.stderr.strip() or result.stdout.strip()}")
+    return result.stdout
 
-    def git(*args: str) -> str:
-        result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
-        if result.returncode != 0:
-            what = " ".join(a for a in args if not a.startswith("-"))[:40]
-            raise VaultError(f"git {what} failed in {root}: {result.stderr.strip() or result.stdout.strip()}")
-        return result.stdout
 
+def git_init(root: Path) -> bool:
+    """Make a repository at `root` unless one holds it already; True when one was made."""
     try:
         inside = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=root,
                                 capture_output=True, text=True).stdout.strip() == "true"
     except FileNotFoundError:
         raise VaultError("git is not installed; the vault files were created without a repository") from None
     if not inside:
-        git("init", "-q", "-b", "main")
-    git("add", "--", *paths)
+        _git(root, "init", "-q", "-b", "main")
+    return not inside
+
+
+def git_unignored(root: Path, paths: list[str]) -> list[str]:
+    """Those of `paths` (vault-relative, as on disk) that git would take: untracked files its
+    ignore rules leave alone."""
+    untracked = set(_git(root, "ls-files", "-z", "--others", "--exclude-standard").split("\0"))
+    return [p for p in paths if p in untracked]
+
+
+def git_commit_files(root: Path, paths: list[str], message: str) -> bool:
+    """Commit exactly `paths` (vault-relative) in the repository holding `root`, made here when
+    there is none; True when the repository was made. Other files are left as they are."""
+    created = git_init(root)
+    # the paths go on stdin: thousands of notes would overflow a command line
+    listed = "\0".join(":(literal)" + p for p in paths)
+    pathspec = ("--pathspec-from-file=-", "--pathspec-file-nul")
+    _git(root, "add", *pathspec, stdin=listed)
     identity = ["-c", "commit.gpgsign=false"]
     check = subprocess.run(["git", "config", "user.email"], cwd=root, capture_output=True, text=True)
     if not check.stdout.strip():  # no identity configured: commit as wiki-tui rather than fail
         identity += ["-c", "user.name=wiki-tui", "-c", "user.email=wiki-tui@localhost"]
-    git(*identity, "commit", "-q", "-m", message, "--", *paths)
-    return not inside
+    _git(root, *identity, "commit", "-q", "-m", message, *pathspec, stdin=listed)
+    return created

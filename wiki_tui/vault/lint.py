@@ -6,20 +6,21 @@ Codes (each Finding names a file and a 1-based line):
                     removes (changesets only: see lint_changes)
   alias-link        a link that only matches a page's alias: Obsidian shows it unresolved
   ambiguous-link    a bare name several files share; Obsidian silently picks one
-  orphan            a page no other page links to. Links from index.md, log.md and AGENTS.md
-                    do not count: index.md lists every page by construction and log.md records
-                    history, so neither says that a page is woven into the wiki.
+  orphan            a page no other page links to. Links from the catalog (index.md, or where
+                    AGENTS.md's `catalog:` puts it), log.md and AGENTS.md do not count: the
+                    catalog lists every page by construction and log.md records history, so
+                    neither says that a page is woven into the wiki.
   missing-field     a required frontmatter field (AGENTS.md `required_fields`) is absent/empty
   unknown-type      a `type` AGENTS.md does not define (info)
   wrong-folder      a page whose type AGENTS.md files under another folder (info)
                     (these three only where AGENTS.md declares fields and types: an Obsidian
                     vault without one gets no schema findings)
-  index-missing     a page index.md does not list
-  index-stale       an index.md entry whose page does not exist
+  index-missing     a page the catalog does not list
+  index-stale       a catalog entry whose page does not exist
                     (both only with AGENTS.md: without it index.md is an ordinary page)
-  index-hand-written  index.md is not the generated catalog (a person's own note, say, kept
-                    when a vault was adopted): one finding, not one per page; the next apply
-                    regenerates it (info)
+  index-hand-written  the catalog's file is not the generated catalog (a person's own page,
+                    say): one finding, not one per page; apply leaves it alone and names the
+                    `catalog:` setting that moves the catalog elsewhere (info)
   duplicate-name    two pages compete for one link target: same file name, and Obsidian's
                     rules do not pick one for a bare [[Name]] (see _duplicates)
   page-warning      a file the scanner had to warn about (bad UTF-8, binary, broken YAML)
@@ -37,6 +38,7 @@ pages it orphans, missing required fields, and a `type` that does not fit the pa
 from __future__ import annotations
 
 import re
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
@@ -45,20 +47,15 @@ from rapidfuzz import fuzz, process
 
 from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, record_cold, record_links
 from .index import name_key
-from .layout import INDEX_TEMPLATE, SPECIAL_PAGES, hand_written_lines, is_page_path
+from .layout import is_home_page, is_page_path, listing_pages, special_pages
 from .page import Page, parse_page
 from .resolve import Resolver, memoised
 
 if TYPE_CHECKING:
     from .view import VaultView
 
-INDEX_FILE = "index.md"
 LOG_FILE = "log.md"
 L_DISPLAY = L["display"]
-NOT_LINKING = frozenset(SPECIAL_PAGES)  # their links do not rescue an orphan
-NOT_LISTED = frozenset(SPECIAL_PAGES)  # pages index.md does not list
-# index.md is regenerated and log.md is history: a deletion does not "break" their links.
-REGENERATED = frozenset({"index.md", "log.md"})
 SUGGEST_MIN = 70  # similarity (0-100) a suggested target needs
 
 
@@ -82,6 +79,31 @@ class Finding:
         }
 
 
+# The catalog (AGENTS.md's `catalog:`, default index.md), log.md and AGENTS.md: their links do not
+# rescue an orphan, the catalog does not list them. The catalog is regenerated and log.md is
+# history: a deletion does not "break" their links. With the catalog elsewhere, index.md is a page.
+@functools.lru_cache(maxsize=8)
+def _special_for(catalog: str) -> frozenset[str]:
+    return frozenset(special_pages(catalog))
+
+
+@functools.lru_cache(maxsize=8)
+def _listings_for(catalog: str) -> frozenset[str]:
+    return frozenset(listing_pages(catalog))
+
+
+def _catalog(vault: "VaultView") -> str:
+    return getattr(getattr(vault, "schema", None), "catalog", None) or "index.md"
+
+
+def _special(vault: "VaultView") -> frozenset[str]:
+    return _special_for(_catalog(vault))
+
+
+def _listings(vault: "VaultView") -> frozenset[str]:
+    return _listings_for(_catalog(vault))
+
+
 def lint_vault(vault: "VaultView") -> list[Finding]:
     records = vault.pages.records()
     index = vault._index
@@ -99,7 +121,7 @@ def lint_vault(vault: "VaultView") -> list[Finding]:
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
             if target is None:
-                if source == INDEX_FILE and vault.schema.found:
+                if source == _catalog(vault) and vault.schema.found:
                     continue  # reported as index-stale
                 out.append(_unresolved(vault, source, row, suggest))
             elif name_key(row[L_TARGET]) in duplicate_names and "/" not in row[L_TARGET].strip("/"):
@@ -208,7 +230,7 @@ def _duplicate_file_names(vault: "VaultView") -> set[str]:
 # -- pages ------------------------------------------------------------------------------------
 
 def _field_findings(vault: "VaultView", path: str, frontmatter: dict) -> list[Finding]:
-    if path in SPECIAL_PAGES:
+    if path in _special(vault):
         return []
     out = []
     missing = [f for f in vault.schema.required_fields if _empty(frontmatter.get(f))]
@@ -260,11 +282,11 @@ def _orphans(vault: "VaultView") -> list[Finding]:
     out = []
     alias_linked = _alias_linked(vault)
     for path in sorted(vault.pages):
-        if path in SPECIAL_PAGES:
+        if path in _special(vault):
             continue
-        sources = [s for s in index.sources_linking(path) if s != path and s not in NOT_LINKING]
+        sources = [s for s in index.sources_linking(path) if s != path and s not in _special(vault)]
         if not sources and path not in alias_linked:
-            out.append(Finding("orphan", path, 1, "no other page links here (index.md and log.md do not count)"))
+            out.append(Finding("orphan", path, 1, f"no other page links here ({_catalog(vault)} and log.md do not count)"))
     return out
 
 
@@ -272,7 +294,7 @@ def _alias_linked(vault: "VaultView") -> set[str]:
     """Pages reached only through an alias link (those are reported as alias-link instead)."""
     out = set()
     for key, sources in vault._index.unresolved_by_key().items():
-        if any(s not in NOT_LINKING for s in sources):
+        if any(s not in _special(vault) for s in sources):
             found = vault.resolve_alias(key)
             if found:
                 out.add(found)
@@ -280,38 +302,41 @@ def _alias_linked(vault: "VaultView") -> set[str]:
 
 
 def _index_findings(vault: "VaultView") -> list[Finding]:
-    record = vault.pages.record(INDEX_FILE)
+    catalog = _catalog(vault)
+    record = vault.pages.record(catalog)
     if record is None or not vault.schema.found:
         return []  # without AGENTS.md, an index.md is the person's own page, not the catalog
     if _hand_written_index(vault):
-        return [Finding("index-hand-written", INDEX_FILE, 1,
-                        "index.md is not the catalog wiki-tui generates; the next applied "
-                        "change regenerates it (its text stays in git's history)",
+        return [Finding("index-hand-written", catalog, 1,
+                        f"{catalog} is not the catalog wiki-tui generates (your own page?); "
+                        "applying leaves it as it is and updates no catalog. Set `catalog: "
+                        "wiki-index.md` in AGENTS.md's frontmatter to keep the catalog elsewhere",
                         severity="info")]
     listed = set()
     out = []
     links = record_links(record)
-    for row, target in zip(links, vault._index.targets_of(INDEX_FILE, links)):
+    for row, target in zip(links, vault._index.targets_of(_catalog(vault), links)):
         if row[L_KIND] == "external" or not row[L_TARGET]:
             continue
         if target is None:
-            out.append(Finding("index-stale", INDEX_FILE, row[L_LINE], f"{row[L_RAW]} lists a page that does not exist"))
+            out.append(Finding("index-stale", _catalog(vault), row[L_LINE], f"{row[L_RAW]} lists a page that does not exist"))
         else:
             listed.add(target)
+    special = _special(vault)
     for path in sorted(vault.pages):
-        if path not in listed and path not in NOT_LISTED:
-            out.append(Finding("index-missing", path, 1, "not listed in index.md", severity="info"))
+        if path not in listed and path not in special:
+            out.append(Finding("index-missing", path, 1, f"not listed in {catalog}", severity="info"))
     return out
 
 
 def _hand_written_index(vault: "VaultView") -> bool:
-    """index.md is a person's note rather than the catalog: no generated header, and text the
-    generator never writes (a catalog missing only its header is still a catalog)."""
+    """The catalog's file is a person's page rather than the catalog (layout.is_home_page: no
+    generated line, and text the generator never writes), which apply leaves alone."""
     try:
-        text = (vault.root / INDEX_FILE).read_text(encoding="utf-8", errors="replace")
+        text = (vault.root / _catalog(vault)).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False  # gone since the scan: nothing to say
-    return not text.startswith(INDEX_TEMPLATE) and bool(hand_written_lines(text))
+    return is_home_page(text)
 
 
 def _duplicates(vault: "VaultView") -> list[Finding]:
@@ -412,7 +437,7 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
                 continue
             out.append(_unresolved_after(vault, path, link.line, link.raw, link.target, after=after, suggest=suggest))
         new_targets[path] = targets
-        if path not in SPECIAL_PAGES:
+        if path not in _special(vault):
             missing = [f for f in vault.schema.required_fields if _empty(page.frontmatter.get(f))]
             old_fm = record_cold(old).frontmatter if old is not None else None  # unpacked once
             was_missing = {f for f in vault.schema.required_fields if old_fm is not None and _empty(old_fm.get(f))}
@@ -428,7 +453,7 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
         if path in after:
             continue
         for source in sorted(index.sources_linking(path)):
-            if source in changes or source in REGENERATED:
+            if source in changes or source in _listings(vault):
                 continue
             record = records.record(source)
             if record is None:
@@ -444,7 +469,7 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
         if path not in records:
             continue
         for source in sorted(index.sources_linking(path)):
-            if source in changes or source in REGENERATED or source not in records:
+            if source in changes or source in _listings(vault) or source not in records:
                 continue
             rows = _link_rows(vault, source)
             for row, target in zip(rows, index.targets_of(source, rows)):
@@ -452,29 +477,29 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
                         vault, records, parsed, path, row[L_SUBPATH], was=True):
                     out.append(_broken_anchor(source, row[L_LINE], row[L_RAW], path))
     # What the changed pages link to after the change (a page's links to itself left out).
-    linked = {t for s, ts in new_targets.items() if s not in NOT_LINKING for t in ts if t != s}
+    linked = {t for s, ts in new_targets.items() if s not in _special(vault) for t in ts if t != s}
     # Pages the change orphans: they had a linking page, and after it none.
     lost: set[str] = set()
     for path in changes:
         if path in records:
             lost |= set(index.resolved_from(path)) - new_targets.get(path, set())
     for target in sorted(lost):
-        if target not in after or target in SPECIAL_PAGES or not is_page_path(target):
+        if target not in after or target in _special(vault) or not is_page_path(target):
             continue
-        before = [s for s in index.sources_linking(target) if s != target and s not in NOT_LINKING]
+        before = [s for s in index.sources_linking(target) if s != target and s not in _special(vault)]
         if not before:
             continue  # already an orphan: not introduced here
         if target not in linked and all(s in changes for s in before):
             out.append(Finding("orphan", target, 1, "this change removes the last link to this page"))
     # New pages nothing links to.
     for path, text in sorted(changes.items()):
-        if text is None or path in records or path in SPECIAL_PAGES or not is_page_path(path):
+        if text is None or path in records or path in _special(vault) or not is_page_path(path):
             continue
         if path in linked:
             continue
         if any(
             resolve(row[L_TARGET], source) == path
-            for source in index.affected_by_file(path) if source not in changes and source not in NOT_LINKING
+            for source in index.affected_by_file(path) if source not in changes and source not in _special(vault)
             for row in _link_rows(vault, source) if row[L_TARGET]
         ):
             continue

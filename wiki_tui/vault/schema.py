@@ -111,5 +111,16 @@ def catalog_path(root: Path | str) -> str:
     return parse_schema(text).catalog
 
 
+def with_catalog_setting(text: str, catalog: str) -> str:
+    """AGENTS.md `text` with `catalog: <catalog>` added to its frontmatter (made when it has
+    none); the rest of the file byte for byte. For a schema that does not set `catalog:` yet."""
+    newline = "\r\n" if "\r\n" in text.split("\n", 1)[0] + "\n" else "\n"
+    line = f"catalog: {catalog}{newline}"
+    if split_frontmatter(text)[0] is not None:
+        first_end = text.index("\n") + 1
+        return text[:first_end] + line + text[first_end:]
+    return f"---{newline}{line}---{newline}" + text
+
+
 def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
