@@ -46,7 +46,8 @@ def test_anything_else_is_left_to_the_general_scanner():
         if page is not None:  # no odd text drawn, or odd text that reads the same
             assert page == parse_page("index.md", text)
     text = catalog(random.Random(1), 0.0)
-    assert parse_catalog("notes.md", text) is None
+    # the caller says which file is the catalog (AGENTS.md's `catalog:`): any path reads alike
+    assert parse_catalog("meta/wiki-index.md", text) == parse_page("meta/wiki-index.md", text)
     assert parse_catalog("index.md", "# My own index\n\n- [[A|B]] — c\n") is None
     assert parse_catalog("index.md", text.replace("\n", "\r\n")) is None
     assert parse_catalog("index.md", text + "A person's line.\n") is None

@@ -18,6 +18,14 @@ from wiki_tui.vault.layout import SPECIAL_PAGES
 SPECIAL_FILES = frozenset(SPECIAL_PAGES)
 
 
+def special_files(vault: Any) -> frozenset[str]:
+    """SPECIAL_FILES and the vault's catalog wherever AGENTS.md's `catalog:` puts it. index.md
+    stays among them when it is a person's home page: the model never writes it (the reply's
+    path rules refuse it by name), so it is not offered to the model either."""
+    catalog = getattr(getattr(vault, "schema", None), "catalog", None)
+    return SPECIAL_FILES if catalog in (None, *SPECIAL_FILES) else SPECIAL_FILES | {catalog}
+
+
 def name_counts(vault: Any) -> dict[str, int]:
     """How many files share each file name (casefolded): ambiguous names need a folder path."""
     counts: dict[str, int] = {}
@@ -37,10 +45,10 @@ def link_name(vault: Any, path: str, counts: dict[str, int] | None = None) -> st
     return stem if clash else name
 
 
-def _editable(path: str) -> bool:
+def _editable(path: str, special: frozenset[str] = SPECIAL_FILES) -> bool:
     """Pages a model edit may touch: not the generated index.md, the append-only log.md (its
     old entries keep their old links: history), raw/ or hidden folders."""
-    if path in SPECIAL_FILES or path.startswith("raw/"):
+    if path in special or path.startswith("raw/"):
         return False
     return not any(part.startswith(".") for part in path.split("/"))
 
@@ -78,11 +86,12 @@ def rewrite_blocks(vault: Any, moves: dict[str, str], skip: set[str] = frozenset
     `keep_text` keeps the old wording as display text (for merges: [[New|Old]])."""
     per_page: dict[str, dict[int, list[tuple[str, str]]]] = {}
     counts = name_counts(vault)
+    special = special_files(vault)
     for old, new in moves.items():
         new_name = link_name(vault, new, counts)
         sources = {b.source for b in vault.backlinks(old)}
         for source in sorted(sources):
-            if source in skip or source in moves or source == new or not _editable(source):
+            if source in skip or source in moves or source == new or not _editable(source, special):
                 continue
             page = vault.pages.get(source)
             if page is None:
@@ -125,7 +134,7 @@ def _canvas_blocks(vault: Any, moves: dict[str, str], skip: set[str], counts: di
     moved pages (a canvas is no page: no link index sees into it)."""
     blocks = []
     for path in sorted(p for p in getattr(vault, "attachments", ()) if p.endswith(".canvas")):
-        if path in skip or not _editable(path):
+        if path in skip or not _editable(path, special_files(vault)):
             continue
         try:
             text = vault.read_text(path) if hasattr(vault, "read_text") else ""

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from wiki_tui.agent import prompts, tools
-from wiki_tui.agent.backlinks import SPECIAL_FILES, rewrite_blocks
+from wiki_tui.agent.backlinks import rewrite_blocks, special_files
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.dismissed import finding_id, load_dismissed, remember_findings
 from wiki_tui.agent.events import (
@@ -359,9 +359,10 @@ def pages_named_in(vault: Any, text: str) -> list[str]:
     """Pages whose path, title or alias appears in `text` (an instruction)."""
     low = text.casefold()
     named = []
+    special = special_files(vault)
     for page in page_infos(vault):
         names = [page.name, page.title, *map(str, page.aliases)]
-        if page.path not in SPECIAL_FILES and any(
+        if page.path not in special and any(
                 n and len(n) > 2 and n.casefold() in low for n in names):
             named.append(page.path)
     return named[:20]

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from wiki_tui.agent.backlinks import SPECIAL_FILES, link_name, name_counts
+from wiki_tui.agent.backlinks import link_name, name_counts, special_files
 from wiki_tui.agent.config import OFFLINE_LABEL, OFFLINE_MODEL
 from wiki_tui.agent.llm import count_tokens
 from wiki_tui.agent.pageinfo import page_info
@@ -233,9 +233,18 @@ def system_prompt(vault: Any, operation: str, form: str = "page") -> str:
              "# The vault's rules (AGENTS.md)\n\n" + (schema_text or "(this vault has no "
                                                       "AGENTS.md; use plain conventions)")]
     if operation != "query":
-        parts.append("# How to propose changes: the edit protocol\n\n" + EDIT_PROTOCOL)
+        parts.append("# How to propose changes: the edit protocol\n\n" + EDIT_PROTOCOL
+                     + _catalog_rule(getattr(vault.schema, "catalog", "index.md")))
     parts.append("# Your task\n\n" + task_for(operation, form))
     return "\n\n".join(parts)
+
+
+def _catalog_rule(catalog: str) -> str:
+    """The protocol's rule about index.md, for a vault whose catalog lives elsewhere."""
+    if catalog == "index.md":
+        return ""
+    return (f"- In this vault the generated catalog is `{catalog}` (AGENTS.md's `catalog:`): "
+            "never write it either. `index.md` is the person's own home page: leave it to them.\n")
 
 
 def page_line(page: Any, name: str) -> str:
@@ -257,7 +266,8 @@ def page_list(vault: Any, budget: int, model: str | None,
               first: list[str] = ()) -> tuple[str, int, int]:
     """The page list (`first` paths first), cut to `budget` tokens: (text, listed, omitted)."""
     order = list(dict.fromkeys([p for p in first if p in vault.pages] + sorted(vault.pages)))
-    order = [p for p in order if p not in SPECIAL_FILES]
+    special = special_files(vault)
+    order = [p for p in order if p not in special]
     counts = name_counts(vault)
     lines: list[str] = []
     used = 0
@@ -285,7 +295,7 @@ def relevant_paths(vault: Any, query: str, limit: int = 8) -> list[str]:
     except Exception:  # a search syntax the index rejects: fall back to titles
         hits = []
     for hit in hits:
-        if hit.path in vault.pages and hit.path not in found and hit.path not in SPECIAL_FILES:
+        if hit.path in vault.pages and hit.path not in found and hit.path not in special_files(vault):
             found.append(hit.path)
     linked: list[str] = []
     for path in found[:4]:

@@ -38,7 +38,8 @@ def page_quoting(vault: Any, quote: str, prefer: str = "", avoid: str = "") -> s
         hits = vault.search('"' + " ".join(words[:PHRASE_WORDS]) + '"', limit=10)
     except Exception:  # an index that cannot answer: only the named page is checked
         hits = []
-    candidates += [hit.path for hit in hits if hit.path not in LISTINGS]
+    listings = getattr(vault, "listing_pages", LISTINGS)  # the catalog wherever it lives
+    candidates += [hit.path for hit in hits if hit.path not in listings]
     found = []
     for path in dict.fromkeys(candidates):
         try:

@@ -16,6 +16,7 @@ from wiki_tui.ui.commands import CommandError, help_text, parse_command
 from wiki_tui.ui.conversation import Conversation, ReplyMessage
 from wiki_tui.ui.markup import counted
 from wiki_tui.ui.status import git_branch
+from wiki_tui.vault.layout import special_pages
 
 HISTORY_TURNS = 3  # earlier question/answer pairs sent with a query
 # A key pressed this recently, after the operation began, means the person is at the keyboard: a
@@ -416,8 +417,8 @@ class OperationsMixin:
         if notice:
             self.conversation.add_note(notice, "warning")
         self.status_bar.branch = git_branch(self.vault_root)
-        new_pages = [p for p in written if p.endswith(".md")
-                     and p not in ("index.md", "log.md", "AGENTS.md")]
+        special = special_pages(getattr(self.vault, "catalog", "index.md"))
+        new_pages = [p for p in written if p.endswith(".md") and p not in special]
         if new_pages:
             self.open_page(new_pages[0])
 

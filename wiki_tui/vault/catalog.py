@@ -18,7 +18,7 @@ from .layout import INDEX_TEMPLATE
 from .links import Heading, Link
 from .page import Page
 
-CATALOG = "index.md"
+CATALOG = "index.md"  # where the catalog is unless AGENTS.md's `catalog:` says otherwise
 _PLAIN = r"[^\[\]|#^\\%`<>$*_~&!()\s](?:[^\[\]|#^\\%`<>$*_~&!()\n]*[^\[\]|#^\\%`<>$*_~&!()\s])?"
 _ENTRY = re.compile(rf"- \[\[({_PLAIN})\|({_PLAIN})\]\] — ({_PLAIN}|⚠ no summary)")
 _SECTION = re.compile(rf"## ({_PLAIN})")
@@ -26,8 +26,9 @@ _TEMPLATE_LINES = INDEX_TEMPLATE.splitlines()
 
 
 def parse_catalog(path: str, text: str, *, mtime: float = 0.0) -> Page | None:
-    """index.md as `parse_page` would read it, when it is the plain generated catalog; else None."""
-    if path != CATALOG or not text.startswith(INDEX_TEMPLATE) or "\r" in text:
+    """The catalog at `path` (index.md, or where AGENTS.md's `catalog:` puts it: the caller
+    knows) as `parse_page` would read it, when it is the plain generated catalog; else None."""
+    if not text.startswith(INDEX_TEMPLATE) or "\r" in text:
         return None
     lines = text.split("\n")
     if lines[: len(_TEMPLATE_LINES)] != _TEMPLATE_LINES or not lines[0].startswith("# "):
@@ -52,7 +53,7 @@ def parse_catalog(path: str, text: str, *, mtime: float = 0.0) -> Page | None:
                 headings.append(Heading(2, section.group(1), number))
         offset += len(line) + 1
     return Page(
-        path=path, name="index", title="index", aliases=[], tags=[], summary=None, type=None,
+        path=path, name=(name := path.rsplit("/", 1)[-1][:-3]), title=name, aliases=[], tags=[], summary=None, type=None,
         sources=[], frontmatter={}, headings=headings, block_ids=[], links=links, warnings=[],
         size=len(text.encode("utf-8", "surrogatepass")), mtime=mtime, body_line=1, body_start=0,
         external_links=[],

@@ -119,7 +119,7 @@ def unlinked_mentions(vault: "VaultView", rel: str, limit: int = 500, *,
         re.IGNORECASE,
     )
     out: list[Mention] = []
-    skipped = set() if include_listings else set(LISTING_PAGES)
+    skipped = set() if include_listings else set(getattr(vault, "listing_pages", LISTING_PAGES))
     for source in sorted(candidates - {rel} - skipped):
         with vault._lock:
             rec = vault.pages.record(source)

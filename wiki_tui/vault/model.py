@@ -26,12 +26,12 @@ from typing import Callable
 
 from . import layout
 from .bulk import parse_all
-from .catalog import CATALOG, parse_catalog
+from .catalog import parse_catalog
 from .cache import ensure_state_dir, link_rows, record_cold, record_links
 from .fuzzy import FindHit, FuzzyIndex
 from .index import LinkIndex
 from .layout import (
-    LISTING_PAGES, VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, scan_tree, stat_file,
+    VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, listing_pages, scan_tree, stat_file,
 )
 from .links import Link
 from .mentions import Backlink, Mention, linked_mentions, unlinked_mentions
@@ -76,6 +76,18 @@ class Vault:
         self.show_listings = False
 
     @property
+    def catalog(self) -> str:
+        """The generated catalog's path: `catalog:` in AGENTS.md, default index.md. With it
+        elsewhere, index.md is an ordinary page (a person's home page)."""
+        return self.schema.catalog
+
+    @property
+    def listing_pages(self) -> tuple[str, str]:
+        """The catalog and log.md: they name every page, so they are no backlinks, mentions or
+        search hits unless asked for."""
+        return listing_pages(self.schema.catalog)
+
+    @property
     def state_dir(self) -> Path:
         """Where this vault's caches live: `.wiki-tui/` when adopted, else the user cache
         (state.py): a folder only being read is never written into."""
@@ -100,6 +112,7 @@ class Vault:
             self._load_unguarded(use_cache)
 
     def _load_unguarded(self, use_cache: bool) -> None:
+        self._load_schema()  # first: it says which file is the catalog (read the fast way)
         tree = scan_tree(self.root)
         self._store.close()
         self._store = Store(self._state_file(INDEX_DB) if use_cache else None)
@@ -118,7 +131,6 @@ class Vault:
             stored = {}
         if not stored:
             self._cold_build(tree)
-        self._load_schema()
 
     def _reload_record(self, path: str):
         """A stored record that does not load (damaged or crafted): parse the page again."""
@@ -208,7 +220,7 @@ class Vault:
         except OSError:
             return None
         # the generated index.md has a fixed shape: read line by line, not scanned (50k links)
-        page = parse_catalog(path, text, mtime=stamp[0] / 1e9) if path == CATALOG and not warnings else None
+        page = parse_catalog(path, text, mtime=stamp[0] / 1e9) if path == self.catalog and not warnings else None
         if page is None:
             page = parse_page(path, text, mtime=stamp[0] / 1e9)
         if warnings:
@@ -310,7 +322,7 @@ class Vault:
         self._index.set_links(path, link_rows(page))  # from the parse, not unpacked again
         if self._fuzzy is not None:
             self._fuzzy.add_page(path, page.title, page.aliases)
-        if self._search is not None and self._search_synced and path != CATALOG:
+        if self._search is not None and self._search_synced and path != self.catalog:
             self._search_synced = self._search.sync_one(path, stamp, (page.title, self._search_text(path)))
 
     def _drop_page(self, path: str) -> None:
@@ -453,7 +465,8 @@ class Vault:
         with self._lock:
             found = linked_mentions(self, clean_path(self.root, path), context=context)
         if not self._listings(include_listings):
-            found = [b for b in found if b.source not in LISTING_PAGES]
+            listings = self.listing_pages
+            found = [b for b in found if b.source not in listings]
         return found
 
     def unlinked_mentions(self, path: str, limit: int = 500, *,
@@ -534,7 +547,8 @@ class Vault:
         the pages' titles and summaries, which their own hits carry."""
         with self._lock:
             index = self._search_index()
-        return index.search(query, limit, include_listings=self._listings(include_listings))
+        return index.search(query, limit, include_listings=self._listings(include_listings),
+                            listings=self.listing_pages)
 
     def prepare(self) -> None:
         """Build the finder and the search database now (call from a worker thread)."""
@@ -556,7 +570,8 @@ class Vault:
         if not self._search_synced:
             # index.md is left out: its text is every page's title and summary, which the pages'
             # own hits carry (and indexing its 6.5 MB again after each accept cost seconds at 50k)
-            searched = {p: st for p, st in self._stamps.items() if p != CATALOG}
+            catalog = self.catalog
+            searched = {p: st for p, st in self._stamps.items() if p != catalog}
             self._search_synced = self._search.sync(searched, self._search_load) >= 0
         return self._search
 

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .frontmatter import load_frontmatter, split_frontmatter
-from .layout import LISTING_PAGES
+from .layout import GENERATED_MARK, INDEX_TEMPLATE
 from .links import Heading, Link, find_links_in, scan
 from .resolve import normalize_path
+
+LOG_PAGE = "log.md"
 
 __all__ = ["Page", "Heading", "parse_page", "read_page_text", "decode_page_bytes", "page_name"]
 
@@ -176,10 +178,17 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _NOT_PROSE = ("#", ">", "-", "*", "+", "|", "```", "~~~", "<", "![[", "%%", "$$", "---", "===")
 
 
+def _is_listing(path: str, text: str) -> bool:
+    """log.md, or a catalog wiki-tui generated (index.md, or where AGENTS.md's `catalog:` puts
+    it: known by its generated line). A person's own index.md is a page like any other."""
+    return path == LOG_PAGE or GENERATED_MARK in text[: len(INDEX_TEMPLATE) + 8]
+
+
 def page_summary(fm: dict, text: str, body_start: int, *, prose: bool = True) -> str | None:
     """The page's one-line summary: its `summary:` or `description:` property, else (`prose`)
     the first sentence of its first paragraph of prose (links shown as their text), at most
-    200 chars. The listings (index.md, log.md) take no sentence: theirs is boilerplate."""
+    200 chars. The listings (a generated catalog, wherever it lives, and log.md) take no
+    sentence: theirs is boilerplate."""
     for key in SUMMARY_FIELDS:
         value = _text_or_none(fm.get(key))
         if value and value.strip():
@@ -241,7 +250,7 @@ def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
         title=title,
         aliases=aliases,
         tags=tags,
-        summary=page_summary(fm, text, body_start, prose=path not in LISTING_PAGES),
+        summary=page_summary(fm, text, body_start, prose=not _is_listing(path, text)),
         type=_text_or_none(fm.get("type")),
         sources=_str_list(fm.get("sources")),
         frontmatter=fm,

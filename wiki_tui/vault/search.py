@@ -338,15 +338,16 @@ class SearchIndex:
         row = self._conn.execute("SELECT doc FROM vocab WHERE term = ?", (word[1:-1],)).fetchone()
         return (row[0] / total) if row and total else 0.0
 
-    def search(self, query: str, limit: int = 20, *, include_listings: bool = True) -> list[SearchHit]:
-        """Best first. index.md and log.md name every page, so they match nearly any query:
-        left out unless `include_listings`, and then after the pages themselves."""
+    def search(self, query: str, limit: int = 20, *, include_listings: bool = True,
+               listings: tuple[str, ...] = LISTING_PAGES) -> list[SearchHit]:
+        """Best first. The `listings` (the catalog and log.md) name every page, so they match
+        nearly any query: left out unless `include_listings`, and then after the pages."""
         parsed = parse_query(query)
         if parsed is None or limit <= 0:
             return []
         with self._lock:
             try:
-                rows = self._ranked_rows(parsed, limit + len(LISTING_PAGES))
+                rows = self._ranked_rows(parsed, limit + len(listings))
             except sqlite3.OperationalError:
                 return []  # parse_query should prevent this; never crash on a query
             if not rows:
@@ -364,12 +365,12 @@ class SearchIndex:
         for rowid, rank in rows:
             if rowid in docs:
                 path, title, body = docs[rowid]
-                if path in LISTING_PAGES and not include_listings:
+                if path in listings and not include_listings:
                     continue
                 snippet, line, spans = cut_snippet(body, parsed.terms, parsed.prefix_last)
                 hits.append(SearchHit(path, title, -rank, snippet, line, spans))
         # a page is not pushed past the limit by the listings (stable sort)
-        hits.sort(key=lambda hit: hit.path in LISTING_PAGES)
+        hits.sort(key=lambda hit: hit.path in listings)
         return hits[:limit]
 
 

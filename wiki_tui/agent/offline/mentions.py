@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wiki_tui.agent.backlinks import SPECIAL_FILES
+from wiki_tui.agent.backlinks import special_files
 from wiki_tui.agent.pageinfo import page_infos
 
 _MAX_NAME_WORDS = 6
@@ -50,9 +50,10 @@ def mentioned_pages(vault: Any, text: str, exclude: set[str] = frozenset(),
     Word n-grams of the text are looked up in a name table: linear in the text, whatever the
     number of pages."""
     names: dict[str, set[str]] = {}
+    special = special_files(vault)
     for page in infos if infos is not None else page_infos(vault):
         path = page.path
-        if path in exclude or path in SPECIAL_FILES or page.type == "source":
+        if path in exclude or path in special or page.type == "source":
             continue
         for name in {page.name, page.title, *map(str, page.aliases)}:
             key = " ".join(w.casefold() for w in _WORD.findall(name or ""))

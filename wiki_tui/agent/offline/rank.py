@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from wiki_tui.agent.backlinks import SPECIAL_FILES
+from wiki_tui.agent.backlinks import special_files
 from wiki_tui.agent.offline.sentences import Sentence, plain, sentences, stem, words
 
 COVER_MIN = 0.5  # least share of the question's weight the best sentence must hold
@@ -238,8 +238,9 @@ def _candidate_pages(vault: Any, question: str, asked: list[str]
     if not query:
         return []
     out = []
-    for hit in vault.search(query, limit=_PAGES + len(SPECIAL_FILES)):
-        if hit.path in SPECIAL_FILES or not hit.path.endswith(".md"):
+    special = special_files(vault)
+    for hit in vault.search(query, limit=_PAGES + len(special)):
+        if hit.path in special or not hit.path.endswith(".md"):
             continue
         try:
             text = vault.read_text(hit.path)

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from wiki_tui.agent.backlinks import SPECIAL_FILES
+from wiki_tui.agent.backlinks import special_files
 from wiki_tui.agent.pageinfo import page_infos
 
 MAX_EACH = 8
@@ -28,7 +28,8 @@ _SENTENCE = re.compile(r"[^.!?\n]*[.!?]")
 
 def suggestions(vault: Any) -> list[str]:
     """FINDING lines, names first, then pages without a source, then single-source pages."""
-    infos = [i for i in page_infos(vault) if i.path not in SPECIAL_FILES]
+    special = special_files(vault)
+    infos = [i for i in page_infos(vault) if i.path not in special]
     return [*_names(vault, infos), *_sourceless(vault, infos)]
 
 

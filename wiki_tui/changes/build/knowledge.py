@@ -491,13 +491,14 @@ def _inbound(world: _Worlds, d: PageDiff, changed: set[str]) -> None:
     if moves and not lost and not world.namesakes(source_path):
         # nothing else answers to its name afterwards: every link into it breaks (read from the
         # link index, without unpacking each linking page)
+        listings = getattr(vault, "listing_pages", LISTING_PAGES)  # the catalog wherever it lives
         for source, count in world.linking(source_path):
-            if source not in changed and source not in LISTING_PAGES:
+            if source not in changed and source not in listings:
                 d.inbound_broken.append(f"{source} ({count} link{'s' if count > 1 else ''})")
         return
     removed: set[str] = set()
     for back in vault.backlinks(source_path, context=False):
-        if back.via_alias or back.source in changed or back.source in LISTING_PAGES:
+        if back.via_alias or back.source in changed or back.source in getattr(vault, "listing_pages", LISTING_PAGES):
             continue
         link = back.link
         target = world.resolve_after(link.target, back.source)

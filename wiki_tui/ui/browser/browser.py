@@ -145,7 +145,9 @@ class WikiBrowser(Container):
 
     def _start_page(self) -> str | None:
         pages = self.vault.pages
-        for candidate in ("index.md", "README.md"):
+        # index.md: the catalog, or the person's home page when the catalog lives elsewhere
+        catalog = getattr(self.vault, "catalog", "index.md")
+        for candidate in ("index.md", catalog, "README.md"):
             if candidate in pages:
                 return candidate
         return min(pages, key=str.casefold) if pages else None
