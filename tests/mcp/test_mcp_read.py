@@ -122,3 +122,16 @@ def test_the_server_does_not_import_litellm_or_the_ui():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60).stdout
     assert out.strip() == "[]"
+
+
+async def test_the_catalog_resource_is_the_catalog_wherever_it_lives(git_vault: Path):
+    """With `catalog: wiki-index.md`, wiki://index.md serves that file, not the home page."""
+    agents = git_vault / "AGENTS.md"
+    agents.write_text(agents.read_text(encoding="utf-8").replace("---\n", "---\ncatalog: wiki-index.md\n", 1),
+                      encoding="utf-8")
+    catalog = (git_vault / "index.md").read_text(encoding="utf-8")
+    (git_vault / "wiki-index.md").write_text(catalog, encoding="utf-8")
+    (git_vault / "index.md").write_text("# My home\n\nMine.\n", encoding="utf-8")
+    async with mcp_session(git_vault) as session:
+        served = (await session.read_resource("wiki://index.md")).contents[0].text
+    assert served == catalog

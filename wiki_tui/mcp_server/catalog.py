@@ -225,7 +225,7 @@ def add_resources(server: MCPServer, vault: Vault) -> None:
     @server.resource("wiki://index.md", name="index.md", mime_type="text/markdown",
                      description="The catalog of every page with its one-line summary, by type.")
     def index_md() -> str:
-        return read("index.md")
+        return read(vault.catalog)  # index.md, or where AGENTS.md's `catalog:` puts it
 
     @server.resource("wiki://AGENTS.md", name="AGENTS.md", mime_type="text/markdown",
                      description="The vault's schema: page types, required frontmatter, "
