@@ -8,6 +8,7 @@ Everything that treats a file as THE catalog asks `Schema.catalog` or `catalog_p
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,12 +104,25 @@ def _catalog_setting(value: object) -> tuple[str, str | None]:
 
 def catalog_path(root: Path | str) -> str:
     """Where the vault at `root` keeps its generated catalog: `catalog:` in AGENTS.md's
-    frontmatter, else index.md (also when AGENTS.md is missing or unreadable)."""
+    frontmatter, else index.md (also when AGENTS.md is missing or unreadable). Asked once per
+    file of a changeset: AGENTS.md is parsed again only when its stamp changes."""
+    path = os.path.join(root, SCHEMA_FILE)
     try:
-        text = (Path(root) / SCHEMA_FILE).read_text(encoding="utf-8", errors="replace")
+        st = os.stat(path)
+        key = (path, st.st_mtime_ns, st.st_size, st.st_ino)
+        if key in _catalogs:
+            return _catalogs[key]
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
     except OSError:
         return DEFAULT_CATALOG
-    return parse_schema(text).catalog
+    if len(_catalogs) > 64:
+        _catalogs.clear()
+    _catalogs[key] = catalog = parse_schema(text).catalog
+    return catalog
+
+
+_catalogs: dict[tuple, str] = {}  # (AGENTS.md path, mtime_ns, size, inode) -> catalog
 
 
 def with_catalog_setting(text: str, catalog: str) -> str:
