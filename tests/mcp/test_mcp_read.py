@@ -135,3 +135,11 @@ async def test_the_catalog_resource_is_the_catalog_wherever_it_lives(git_vault: 
     async with mcp_session(git_vault) as session:
         served = (await session.read_resource("wiki://index.md")).contents[0].text
     assert served == catalog
+
+
+def test_change_notices_name_the_catalog_wherever_it_lives():
+    from wiki_tui.mcp_server.feed import page_uri
+
+    assert page_uri("index.md") == "wiki://index.md" and page_uri("AGENTS.md") == "wiki://AGENTS.md"
+    assert page_uri("wiki-index.md", "wiki-index.md") == "wiki://index.md"
+    assert page_uri("index.md", "wiki-index.md") == "wiki://page/index.md"  # the home page

@@ -23,10 +23,14 @@ PAGE_SCHEME = "wiki://page/"
 TOP_FILES = ("index.md", "AGENTS.md")  # served as wiki://index.md and wiki://AGENTS.md
 
 
-def page_uri(path: str) -> str:
-    """The resource URI of a vault file (spaces and other specials percent-encoded)."""
-    if path in TOP_FILES:
-        return f"wiki://{path}"
+def page_uri(path: str, catalog: str = "index.md") -> str:
+    """The resource URI of a vault file (spaces and other specials percent-encoded). The
+    catalog, wherever AGENTS.md's `catalog:` puts it, is wiki://index.md; with the catalog
+    elsewhere, index.md (a home page) is a page like any other."""
+    if path == catalog:
+        return "wiki://index.md"
+    if path == "AGENTS.md":
+        return "wiki://AGENTS.md"
     return PAGE_SCHEME + quote(path, safe="/")
 
 
@@ -37,8 +41,10 @@ def _connection_of(session: Any) -> Any:
 
 
 class ChangeFeed:
-    def __init__(self, publish: Callable[[str], Awaitable[None]] | None = None) -> None:
+    def __init__(self, publish: Callable[[str], Awaitable[None]] | None = None,
+                 catalog: Callable[[], str] = lambda: "index.md") -> None:
         self._publish = publish  # the bus of the newer protocol (MCPServer's subscriptions)
+        self._catalog = catalog  # the catalog's path now (AGENTS.md may change it)
         self._subscribed: dict[Any, tuple[Any, set[str]]] = {}  # connection -> (session, uris)
         self._lock = threading.Lock()
         self._loop_token: Any = None
@@ -67,7 +73,8 @@ class ChangeFeed:
         """The watcher's callback (its thread): [(change, vault path)]."""
         if self._loop_token is None:
             return  # nobody has subscribed yet, and the newer protocol's bus has no loop
-        uris = {page_uri(path) for _change, path in changes if path.endswith(".md")}
+        catalog = self._catalog()
+        uris = {page_uri(path, catalog) for _change, path in changes if path.endswith(".md")}
         if not uris:
             return
         try:

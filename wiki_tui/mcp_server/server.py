@@ -55,7 +55,7 @@ class WikiServer(MCPServer):
     def __init__(self, vault: Vault, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.vault = vault
-        self.feed = ChangeFeed(publish=self._publish_update)
+        self.feed = ChangeFeed(publish=self._publish_update, catalog=lambda: vault.catalog)
         self.log_level = "warning"
         lowlevel = self._lowlevel_server
         lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, self._subscribe)
