@@ -43,7 +43,7 @@ def test_the_home_page_is_a_page_and_the_catalog_a_listing(tmp_path):
         assert not any(c.startswith("index-") for c, _ in codes)
         assert ("orphan", "concepts/Alpha.md") not in codes  # Beta and the home page link it
         # the agent: the catalog is never offered; the prompt says where it is
-        assert "wiki-index.md" in special_files(vault)
+        assert "wiki-index.md" in special_files(vault) and "index.md" not in special_files(vault)
         prompt = system_prompt(vault, "ingest")
         assert "generated catalog is `wiki-index.md`" in prompt
     finally:

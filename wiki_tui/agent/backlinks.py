@@ -6,12 +6,13 @@ changeset that moves the page (the person reviews those edits like any other).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
 
 from wiki_tui.changes.reply.blocks import EDIT, WRITE, Block
-from wiki_tui.vault.layout import SPECIAL_PAGES
+from wiki_tui.vault.layout import SPECIAL_PAGES, special_pages
 
 
 # Files of the program, not wiki pages: never listed to the model, linked or edited by it.
@@ -19,11 +20,15 @@ SPECIAL_FILES = frozenset(SPECIAL_PAGES)
 
 
 def special_files(vault: Any) -> frozenset[str]:
-    """SPECIAL_FILES and the vault's catalog wherever AGENTS.md's `catalog:` puts it. index.md
-    stays among them when it is a person's home page: the model never writes it (the reply's
-    path rules refuse it by name), so it is not offered to the model either."""
-    catalog = getattr(getattr(vault, "schema", None), "catalog", None)
-    return SPECIAL_FILES if catalog in (None, *SPECIAL_FILES) else SPECIAL_FILES | {catalog}
+    """The vault's catalog (wherever AGENTS.md's `catalog:` puts it), log.md and AGENTS.md.
+    With the catalog elsewhere, index.md is the person's home page: a page like any other."""
+    catalog = getattr(getattr(vault, "schema", None), "catalog", None) or "index.md"
+    return SPECIAL_FILES if catalog == "index.md" else _specials(catalog)
+
+
+@functools.lru_cache(maxsize=8)
+def _specials(catalog: str) -> frozenset[str]:
+    return frozenset(special_pages(catalog))
 
 
 def name_counts(vault: Any) -> dict[str, int]:

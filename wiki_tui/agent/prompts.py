@@ -244,7 +244,8 @@ def _catalog_rule(catalog: str) -> str:
     if catalog == "index.md":
         return ""
     return (f"- In this vault the generated catalog is `{catalog}` (AGENTS.md's `catalog:`): "
-            "never write it either. `index.md` is the person's own home page: leave it to them.\n")
+            "never write it either. `index.md` is the person's own home page, a page like any "
+            "other: change it only when the person asks.\n")
 
 
 def page_line(page: Any, name: str) -> str:

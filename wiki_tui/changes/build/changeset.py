@@ -37,6 +37,7 @@ from wiki_tui.changes.reply.page_paths import meant_path, twin_index
 from wiki_tui.changes.reply.path_rules import GuardError
 from wiki_tui.changes.reply.twins import TwinIndex, differs_by, twin_key
 from wiki_tui.vault.page import Page, parse_page
+from wiki_tui.vault.schema import catalog_path
 
 
 @dataclass
@@ -246,7 +247,8 @@ def _read_as_meant(root: Path, b: Block, seen: _Reading) -> Block:
     """The block with its paths as meant and guarded (raises GuardError)."""
     rewrite = b.kind == B_WRITE and b.rewrite  # `@@@ WRITE path (rewrite)`, read by the parser
     try:
-        guards.clean_relative(b.path)  # a hostile shape is refused before anything looks at disk
+        # a hostile shape is refused before anything looks at disk
+        guards.clean_relative(b.path, catalog=catalog_path(root))
     except GuardError as exc:
         raise _naming_twin(exc, b.path, seen) from None
     written = b.path

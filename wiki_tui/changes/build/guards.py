@@ -54,9 +54,9 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
     protected part of it). `folders`: the folder listings of this changeset so far (each folder
     is listed once per changeset, not once per new page).
     """
-    clean = clean_relative(path, rendered=rendered)
     root = Path(vault_root).resolve()
     catalog = catalog_path(root)
+    clean = clean_relative(path, rendered=rendered, catalog=catalog)
     if clean.casefold() == catalog.casefold():  # index.md is refused by clean_relative already
         raise GuardError(clean, f"{catalog} is the catalog wiki-tui generates from every page's "
                          "frontmatter (`catalog:` in AGENTS.md) and cannot be written directly; "
@@ -80,7 +80,8 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
             except ValueError:
                 raise GuardError(clean, f"the folder '{'/'.join(parts[: i + 1])}' is a link "
                                  "leading out of the vault; refused") from None
-            clean_relative(inside + "/" + "/".join(parts[i + 1 :]), rendered=rendered)  # protected targets too
+            clean_relative(inside + "/" + "/".join(parts[i + 1 :]), rendered=rendered,
+                           catalog=catalog)  # protected targets too
         elif i < len(parts) - 1 and not cur.is_dir():
             raise GuardError(clean, f"'{'/'.join(parts[: i + 1])}' is a file, not a folder")
     final = root / clean

@@ -90,9 +90,11 @@ def _check_name(path: str, part: str) -> None:
                          "written through): shorten it")
 
 
-def clean_relative(path: str, *, rendered: bool = False) -> str:
+def clean_relative(path: str, *, rendered: bool = False, catalog: str = "index.md") -> str:
     """Validate the shape of a vault-relative page path and return it normalised (no disk).
-    `rendered`: the path of a file the program draws (a chart's SVG), not a page."""
+    `rendered`: the path of a file the program draws (a chart's SVG), not a page. `catalog`:
+    the vault's catalog (AGENTS.md's `catalog:`); with it elsewhere, index.md is a page like
+    any other (the person's home page) and guards.py refuses the catalog's own path."""
     shown = path
     if not isinstance(path, str) or not path.strip():
         raise GuardError("", "the path is empty; name the page, e.g. concepts/Page.md")
@@ -135,6 +137,7 @@ def clean_relative(path: str, *, rendered: bool = False) -> str:
     if clean[: -len(suffix)].endswith((".", " ")):
         raise GuardError(clean, f"the name '{parts[-1]}' ends with a dot or a space before "
                          f"'{suffix}', which Windows and sync tools cannot keep; remove it")
-    if clean.casefold() in GENERATED:  # casefold: macOS and Windows ignore case
-        raise GuardError(clean, GENERATED[clean.casefold()])
+    folded = clean.casefold()  # casefold: macOS and Windows ignore case
+    if folded in GENERATED and (folded != "index.md" or catalog.casefold() == "index.md"):
+        raise GuardError(clean, GENERATED[folded])
     return clean
