@@ -52,12 +52,31 @@ def test_eval_reads_the_config_of_the_vault_it_is_given(capsys, llm_server, tmp_
     assert llm_server.pending == 0 and len(llm_server.requests) == 1
 
 
-def test_eval_says_why_a_folder_is_not_read(capsys, llm_server, tmp_path, monkeypatch):
+def test_eval_reads_an_adopted_folder_and_says_why_not_an_empty_one(capsys, llm_server,
+                                                                    tmp_path, monkeypatch):
+    # a folder with .wiki-tui/ is adopted (vault/state.py): its config is read, by --vault or
+    # started there, as every reading command reads it
+    folder = tmp_path / "notes"
+    (folder / ".wiki-tui").mkdir(parents=True)
+    (folder / ".wiki-tui" / "config.toml").write_text(
+        f'model = "openai/test-model"\napi_base = "{llm_server.api_base}"\n')
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.chdir(tmp_path)
+    llm_server.queue(Reply(status=401), Reply(status=401))
+    code, out, err = _run(capsys, "eval", "--vault", str(folder), "--json", "--no-save")
+    assert code == 1 and json.loads(out)["model"] == "openai/test-model", err
+    monkeypatch.chdir(folder)
+    code, out, err = _run(capsys, "eval", "--json", "--no-save")
+    assert code == 1 and json.loads(out)["model"] == "openai/test-model", err
+    assert llm_server.pending == 0
     empty = tmp_path / "empty"
     empty.mkdir()
     code, out, err = _run(capsys, "eval", "--vault", str(empty))
-    assert code == 2 and out == ""
-    assert f"{empty} holds no markdown pages" in err and "wiki-tui init" in err
+    assert code == 2 and out == "" and "holds no markdown pages" in err
+
+
+def test_eval_in_a_folder_of_notes_without_a_model_says_where_it_looked(capsys, llm_server,
+                                                                     tmp_path, monkeypatch):
     # a folder of notes wiki-tui has not adopted: with no model anywhere, eval says where it
     # looked and what to pass, and writes nothing into the folder
     notes = tmp_path / "notes"

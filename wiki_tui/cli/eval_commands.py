@@ -48,12 +48,15 @@ def register(subparsers) -> None:
 
 
 def _vault_or_none(args) -> Path | None:
-    """The vault whose config the models come from: `--vault DIR` (which must be a vault, as
-    for every other command), else the current folder when it is one (a vault is optional)."""
+    """The vault whose config the models come from: `--vault DIR` (read as every reading
+    command reads it), else the current folder when it is one, adopted (`AGENTS.md` or
+    `.wiki-tui/`) or marked as a vault (a vault is optional)."""
+    from wiki_tui.vault.state import is_adopted
+
     if getattr(args, "vault", None) is not None:
         return vault_root(args)
     root = Path.cwd().resolve()
-    return root if any((root / m).exists() for m in VAULT_MARKERS) else None
+    return root if is_adopted(root) or any((root / m).exists() for m in VAULT_MARKERS) else None
 
 
 def run_eval_command(args) -> int:
@@ -151,19 +154,14 @@ def _judged(judge, suite, run) -> dict:
 
 
 def _looked_at(vault: Path | None) -> str:
-    """Where a model was looked for, and why a config beside the command was not read."""
+    """Where a model was looked for."""
     from wiki_tui.agent.config import user_config_path, vault_config_path
 
     where = ["--model", "WIKI_TUI_MODEL"]
     if vault is not None:
         where.append(str(vault_config_path(vault)))
     where.append(str(user_config_path()))
-    text = "looked at " + ", ".join(where)
-    here = Path.cwd().resolve()
-    if vault is None and vault_config_path(here).is_file():
-        text += (f"; {vault_config_path(here)} was not read: {here} is not a vault (no "
-                 f"{', '.join(VAULT_MARKERS)}); pass --vault DIR for a vault's config")
-    return text
+    return "looked at " + ", ".join(where)
 
 
 def _run_one(settings, suite):

@@ -21,6 +21,7 @@ _RC = {"svg.hashsalt": "wiki-tui", "svg.fonttype": "none", "font.size": 10,
 
 MANY_BARS = 150  # above this, bars are drawn as one collection
 MAX_LABELS = 40  # bar labels and timeline events written out; the rest are drawn unlabelled
+MAX_BAR_LABELS = 20  # labels under a bar chart of more bars than MAX_LABELS (every n-th bar)
 
 
 class ChartRenderError(RuntimeError):
@@ -37,7 +38,7 @@ def render_svg(spec: ChartSpec) -> str:
     except ImportError:
         raise ChartRenderError(MISSING) from None
     with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(8, 4.5))
+        fig = Figure(figsize=(_FIG_W, _FIG_H))
         FigureCanvasSVG(fig)
         ax = fig.add_subplot()
         _DRAW[spec.kind](ax, spec)
@@ -52,10 +53,35 @@ def render_svg(spec: ChartSpec) -> str:
         if len(spec.series) > 1 or (spec.series and spec.series[0].name):
             # "best" tries every place against every point: seconds for thousands of them
             ax.legend(frameon=False, loc="best" if spec.points <= 200 else "upper right")
-        fig.set_layout_engine("tight")
+        _fit_margins(fig, spec)
         out = io.StringIO()
         fig.savefig(out, format="svg", metadata={"Date": None})
     return out.getvalue()
+
+
+_FIG_W, _FIG_H = 8.0, 4.5  # inches
+_CHAR_IN = 10 * 0.6 / 72  # the width of a character at 10 pt, in inches (about)
+LABEL_CHARS = 24  # bar labels longer than this are cut with "…"
+
+
+def _fit_margins(fig, spec: ChartSpec) -> None:
+    """Margins worked out from the spec's words instead of a layout pass: matplotlib's tight
+    layout draws the whole figure once more to measure it (a third to half of the render)."""
+    left = 0.25 if spec.kind == "timeline" else 0.75 + (0.3 if spec.y_label else 0.0)
+    bottom = 0.45 + (0.25 if spec.x_label else 0.0)
+    if spec.kind == "bar":
+        labels = {label for s in spec.series for label, _ in s.points}
+        longest = max((len(_cut(str(label))) for label in labels), default=0)
+        rotated = min(len(labels), MAX_LABELS) > 6
+        if rotated:  # at 30°: half the label's length goes down
+            bottom += longest * _CHAR_IN * 0.5
+    top = 0.45 if spec.title else 0.2
+    fig.subplots_adjust(left=left / _FIG_W, right=1 - 0.2 / _FIG_W,
+                        bottom=min(0.45, bottom / _FIG_H), top=1 - top / _FIG_H)
+
+
+def _cut(label: str) -> str:
+    return label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
 
 
 def _bar(ax, spec: ChartSpec) -> None:
@@ -70,9 +96,10 @@ def _bar(ax, spec: ChartSpec) -> None:
         else:  # one patch per bar costs seconds for thousands: one collection of lines
             ax.vlines(xs, 0, ys, linewidth=max(0.5, 300 / len(labels)),
                       label=series.name or None, color=f"C{n}")
-    step = max(1, -(-len(labels) // MAX_LABELS))  # a label for every step-th bar at most
+    most = MAX_LABELS if len(labels) <= MAX_LABELS else MAX_BAR_LABELS  # slanted ones fit fewer
+    step = max(1, -(-len(labels) // most))  # a label for every step-th bar at most
     shown = range(0, len(labels), step)
-    ax.set_xticks(list(shown), [labels[i] for i in shown],
+    ax.set_xticks(list(shown), [_cut(str(labels[i])) for i in shown],
                   rotation=30 if len(shown) > 6 else 0, ha="right" if len(shown) > 6 else "center")
 
 

@@ -156,6 +156,15 @@ class Resolver:
 
     def resolve(self, target: str, from_path: str = "") -> str | None:
         """The file a linkpath means, or None (unresolved). ``""`` means the page itself."""
+        if target and "/" not in target and target[0] != "." and target == target.strip():
+            # A bare name, the usual link: when one file answers to it, every rule below picks
+            # that file; when none does, none can (one file-name lookup instead of six).
+            key = normalize_path(target).lower()
+            named, dotted = self._by_name.get(key), self._by_name.get(key + ".md")
+            if named is None or dotted is None:
+                only = dotted if named is None else named
+                if only is None or isinstance(only, str):
+                    return only
         target = normalize_path(target.strip())
         if not target:
             return normalize_path(from_path) if from_path else None
