@@ -153,16 +153,22 @@ class FuzzyIndex:
         by_page: dict[str, list[int]] = {}
         names, path_ids, words, initials = [], [], [], []
         findall = _WORD.findall
+        # a vault says the same words again: one string each (a dict of this build's own, not
+        # sys.intern, whose table only grows: ~4 MB more at 50k pages)
+        seen: dict[str, str] = {}
+        same = seen.setdefault
         for eid, (path, code, key) in enumerate(zip(paths, self._field, keys)):
             by_page.setdefault(path, []).append(eid)
             if code == _PATH:
                 path_ids.append(eid)
                 continue
             names.append(eid)
-            ws = [sys.intern(w) for w in findall(key)]  # a vault says the same words again
+            ws = [same(w, w) for w in findall(key)]
             words.extend([(w, eid) for w in set(ws)])
             if len(ws) > 1:
-                initials.append((sys.intern("".join([w[0] for w in ws])), eid))
+                letters = "".join([w[0] for w in ws])
+                initials.append((same(letters, letters), eid))
+        del seen
         self._by_page = {path: _pack(ids) for path, ids in by_page.items()}
         del by_page
         self._words.fill(words)
@@ -271,9 +277,9 @@ class FuzzyIndex:
         self._sorted.add(eid)
         words = _WORD.findall(key)
         for word in set(words):
-            self._words.add(sys.intern(word), eid)
+            self._words.add(word, eid)
         if len(words) > 1:
-            self._initials.add(sys.intern("".join(w[0] for w in words)), eid)
+            self._initials.add("".join(w[0] for w in words), eid)
 
     def _letter_bits(self, ch: str, is_path: bool) -> int:
         """Entries holding `ch` (a char no key holds: 0; all others are built up front)."""
