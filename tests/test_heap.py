@@ -10,16 +10,18 @@ import sys
 
 import pytest
 
-CHILD = r"""
-import json, sys
-from wiki_tui.heap import return_big_blocks
+PRELUDE = r"""
+import json, sys, threading
+from wiki_tui.heap import give_back, return_big_blocks
 
 def rss_mb():
     with open("/proc/self/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
+"""
 
+CHILD = PRELUDE + r"""
 done = return_big_blocks() if sys.argv[1] == "on" else None
 bytearray(1 << 20)  # one big block freed: glibc raises its threshold past it
 before = rss_mb()
@@ -32,16 +34,7 @@ print(json.dumps({"set": done, "kept_mb": rss_mb() - before}))
 """
 
 
-TRIM_CHILD = r"""
-import json, sys, threading
-from wiki_tui.heap import give_back
-
-def rss_mb():
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-
+TRIM_CHILD = PRELUDE + r"""
 kept = []
 def load():  # a loading thread: its own heap, mostly freed again
     blocks = [bytearray(600) for _ in range(100_000)]
