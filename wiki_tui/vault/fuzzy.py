@@ -18,7 +18,8 @@ Paths take part in tiers 1 and 3 only when the query holds "/" (a path is mostly
 Memory (issue 21: ~7 MB per 10k pages before, most of it per-entry objects): keys and texts
 live in two `PackedStrings` (one joined str and an offsets array each, entries added later in
 a short tail list), the sorted title and path keys are arrays of entry ids ordered by the key
-they point at, a page's entries are packed into one int, fields are one byte each.
+they point at, a page's entries form a ring in one array (found from its path entry, no dict
+by page), fields are one byte each.
 """
 
 from __future__ import annotations
@@ -116,7 +117,11 @@ class FuzzyIndex:
         self._field = bytearray()  # FIELDS code of each entry
         self._text = PackedStrings()  # as written; "" for a path (its stem, derived)
         self._key = PackedStrings()  # casefolded
-        self._by_page: dict[str, int] = {}  # path -> its entry ids, packed (see _pack)
+        # A page's entries form a ring (each names the next); a page is found by its path
+        # entry. Pages without one (a blank file name) are in `_odd`, their ids packed.
+        self._ring = array("i")
+        self._odd: dict[str, int] = {}
+        self._count = 0
         self._sorted = SortedEntries(self._key)  # titles/aliases
         self._paths = SortedEntries(self._key)  # paths without .md
         self._words = SortedKeys()  # each word of a title/alias
@@ -125,7 +130,7 @@ class FuzzyIndex:
         self._short: dict[str, array] = {}  # 1-2 letter prefix -> title/alias entries, rank order
 
     def __len__(self) -> int:
-        return len(self._by_page)
+        return self._count
 
     # -- maintenance -------------------------------------------------------------------------
     def build(self, pages) -> None:
@@ -169,7 +174,13 @@ class FuzzyIndex:
                 letters = "".join([w[0] for w in ws])
                 initials.append((same(letters, letters), eid))
         del seen
-        self._by_page = {path: _pack(ids) for path, ids in by_page.items()}
+        self._ring = ring = array("i", [0]) * len(keys)
+        for path, ids in by_page.items():
+            for i, eid in enumerate(ids):
+                ring[eid] = ids[i - 1]
+            if not any(self._field[eid] == _PATH for eid in ids):
+                self._odd[path] = _pack(ids)
+        self._count = len(by_page)
         del by_page
         self._words.fill(words)
         self._initials.fill(initials)
@@ -247,11 +258,32 @@ class FuzzyIndex:
             if code != _PATH:
                 self._short_add(eid)
             ids.append(eid)
-        self._by_page[path] = _pack(ids)
+        self._ring.extend(ids[i - 1] for i in range(len(ids)))
+        if not any(self._field[eid] == _PATH for eid in ids):
+            self._odd[path] = _pack(ids)
+        self._count += 1
+
+    def _page_ids(self, path: str) -> list[int] | None:
+        """The page's entry ids, None when it is not indexed."""
+        odd = self._odd.get(path)
+        if odd is not None:
+            return list(_unpack(odd))
+        for head in self._paths.equal(_stem(path).casefold()):
+            if self._path[head] == path:
+                ids, eid = [head], self._ring[head]
+                while eid != head:
+                    ids.append(eid)
+                    eid = self._ring[eid]
+                return ids
+        return None
 
     def remove_page(self, path: str) -> None:
-        packed = self._by_page.pop(path, None)
-        for eid in _unpack(packed):
+        ids = self._page_ids(path)
+        if ids is None:
+            return
+        self._odd.pop(path, None)
+        self._count -= 1
+        for eid in ids:
             key, code = self._key[eid], self._field[eid]
             if code != _PATH:
                 self._short_remove(eid)
@@ -331,7 +363,7 @@ class FuzzyIndex:
         for rank, eid in sorted(best.values())[:limit]:
             score = 1000.0 - 250 * rank[0] - rank[1]
             path = paths[eid]
-            hits.append(FindHit(path, self.title_for(path) or "", score, self._shown(eid), FIELDS[fields[eid]]))
+            hits.append(FindHit(path, self._title_of(eid), score, self._shown(eid), FIELDS[fields[eid]]))
         return hits
 
     def _fuzzy_tier(self, needle: str, is_path: bool, offer) -> None:
@@ -361,13 +393,20 @@ class FuzzyIndex:
 
     def title_for(self, path: str) -> str | None:
         """The page's title as indexed (its file stem when it has none)."""
-        packed = self._by_page.get(path)
-        if packed is None:
+        ids = self._page_ids(path)
+        if ids is None:
             return None
-        for eid in _unpack(packed):
-            if self._field[eid] == FIELD_RANK["title"]:
-                return self._text[eid]
-        return _stem(path)
+        return self._title_of(ids[0]) if ids else _stem(path)
+
+    def _title_of(self, eid: int) -> str:
+        """The title of the page of entry `eid` (walking its ring), else its file stem."""
+        ring, fields, title = self._ring, self._field, FIELD_RANK["title"]
+        at = eid
+        while fields[at] != title:
+            at = ring[at]
+            if at == eid:
+                return _stem(self._path[eid] or "")
+        return self._text[at]
 
     def _shown(self, eid: int) -> str:
         if self._field[eid] == _PATH:
@@ -395,7 +434,7 @@ def _fields(path: str, title: str, aliases: list[str]):
 
 
 def _pack(ids: list[int]) -> int:
-    """A page's entry ids as one int (a tuple of ints cost ~110 bytes more a page)."""
+    """A page's entry ids as one int."""
     packed = 0
     for eid in reversed(ids):
         packed = (packed << _ID_BITS) | (eid + 1)  # +1: no id is 0, so the end shows
