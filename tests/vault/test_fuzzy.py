@@ -137,3 +137,25 @@ def test_short_queries_from_the_prefix_index_equal_the_full_walk(monkeypatch):
             got = fast.find(q, limit)
             monkeypatch.setattr(fuzzy, "SHORT", 0)
             assert got == fast.find(q, limit) == full.find(q, limit), (q, limit)
+
+
+def test_pages_without_a_path_entry_are_kept_and_removed():
+    """A page is found by its path entry; one with a blank file name at the root has none (and
+    with a blank title too, no entry at all): counted, titled and removed all the same."""
+    fi = index([(" .md", "Spaced", ["Other"]), ("  .md", "  ", []), ("a/ .md", "In a", []),
+                ("Note.md", "Note", [])])
+    assert len(fi) == 3  # the bulk build skips a page with no entry, as before
+    assert fi.title_for(" .md") == "Spaced" and fi.title_for("  .md") is None
+    assert fi.title_for("a/ .md") == "In a"
+    assert [(h.path, h.title) for h in fi.find("other")] == [(" .md", "Spaced")]
+    fi.add_page("  .md", " ", [])
+    fi.add_page("   .md", "", ["Alias only"])
+    assert len(fi) == 5 and fi.title_for("  .md") == "  " and fi.title_for("   .md") == "   "
+    assert [(h.path, h.title) for h in fi.find("alias only")] == [("   .md", "   ")]
+    for path in (" .md", "  .md", "   .md", "a/ .md", "Note.md", "missing.md"):
+        fi.remove_page(path)
+    assert len(fi) == 0 and fi.find("other") == [] and fi.find("note") == [] and fi.find("in a") == []
+    assert fi.title_for(" .md") is None
+    fi.add_page("Note.md", "Note", ["N2"])
+    fi.add_page("Note.md", "Renamed", [])  # re-added: the old entries are gone
+    assert len(fi) == 1 and fi.title_for("Note.md") == "Renamed" and fi.find("n2") == []

@@ -208,6 +208,9 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     # -- vault, watcher, warm-up -----------------------------------------------------------
     @work(thread=True, exclusive=True, group="vault", exit_on_error=False)
     def load_vault(self) -> None:
+        from wiki_tui.heap import give_back, return_big_blocks
+
+        return_big_blocks()  # before the load's big temporaries (see heap.py: -43 MB at 50k)
         raw = self._list_raw()
         self.call_from_thread(setattr, self, "raw_files", raw)
         from wiki_tui.changes.apply.journal import recover
@@ -232,6 +235,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
                                   f"not watching the vault for outside changes: {exc}", "warning")
         # The finder and the search database, so the first jump or search is instant.
         vault.prepare()
+        give_back()  # what the load freed in this thread's heap (see heap.py)
 
     def _restore_pending(self, vault: Any) -> None:
         """Reviews kept on disk by an earlier session, each base re-checked (a file changed

@@ -14,6 +14,12 @@ stops after `limit` pages and costs what a long query costs. Tier 3
 only runs when they leave room: per-letter bitsets narrow the entries, rapidfuzz's LCS tests
 "is a subsequence" in C++, and the Python scorer re-ranks at most a few hundred candidates.
 Paths take part in tiers 1 and 3 only when the query holds "/" (a path is mostly its title).
+
+Memory (issue 21: ~7 MB per 10k pages before, most of it per-entry objects): keys and texts
+live in two `PackedStrings` (one joined str and an offsets array each, entries added later in
+a short tail list), the sorted title and path keys are arrays of entry ids ordered by the key
+they point at, a page's entries form a ring in one array (found from its path entry, no dict
+by page), fields are one byte each.
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ SHORT = 2  # queries up to this many letters are answered from the prefix index
 _WORD = re.compile(r"[^\W_]+")
 _BOUNDARY = frozenset(" -_/.()[]'\",:;&+")
 FIELD_RANK = {"title": 0, "alias": 1, "path": 2}
+FIELDS = ("title", "alias", "path")  # by code: the index keeps one byte per entry
+_PATH = FIELD_RANK["path"]
+_ID_BITS = 32  # a page's entry ids, packed into one int
+_ID_MASK = (1 << _ID_BITS) - 1
 
 
 @dataclass(frozen=True)
@@ -103,66 +113,98 @@ class FuzzyIndex:
     """
 
     def __init__(self) -> None:
-        self._path: list[str | None] = []
-        self._field: list[str] = []
-        self._text: list[str | None] = []  # as written; None for a path (its stem, derived)
-        self._key: list[str] = []
-        self._by_page: dict[str, tuple[int, ...]] = {}
-        self._sorted = SortedKeys()  # titles/aliases
-        self._paths = SortedKeys()  # paths without .md
+        self._path: list[str | None] = []  # the vault's own (interned) path strings
+        self._field = bytearray()  # FIELDS code of each entry
+        self._text = PackedStrings()  # as written; "" for a path (its stem, derived)
+        self._key = PackedStrings()  # casefolded
+        # A page's entries form a ring (each names the next); a page is found by its path
+        # entry. Pages without one (a blank file name) are in `_odd`, their ids packed.
+        self._ring = array("i")
+        self._odd: dict[str, int] = {}
+        self._count = 0
+        self._sorted = SortedEntries(self._key)  # titles/aliases
+        self._paths = SortedEntries(self._key)  # paths without .md
         self._words = SortedKeys()  # each word of a title/alias
         self._initials = SortedKeys()  # "rm" for "Review Meeting"
         self._letters: dict[tuple[str, bool], int] = {}  # (char, is_path) -> bitset, filled lazily
         self._short: dict[str, array] = {}  # 1-2 letter prefix -> title/alias entries, rank order
 
     def __len__(self) -> int:
-        return len(self._by_page)
+        return self._count
 
     # -- maintenance -------------------------------------------------------------------------
     def build(self, pages) -> None:
         """Bulk load an iterable of (path, title, aliases)."""
         self.__init__()
-        rows = []
+        paths: list[str] = []
+        fields: list[int] = []
+        texts: list[str] = []
+        keys: list[str] = []
         for path, title, aliases in pages:
             path = sys.intern(path)  # the vault's own copy (scan_tree interns paths)
-            rows.extend(_fields(path, title, aliases))
-        rows.sort(key=lambda row: len(row[3]))
-        self._path = [r[0] for r in rows]
-        self._field = [r[1] for r in rows]
-        self._text = [r[2] for r in rows]
-        self._key = [r[3] for r in rows]
+            for _, field_name, text, key in _fields(path, title, aliases):
+                paths.append(path)
+                fields.append(FIELD_RANK[field_name])
+                texts.append(text or "")
+                keys.append(key)
+        order = sorted(range(len(keys)), key=lambda i: len(keys[i]))
+        self._path = paths = [paths[i] for i in order]
+        self._field = bytearray(fields[i] for i in order)
+        texts = [texts[i] for i in order]
+        self._text = PackedStrings(texts)
+        del texts
+        keys = [keys[i] for i in order]
+        del order
         by_page: dict[str, list[int]] = {}
-        names, paths, words, initials = [], [], [], []
+        names, path_ids, words, initials = [], [], [], []
         findall = _WORD.findall
-        for eid, (path, field_name, _text, key) in enumerate(rows):
+        # a vault says the same words again: one string each (a dict of this build's own, not
+        # sys.intern, whose table only grows: ~4 MB more at 50k pages)
+        seen: dict[str, str] = {}
+        same = seen.setdefault
+        for eid, (path, code, key) in enumerate(zip(paths, self._field, keys)):
             by_page.setdefault(path, []).append(eid)
-            if field_name == "path":
-                paths.append((key, eid))
+            if code == _PATH:
+                path_ids.append(eid)
                 continue
-            names.append((key, eid))
-            ws = [sys.intern(w) for w in findall(key)]  # a vault says the same words again
+            names.append(eid)
+            ws = [same(w, w) for w in findall(key)]
             words.extend([(w, eid) for w in set(ws)])
             if len(ws) > 1:
-                initials.append(("".join([w[0] for w in ws]), eid))
-        self._by_page = {path: tuple(ids) for path, ids in by_page.items()}
-        self._sorted.fill(names)
-        self._paths.fill(paths)
+                letters = "".join([w[0] for w in ws])
+                initials.append((same(letters, letters), eid))
+        del seen
+        self._ring = ring = array("i", [0]) * len(keys)
+        for path, ids in by_page.items():
+            for i, eid in enumerate(ids):
+                ring[eid] = ids[i - 1]
+            if not any(self._field[eid] == _PATH for eid in ids):
+                self._odd[path] = _pack(ids)
+        self._count = len(by_page)
+        del by_page
         self._words.fill(words)
         self._initials.fill(initials)
-        self._build_letter_bits()
+        del words, initials
+        self._build_letter_bits(keys)
         short: dict[str, list[int]] = {}
-        for key, eid in names:
+        for eid in names:
+            key = keys[eid]
             for n in range(1, min(SHORT, len(key)) + 1):
                 short.setdefault(key[:n], []).append(eid)
         for prefix, eids in short.items():
-            eids.sort(key=self._short_rank(len(prefix)))
+            eids.sort(key=self._short_rank(len(prefix), keys))
             self._short[prefix] = array("i", eids)
+        del short
+        self._sorted.fill(names, keys)
+        self._paths.fill(path_ids, keys)
+        self._key.extend_packed(keys)
 
-    def _short_rank(self, length: int):
+    def _short_rank(self, length: int, keys=None):
         """Sort key of an entry in the prefix index of `length` letters: exact first, then as
         `find` ranks prefix matches (field, key length, key, path)."""
-        keys, fields, paths = self._key, self._field, self._path
-        return lambda eid: (len(keys[eid]) != length, FIELD_RANK[fields[eid]], len(keys[eid]), keys[eid], paths[eid])
+        keys = self._key if keys is None else keys
+        fields, paths = self._field, self._path
+        return lambda eid: (len(keys[eid]) != length, fields[eid], len(keys[eid]), keys[eid], paths[eid])
 
     def _short_add(self, eid: int) -> None:
         key = self._key[eid]
@@ -182,14 +224,14 @@ class FuzzyIndex:
             if i < len(ids) and ids[i] == eid:
                 del ids[i]
 
-    def _build_letter_bits(self) -> None:
+    def _build_letter_bits(self, keys: list[str]) -> None:
         """Every (char, is_path) bitset in one pass, so no keystroke pays for building one.
         Bits are set in one bytearray per letter (a list of entry ids per letter first would
         hold millions of ints at 50k pages: ~50 MB the allocator keeps after they are freed)."""
-        size = len(self._key) // 8 + 1
+        size = len(keys) // 8 + 1
         maps: dict[tuple[str, bool], bytearray] = {}
-        for eid, (key, field_name) in enumerate(zip(self._key, self._field)):
-            is_path = field_name == "path"
+        for eid, (key, code) in enumerate(zip(keys, self._field)):
+            is_path = code == _PATH
             byte, bit = eid >> 3, 1 << (eid & 7)
             for ch in set(key):
                 bitmap = maps.get((ch, is_path))
@@ -204,48 +246,67 @@ class FuzzyIndex:
         ids = []
         for _, field_name, text, key in _fields(path, title, aliases):
             eid = len(self._key)
-            self._append(path, field_name, text, key)
-            self._index_keys(eid, key, field_name)
-            bit, is_path = 1 << eid, field_name == "path"
+            code = FIELD_RANK[field_name]
+            self._path.append(path)
+            self._field.append(code)
+            self._text.append(text or "")
+            self._key.append(key)
+            self._index_keys(eid, key, code)
+            bit, is_path = 1 << eid, code == _PATH
             for ch in set(key):
                 self._letters[ch, is_path] = self._letters.get((ch, is_path), 0) | bit
-            if field_name != "path":
+            if code != _PATH:
                 self._short_add(eid)
             ids.append(eid)
-        self._by_page[path] = tuple(ids)
+        self._ring.extend(ids[i - 1] for i in range(len(ids)))
+        if not any(self._field[eid] == _PATH for eid in ids):
+            self._odd[path] = _pack(ids)
+        self._count += 1
+
+    def _page_ids(self, path: str) -> list[int] | None:
+        """The page's entry ids, None when it is not indexed."""
+        odd = self._odd.get(path)
+        if odd is not None:
+            return list(_unpack(odd))
+        for head in self._paths.equal(_stem(path).casefold()):
+            if self._path[head] == path:
+                ids, eid = [head], self._ring[head]
+                while eid != head:
+                    ids.append(eid)
+                    eid = self._ring[eid]
+                return ids
+        return None
 
     def remove_page(self, path: str) -> None:
-        for eid in self._by_page.pop(path, ()):
-            key, field_name = self._key[eid], self._field[eid]
-            if field_name != "path":
+        ids = self._page_ids(path)
+        if ids is None:
+            return
+        self._odd.pop(path, None)
+        self._count -= 1
+        for eid in ids:
+            key, code = self._key[eid], self._field[eid]
+            if code != _PATH:
                 self._short_remove(eid)
-            self._path[eid] = None
-            self._key[eid] = ""  # removed entries match nothing
-            if field_name == "path":
-                self._paths.remove(key, eid)
+            if code == _PATH:
+                self._paths.remove(eid)
             else:
-                self._sorted.remove(key, eid)
+                self._sorted.remove(eid)
                 words = _WORD.findall(key)
                 for word in set(words):
                     self._words.remove(word, eid)
                 if len(words) > 1:
                     self._initials.remove("".join(w[0] for w in words), eid)
-            bit, is_path = ~(1 << eid), field_name == "path"
+            self._path[eid] = None  # removed entries match nothing (their ids are in no index)
+            bit, is_path = ~(1 << eid), code == _PATH
             for ch in set(key):
                 if (ch, is_path) in self._letters:
                     self._letters[ch, is_path] &= bit
 
-    def _append(self, path: str, field_name: str, text: str, key: str) -> None:
-        self._path.append(path)
-        self._field.append(field_name)
-        self._text.append(text)
-        self._key.append(key)
-
-    def _index_keys(self, eid: int, key: str, field_name: str) -> None:
-        if field_name == "path":
-            self._paths.add(key, eid)
+    def _index_keys(self, eid: int, key: str, code: int) -> None:
+        if code == _PATH:
+            self._paths.add(eid)
             return
-        self._sorted.add(key, eid)
+        self._sorted.add(eid)
         words = _WORD.findall(key)
         for word in set(words):
             self._words.add(word, eid)
@@ -266,7 +327,8 @@ class FuzzyIndex:
         keys, fields, paths = self._key, self._field, self._path
 
         def offer(eid: int, tier: int, sub: int) -> None:
-            rank = (tier, -sub, FIELD_RANK[fields[eid]], len(keys[eid]), keys[eid], paths[eid])
+            key = keys[eid]
+            rank = (tier, -sub, fields[eid], len(key), key, paths[eid])
             cur = best.get(paths[eid])
             if cur is None or rank < cur[0]:
                 best[paths[eid]] = (rank, eid)
@@ -301,7 +363,7 @@ class FuzzyIndex:
         for rank, eid in sorted(best.values())[:limit]:
             score = 1000.0 - 250 * rank[0] - rank[1]
             path = paths[eid]
-            hits.append(FindHit(path, self.title_for(path) or "", score, self._shown(eid), fields[eid]))
+            hits.append(FindHit(path, self._title_of(eid), score, self._shown(eid), FIELDS[fields[eid]]))
         return hits
 
     def _fuzzy_tier(self, needle: str, is_path: bool, offer) -> None:
@@ -317,7 +379,7 @@ class FuzzyIndex:
             chunk = ids[start : start + _CHUNK]
             if len(ids) > RERANK:  # exact "is a subsequence" test in C++ first
                 found = process.extract(
-                    needle, [keys[i] for i in chunk], scorer=LCSseq.similarity, processor=None,
+                    needle, keys.take(chunk), scorer=LCSseq.similarity, processor=None,
                     score_cutoff=len(needle), limit=None,
                 )
                 chunk = sorted(chunk[i] for _k, _s, i in found)
@@ -331,17 +393,25 @@ class FuzzyIndex:
 
     def title_for(self, path: str) -> str | None:
         """The page's title as indexed (its file stem when it has none)."""
-        ids = self._by_page.get(path)
+        ids = self._page_ids(path)
         if ids is None:
             return None
-        for eid in ids:
-            if self._field[eid] == "title":
-                return self._text[eid]
-        return _stem(path)
+        return self._title_of(ids[0]) if ids else _stem(path)
+
+    def _title_of(self, eid: int) -> str:
+        """The title of the page of entry `eid` (walking its ring), else its file stem."""
+        ring, fields, title = self._ring, self._field, FIELD_RANK["title"]
+        at = eid
+        while fields[at] != title:
+            at = ring[at]
+            if at == eid:
+                return _stem(self._path[eid] or "")
+        return self._text[at]
 
     def _shown(self, eid: int) -> str:
-        text = self._text[eid]
-        return _stem(self._path[eid] or "") if text is None else text
+        if self._field[eid] == _PATH:
+            return _stem(self._path[eid] or "")
+        return self._text[eid]
 
 
 def _stem(path: str) -> str:
@@ -363,6 +433,20 @@ def _fields(path: str, title: str, aliases: list[str]):
             yield path, field_name, None if field_name == "path" else text, key
 
 
+def _pack(ids: list[int]) -> int:
+    """A page's entry ids as one int."""
+    packed = 0
+    for eid in reversed(ids):
+        packed = (packed << _ID_BITS) | (eid + 1)  # +1: no id is 0, so the end shows
+    return packed
+
+
+def _unpack(packed: int | None):
+    while packed:
+        yield (packed & _ID_MASK) - 1
+        packed >>= _ID_BITS
+
+
 def _bit_indexes(bits: int) -> list[int]:
     """Positions of the set bits, lowest first."""
     digits = bin(bits)[:1:-1]  # reversed: index i is bit i
@@ -382,7 +466,7 @@ class SortedKeys:
 
     def __init__(self) -> None:
         self.keys: list[str] = []
-        self.ids = array("l")
+        self.ids = array("I")
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -390,7 +474,7 @@ class SortedKeys:
     def fill(self, pairs: list[tuple[str, int]]) -> None:
         pairs.sort()
         self.keys = [key for key, _ in pairs]
-        self.ids = array("l", [eid for _, eid in pairs])
+        self.ids = array("I", [eid for _, eid in pairs])
 
     def add(self, key: str, eid: int) -> None:
         i = self._position(key, eid)
@@ -420,3 +504,98 @@ class SortedKeys:
         while i < n and keys[i].startswith(prefix):
             yield keys[i], ids[i]
             i += 1
+
+
+class SortedEntries:
+    """Entry ids sorted by the key each points at (then by id), in one array: the keys
+    themselves stay in the index's `PackedStrings`, so a sorted view costs 4 bytes an entry."""
+
+    __slots__ = ("keys", "ids")
+
+    def __init__(self, keys: "PackedStrings") -> None:
+        self.keys = keys
+        self.ids = array("I")
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def fill(self, ids: list[int], keys: list[str]) -> None:
+        """Sort `ids` by `keys` (a plain list for the bulk build: the packed keys are filled
+        after it)."""
+        ids.sort(key=lambda eid: (keys[eid], eid))
+        self.ids = array("I", ids)
+
+    def add(self, eid: int) -> None:
+        self.ids.insert(self._position(self.keys[eid], eid), eid)
+
+    def remove(self, eid: int) -> None:
+        i = self._position(self.keys[eid], eid)
+        if i < len(self.ids) and self.ids[i] == eid:
+            del self.ids[i]
+
+    def _range(self, key: str) -> tuple[int, int]:
+        ids, keyof = self.ids, self.keys.__getitem__
+        return bisect_left(ids, key, key=keyof), bisect_right(ids, key, key=keyof)
+
+    def _position(self, key: str, eid: int) -> int:
+        lo, hi = self._range(key)
+        return bisect_left(self.ids, eid, lo, hi)
+
+    def equal(self, key: str) -> array:
+        lo, hi = self._range(key)
+        return self.ids[lo:hi]
+
+    def prefixed(self, prefix: str, cap: int = 1 << 30):
+        """(key, id) for keys starting with `prefix`, in order, at most `cap`."""
+        ids, keys = self.ids, self.keys
+        i = bisect_left(ids, prefix, key=keys.__getitem__)
+        n = min(len(ids), i + cap)
+        while i < n:
+            eid = ids[i]
+            key = keys[eid]
+            if not key.startswith(prefix):
+                return
+            yield key, eid
+            i += 1
+
+
+class PackedStrings:
+    """A growing list of strings kept as one joined str and an array of end offsets (a str
+    object each cost ~50 bytes besides its text). Strings appended after the bulk fill go to a
+    short tail list; `extend_packed` folds everything in again."""
+
+    __slots__ = ("_blob", "_ends", "_tail")
+
+    def __init__(self, items: list[str] = ()) -> None:
+        self._blob = ""
+        self._ends = array("I")
+        self._tail: list[str] = []
+        if items:
+            self.extend_packed(items)
+
+    def extend_packed(self, items: list[str]) -> None:
+        items = [*self._tail, *items]
+        self._tail = []
+        end = self._ends[-1] if self._ends else 0
+        ends = self._ends
+        for item in items:
+            end += len(item)
+            ends.append(end)
+        self._blob = "".join([self._blob, *items])
+
+    def __len__(self) -> int:
+        return len(self._ends) + len(self._tail)
+
+    def __getitem__(self, i: int) -> str:
+        ends = self._ends
+        if i < len(ends):
+            return self._blob[ends[i - 1] if i else 0 : ends[i]]
+        return self._tail[i - len(ends)]
+
+    def append(self, item: str) -> None:
+        self._tail.append(item)
+
+    def take(self, ids) -> list[str]:
+        """The strings at `ids` (the fuzzy tier hands a chunk of them to rapidfuzz)."""
+        blob, ends, tail, n = self._blob, self._ends, self._tail, len(self._ends)
+        return [(blob[ends[i - 1] if i else 0 : ends[i]]) if i < n else tail[i - n] for i in ids]

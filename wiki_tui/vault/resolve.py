@@ -11,7 +11,8 @@ Order, for a linkpath written in the note ``from_path``:
 Matching ignores case (extensions too) and compares NFC forms. ``.md`` may be left out;
 other files need their extension. Aliases are not targets here (see Vault.resolve_alias).
 Every lookup is a dict access by lowercase file name: O(1) per link plus the handful of
-files sharing that name.
+files sharing that name. That one table is all the resolver holds (a second one by full
+lowercase path cost ~7 MB more at 50k files and saved nothing measurable).
 """
 
 from __future__ import annotations
@@ -89,14 +90,29 @@ def _all(held: str | tuple[str, ...] | None) -> tuple[str, ...]:
     return held if isinstance(held, tuple) else (held,)
 
 
+def _pick(held: str | tuple[str, ...] | None, key: str, path: str) -> str | None:
+    """Of the files sharing a name, the one at `path` (exact case first, else the smallest of
+    its case variants). The stored string, not the equal one built here: the link index keeps
+    one per link, and shared they cost nothing (~4 MB on a 10k-page vault)."""
+    if held is None:
+        return None
+    if held.__class__ is str:  # nearly every name: one file
+        return held if held == path or held.lower() == key else None
+    if path in held:
+        return held[held.index(path)]
+    variants = [p for p in held if p.lower() == key]
+    return min(variants) if variants else None
+
+
 class Resolver:
     """Resolves linkpaths against the set of all vault files (pages and attachments).
 
-    Each table maps a key to one path, or to a tuple when several share it (a list each would
-    cost ~6 MB more at 50k files, where nearly every key has one path)."""
+    One table maps each lowercase file name to its path, or to a tuple when several share it
+    (a list each would cost ~6 MB more at 50k files, where nearly every name has one path)."""
+
+    __slots__ = ("_by_name",)
 
     def __init__(self, paths: Iterable[str] = ()):
-        self._by_path: dict[str, str | tuple[str, ...]] = {}  # lower path -> path(s) (case variants)
         self._by_name: dict[str, str | tuple[str, ...]] = {}  # lower file name (with extension) -> paths
         for path in paths:
             self.add(path)
@@ -104,19 +120,14 @@ class Resolver:
     # -- maintenance ---------------------------------------------------------
     def add(self, path: str) -> None:
         path = normalize_path(path)
-        key = path.lower()
-        if path in _all(self._by_path.get(key)):
+        name = _basename(path.lower())
+        if path in _all(self._by_name.get(name)):
             return
-        _add(self._by_path, key, path)
-        _add(self._by_name, _basename(key), path)
+        _add(self._by_name, name, path)
 
     def remove(self, path: str) -> None:
         path = normalize_path(path)
-        key = path.lower()
-        if path not in _all(self._by_path.get(key)):
-            return
-        _discard(self._by_path, key, path)
-        _discard(self._by_name, _basename(key), path)
+        _discard(self._by_name, _basename(path.lower()), path)
 
     def rename(self, old: str, new: str) -> None:
         self.remove(old)
@@ -124,29 +135,24 @@ class Resolver:
 
     def __contains__(self, path: str) -> bool:
         path = normalize_path(path)
-        return path in _all(self._by_path.get(path.lower()))
+        return path in _all(self._by_name.get(_basename(path.lower())))
 
     def __len__(self) -> int:
-        return sum(len(_all(v)) for v in self._by_path.values())
+        return sum(len(_all(v)) for v in self._by_name.values())
 
     def __iter__(self):
-        for variants in self._by_path.values():
-            yield from _all(variants)
+        for paths in self._by_name.values():
+            yield from _all(paths)
 
     # -- lookups -------------------------------------------------------------
     def _exact(self, path: str) -> str | None:
         """A file at exactly ``path`` or ``path.md`` (case-insensitive; exact case first)."""
         key = path.lower()
-        for candidate_key, candidate in ((key, path), (key + ".md", path + ".md")):
-            variants = _all(self._by_path.get(candidate_key))
-            if variants:
-                # the stored string, not the equal one built here: the link index keeps one
-                # per link, and shared they cost nothing (~4 MB on a 10k-page vault)
-                for stored in variants:
-                    if stored == candidate:
-                        return stored
-                return min(variants)
-        return None
+        name = _basename(key)
+        found = _pick(self._by_name.get(name), key, path)
+        if found is None:
+            found = _pick(self._by_name.get(name + ".md"), key + ".md", path + ".md")
+        return found
 
     def resolve(self, target: str, from_path: str = "") -> str | None:
         """The file a linkpath means, or None (unresolved). ``""`` means the page itself."""
