@@ -339,3 +339,18 @@ class GitRepo:
         head = self.head()
         assert head is not None
         return head
+
+
+def committed_files(root: Path) -> set[str] | None:
+    """The vault's files in HEAD of its repository; None when there is no repository to ask
+    (or HEAD cannot be read)."""
+    repo = GitRepo.open(root)
+    if repo is None:
+        return None
+    try:
+        return repo.head_files()
+    except GitError:
+        return None
+    finally:
+        repo.close()
+

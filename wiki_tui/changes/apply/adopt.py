@@ -25,7 +25,7 @@ from pathlib import Path
 
 from wiki_tui.changes.apply import logmd
 from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows, page_rows, render_rows
-from wiki_tui.changes.gitops import GitError, GitRepo, hand_commit_message
+from wiki_tui.changes.gitops import committed_files, hand_commit_message
 from wiki_tui.changes.vault_state import find_git_dir
 from wiki_tui.vault import Vault, VaultError
 from wiki_tui.vault.adopt import draft_agents_md, infer_conventions
@@ -66,7 +66,7 @@ def adopt_folder(root: Path, *, date: _dt.date | str | None = None) -> Adoption:
     result = Adoption(root)
     if find_git_dir(root) is None:  # a new repository starts with the notes as they are
         _commit_notes_as_found(root, result)
-    tracked = _tracked(root)
+    tracked = committed_files(root)
     vault = Vault.open(root)
     try:
         conventions = infer_conventions(vault)
@@ -144,18 +144,6 @@ def _commit_notes_as_found(root: Path, result: Adoption) -> None:
         result.notice = f"{exc}; your notes were not committed"
     result.repository = "created"
 
-
-def _tracked(root: Path) -> set[str] | None:
-    """The vault's files in HEAD of its repository (None: no repository to ask)."""
-    repo = GitRepo.open(root)
-    if repo is None:
-        return None
-    try:
-        return repo.head_files()
-    except GitError:
-        return None
-    finally:
-        repo.close()
 
 
 def _write_new(root: Path, rel: str, text: str, result: Adoption) -> str:

@@ -25,8 +25,8 @@ from wiki_tui.changes.build.form_files import follow_pages
 from wiki_tui.changes.build.merge import merge3
 from wiki_tui.changes.build.review_notes import mark_review_notes
 from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION, TRAILER_REVERTS, GitError,
-                                     GitRepo, commit_message, git_installed, index_lock,
-                                     no_repo_notice, parse_trailers)
+                                     GitRepo, commit_message, committed_files, git_installed,
+                                     index_lock, no_repo_notice, parse_trailers)
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, REJECTED, RENAME,
                                     Changeset, FileChange, text_hash)
 from wiki_tui.changes.vault_state import recovery_pending
@@ -192,7 +192,7 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
     schema = getattr(vault, "schema", None)
     types = getattr(schema, "types", None)
     rows += canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
-    committed = _committed_files(root)
+    committed = committed_files(root)
     left_out: list[str] = []
     if committed is not None:
         kept = [row for row in rows if row[0] in committed or row[0] in texts
@@ -205,18 +205,6 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
     new = atomic.encode(rendered, atomic.FileFormat.of(current))
     return (None if new == current else new), current, left_out, None
 
-
-def _committed_files(root: Path) -> set[str] | None:
-    """The vault files in HEAD of the vault's repository; None without one."""
-    repo = GitRepo.open(root)
-    if repo is None:
-        return None
-    try:
-        return repo.head_files()
-    except GitError:
-        return None
-    finally:
-        repo.close()
 
 
 def _left_out_notice(left_out: list[str]) -> str | None:
