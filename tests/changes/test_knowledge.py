@@ -8,36 +8,15 @@ import json
 from pathlib import Path
 
 from tests.changes.journal_support import disk_state, head
+from tests.corpus.outcome import edit  # SEARCH widened to whole lines of the sample page
 from wiki_tui.changes.build.changeset import build_changeset
 from wiki_tui.changes.reply.stream import parse_reply
 from wiki_tui.cli import main
 from wiki_tui.vault import Vault
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_vault"
 H4 = "entities/H4.md"
 JH = "entities/John Harrison.md"
 ACT = "entities/Longitude Act 1714.md"
-
-
-def _whole_lines(path: str, search: str, replace: str) -> tuple[str, str]:
-    """SEARCH must hold whole lines: widen a phrase to the lines of the sample page it sits in
-    (the same prefix and suffix around REPLACE)."""
-    try:
-        text = (SAMPLE / path).read_text(encoding="utf-8")
-    except OSError:
-        return search, replace
-    at = text.find(search)
-    if at == -1 or not search:
-        return search, replace
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at + len(search))
-    end = len(text) if end == -1 else end
-    return text[start:end], text[start:at] + replace + text[at + len(search):end]
-
-
-def edit(path: str, search: str, replace: str) -> str:
-    search, replace = _whole_lines(path, search, replace)
-    return f"@@@ EDIT {path}\n@@@ SEARCH\n{search}\n@@@ REPLACE\n{replace}\n@@@ END\n"
 
 
 def diff_of(root: Path, reply: str, **kw):

@@ -55,7 +55,7 @@ def _fence_close(ch: str, n: int) -> re.Pattern[str]:
     return re.compile(r"^[ \t]*+(?:>[ \t]*+)*+" + re.escape(ch) + f"{{{n},}}[ \t]*\r?$", re.M)
 
 
-def _indent_width(line: str) -> int:
+def indent_width(line: str) -> int:
     """Visual indent, tabs to the next multiple of 4."""
     width = 0
     for ch in line:
@@ -325,7 +325,7 @@ class BlockPass:
                 stripped = line[qm.end() :].lstrip(" \t")
                 if not stripped:
                     return None
-        width = _indent_width(line)
+        width = indent_width(line)
         first = stripped[0]
         if first == "`" or first == "~":
             fm = _FENCE_OPEN.match(stripped)

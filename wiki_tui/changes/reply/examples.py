@@ -39,19 +39,6 @@ def is_list_item(line: str) -> bool:
     return bool(_LIST_ITEM.match(line))
 
 
-def indent_width(line: str) -> int:
-    """Columns of leading indentation (a tab counts to the next multiple of 4)."""
-    width = 0
-    for ch in line:
-        if ch == " ":
-            width += 1
-        elif ch == "\t":
-            width += 4 - width % 4
-        else:
-            break
-    return width
-
-
 def quoted_marker(line: str) -> re.Match[str] | None:
     """The marker of a line that quotes one (`> @@@ DELETE x.md`), else None."""
     q = _QUOTED.match(line)

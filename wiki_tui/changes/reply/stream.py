@@ -22,8 +22,7 @@ import re
 from wiki_tui.changes.reply.blocks import (DELETE, EDIT, RENAME, WRITE, Block, BlockComplete,
                                            BlockIncomplete, BlockStarted, ParsedReply,
                                            ParseEvent, ProtocolError, Prose)
-from wiki_tui.changes.reply.examples import (Examples, indent_width, is_cue, is_list_item,
-                                             quoted_marker)
+from wiki_tui.changes.reply.examples import Examples, is_cue, is_list_item, quoted_marker
 from wiki_tui.changes.reply.fences import closes, fence
 from wiki_tui.changes.reply.foreign import AIDER_SEARCH, ForeignFormats
 from wiki_tui.changes.reply.markers import (ALIASES, UPDATE, keyword_in_block, marker,
@@ -31,6 +30,7 @@ from wiki_tui.changes.reply.markers import (ALIASES, UPDATE, keyword_in_block, m
 from wiki_tui.changes.reply.open_block import OpenBlock
 from wiki_tui.changes.reply.paths import path_line, read_path, split_rewrite
 from wiki_tui.changes.reply.think import Reasoning, opens, stray_close, stray_note
+from wiki_tui.vault.blocks import indent_width
 
 _XML_TAG_LINE = re.compile(r"^\s*</?[A-Za-z_][\w-]*>\s*$")
 
