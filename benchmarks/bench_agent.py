@@ -41,7 +41,7 @@ import asyncio, sys
 sys.path.insert(0, {root!r})
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.events import Token
-from wiki_tui.agent.llm import stream_chat
+from wiki_tui.agent.engine.llm import stream_chat
 
 async def main():
     settings = AgentSettings(model="openai/test-model", offline=False, api_base={api_base!r},
@@ -98,7 +98,7 @@ def cli_first_token(server: LLMServer, runs: int) -> list[float]:
 
 async def _first_token(settings) -> float:
     from wiki_tui.agent.events import Token
-    from wiki_tui.agent.llm import stream_chat
+    from wiki_tui.agent.engine.llm import stream_chat
 
     start = time.perf_counter()
     first = None
@@ -110,7 +110,7 @@ async def _first_token(settings) -> float:
 
 async def _stream_cost(settings, n: int) -> tuple[float, float]:
     """(CPU seconds of this thread per chunk, wall seconds per chunk) for one streamed reply."""
-    from wiki_tui.agent.llm import stream_chat
+    from wiki_tui.agent.engine.llm import stream_chat
 
     cpu0, wall0 = time.thread_time(), time.perf_counter()
     async for _ in stream_chat(settings, [{"role": "user", "content": "hi"}]):
@@ -169,7 +169,7 @@ def main() -> None:
         with_import = first_token_with_import(server, args.runs)
         result["first_token_with_import_s"] = round(statistics.median(with_import), 3)
 
-        from wiki_tui.agent.llm import warm_up
+        from wiki_tui.agent.engine.llm import warm_up
 
         t = time.perf_counter()
         warm_up()  # what the TUI does in a worker after first paint

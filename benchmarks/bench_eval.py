@@ -47,7 +47,7 @@ def main() -> None:
     runs = args.runs
 
     from wiki_tui.agent.config import AgentSettings
-    from wiki_tui.agent.llm import load_litellm
+    from wiki_tui.agent.engine.llm import load_litellm
     from wiki_tui.eval.runner import run_eval
     from wiki_tui.eval.suite import load_suite
 

@@ -1,4 +1,4 @@
-"""How long naming a contradiction's pages takes (agent/quotes.py), on a synthetic vault; JSON.
+"""How long naming a contradiction's pages takes (agent/context/quotes.py), on a synthetic vault; JSON.
 
     uv run python benchmarks/bench_quotes.py [--pages 10000] [--dir DIR] [--runs 20]
 
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import gen_vault
 
-    from wiki_tui.agent.quotes import contradiction_pages
+    from wiki_tui.agent.context.quotes import contradiction_pages
     from wiki_tui.vault import Vault
 
     root = args.dir or Path(tempfile.mkdtemp()) / "vault"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.agent.conftest import run_op
 from tests.support.llm_server import Reply
 from wiki_tui.agent import operations
-from wiki_tui.agent.dismissed import load_dismissed, remember_findings
+from wiki_tui.agent.tasks.dismissed import load_dismissed, remember_findings
 from wiki_tui.agent.events import ChangesetReady, LintItem
 from wiki_tui.cli import main as cli_main
 from wiki_tui.vault import Vault

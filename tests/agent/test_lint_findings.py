@@ -8,8 +8,8 @@ import pytest
 from tests.agent.conftest import run_op
 from tests.support.llm_server import Reply
 from wiki_tui.agent import operations
-from wiki_tui.agent.lint_findings import model_findings
-from wiki_tui.agent.prompts import TASKS
+from wiki_tui.agent.tasks.lint_findings import model_findings
+from wiki_tui.agent.context.prompts import TASKS
 from wiki_tui.vault import Vault
 
 H4_YEAR = ("contradiction", "entities/H4.md", "completed in 1759")

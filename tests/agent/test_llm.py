@@ -10,7 +10,7 @@ import pytest
 from tests.support.llm_server import Reply, ToolCall
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.events import Retry, Token
-from wiki_tui.agent.llm import ChatResult, LLMError, stream_chat
+from wiki_tui.agent.engine.llm import ChatResult, LLMError, stream_chat
 
 MESSAGES = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hello"}]
 
@@ -173,7 +173,7 @@ def test_start_up_path_does_not_import_litellm():
     import sys
 
     code = ("import sys; import wiki_tui.cli, wiki_tui.cli.agent_commands, "
-            "wiki_tui.agent.operations, wiki_tui.agent.prompts, wiki_tui.agent.tools; "
+            "wiki_tui.agent.operations, wiki_tui.agent.context.prompts, wiki_tui.agent.engine.tools; "
             "wiki_tui.cli.build_parser(); print('litellm' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
@@ -181,7 +181,7 @@ def test_start_up_path_does_not_import_litellm():
 
 
 def test_warm_up_prints_nothing(capsys):
-    from wiki_tui.agent.llm import litellm_loaded, warm_up
+    from wiki_tui.agent.engine.llm import litellm_loaded, warm_up
 
     warm_up()
     assert litellm_loaded()

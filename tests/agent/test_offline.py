@@ -8,7 +8,7 @@ import re
 from tests.agent.conftest import run_op
 from tests.conftest import git
 from wiki_tui.agent import operations
-from wiki_tui.agent.dismissed import dismiss
+from wiki_tui.agent.tasks.dismissed import dismiss
 from wiki_tui.agent.events import (
     Answer, ChangesetReady, Done, Failed, FileProposed, FileReady, Findings, Started, Token,
 )

@@ -11,9 +11,9 @@ import threading
 import pytest
 
 from wiki_tui.agent.config import AgentSettings
-from wiki_tui.agent.engines import stream_reply
+from wiki_tui.agent.engine.engines import stream_reply
 from wiki_tui.agent.events import Progress, Token
-from wiki_tui.agent.stream import ChatResult, LLMError, Task
+from wiki_tui.agent.engine.stream import ChatResult, LLMError, Task
 
 
 async def collect(task, cancel=None) -> list:

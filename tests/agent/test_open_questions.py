@@ -9,7 +9,7 @@ from tests.conftest import git
 from tests.support.llm_server import Reply
 from wiki_tui.agent import operations
 from wiki_tui.agent.events import Findings
-from wiki_tui.agent.open_questions import open_questions_changeset, page_text
+from wiki_tui.agent.tasks.open_questions import open_questions_changeset, page_text
 from wiki_tui.changes.apply.journal import apply_changeset
 from wiki_tui.vault import Vault
 

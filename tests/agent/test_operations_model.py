@@ -218,7 +218,7 @@ async def test_large_source_is_read_in_parts(llm_server, sample_vault):
         for i in range(12))
     (sample_vault / "raw" / "big.md").write_text(big, encoding="utf-8")
     settings = llm_server.settings(context_tokens=4000)
-    from wiki_tui.agent.prompts import part_tokens, split_source
+    from wiki_tui.agent.context.prompts import part_tokens, split_source
 
     # the rules take much of a 4,000-token budget: the parts are cut smaller than half of it
     size = part_tokens(vault, "ingest", 4000, settings.model)

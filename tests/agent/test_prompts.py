@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from wiki_tui.agent.prompts import EDIT_PROTOCOL, split_source
+from wiki_tui.agent.context.prompts import EDIT_PROTOCOL, split_source
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "edit-protocol.md"
 

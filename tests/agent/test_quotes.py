@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiki_tui.agent.quotes import contradiction_pages, page_quoting
+from wiki_tui.agent.context.quotes import contradiction_pages, page_quoting
 from wiki_tui.vault import Vault
 
 H4 = "entities/H4.md"

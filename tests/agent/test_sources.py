@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiki_tui.agent.sources import SourceError, ingested, resolve_sources
+from wiki_tui.agent.context.sources import SourceError, ingested, resolve_sources
 from wiki_tui.changes.apply.logmd import LogEntry, ingested_sources
 from wiki_tui.vault import Vault
 

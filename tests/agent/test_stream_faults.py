@@ -24,7 +24,7 @@ from tests.conftest import git
 from tests.support.llm_server import Reply
 from wiki_tui.agent import operations
 from wiki_tui.agent.events import Answer, ChangesetReady, Done, Failed, Retry
-from wiki_tui.agent.llm import LLMError, stream_chat
+from wiki_tui.agent.engine.llm import LLMError, stream_chat
 from wiki_tui.changes.apply.journal import apply_changeset
 from wiki_tui.changes.reply.stream import parse_reply
 from wiki_tui.cli import main

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wiki_tui.agent.tools import MAX_TOOL_CHARS, TOOLS, describe, parse_arguments, run_tool
+from wiki_tui.agent.engine.tools import MAX_TOOL_CHARS, TOOLS, describe, parse_arguments, run_tool
 from wiki_tui.vault import Vault
 
 

@@ -419,7 +419,7 @@ def _first_call(server: "LLMServer") -> None:
     lazy parts (seconds on a busy machine), which is no test's timeout to pay."""
     import asyncio
 
-    from wiki_tui.agent.llm import stream_chat
+    from wiki_tui.agent.engine.llm import stream_chat
 
     async def call() -> None:
         async for _item in stream_chat(server.settings(timeout=120.0), [

@@ -16,7 +16,7 @@ from tests.ui.test_app import settle
 from tests.ui.test_app_operations import notes, until
 from tests.ui.conftest import drain
 from wiki_tui.agent import events as ev
-from wiki_tui.agent.dismissed import finding_id
+from wiki_tui.agent.tasks.dismissed import finding_id
 from wiki_tui.ui.app import WikiApp
 from wiki_tui.ui.findings import FindingsScreen, split_evidence
 from wiki_tui.ui.prompt import PromptInput

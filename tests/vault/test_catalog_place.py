@@ -4,8 +4,8 @@ person's home page, read, searched and linked like any page; the catalog is the 
 from __future__ import annotations
 
 from tests.conftest import write_files
-from wiki_tui.agent.backlinks import special_files
-from wiki_tui.agent.prompts import system_prompt
+from wiki_tui.agent.tasks.backlinks import special_files
+from wiki_tui.agent.context.prompts import system_prompt
 from wiki_tui.changes.apply.index_md import render_index
 from wiki_tui.vault import Vault
 

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.agent import prompts, tools
-from wiki_tui.agent.backlinks import rewrite_blocks, special_files
+from wiki_tui.agent.context import prompts
+from wiki_tui.agent.engine import tools
+from wiki_tui.agent.tasks.backlinks import rewrite_blocks, special_files
 from wiki_tui.agent.config import AgentSettings
-from wiki_tui.agent.dismissed import finding_id, load_dismissed, remember_findings
+from wiki_tui.agent.tasks.dismissed import finding_id, load_dismissed, remember_findings
 from wiki_tui.agent.events import (
     Answer,
     ChangesetReady,
@@ -47,13 +48,13 @@ from wiki_tui.agent.events import (
     ToolActivity,
     Usage,
 )
-from wiki_tui.agent.instructions import merge_request
-from wiki_tui.agent.lint_findings import model_findings
-from wiki_tui.agent.citations import citations
+from wiki_tui.agent.tasks.instructions import merge_request
+from wiki_tui.agent.tasks.lint_findings import model_findings
+from wiki_tui.agent.context.citations import citations
 from wiki_tui.agent.convert import MAX_SOURCE_MB, Converted, convert_source, source_title
-from wiki_tui.agent.engines import stream_reply
-from wiki_tui.agent.pageinfo import page_infos
-from wiki_tui.agent.stream import CUT_OFF_KINDS, ChatResult, LLMError, Task
+from wiki_tui.agent.engine.engines import stream_reply
+from wiki_tui.agent.context.pageinfo import page_infos
+from wiki_tui.agent.engine.stream import CUT_OFF_KINDS, ChatResult, LLMError, Task
 from wiki_tui.changes.usage import Spend
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
@@ -148,8 +149,8 @@ async def save_answer(vault: Any, question: str, answer: str, settings: AgentSet
                       form: str = "page", cancel: asyncio.Event | None = None
                       ) -> AsyncIterator[Event]:
     """File an answer back into the wiki as a page, or in another form (a comparison table, a
-    Marp deck, a chart, a canvas: agent/answer_forms.py); a changeset like any other."""
-    from wiki_tui.agent.answer_forms import FormError, check_form_name, form_problems
+    Marp deck, a chart, a canvas: agent/tasks/answer_forms.py); a changeset like any other."""
+    from wiki_tui.agent.tasks.answer_forms import FormError, check_form_name, form_problems
 
     try:
         form = check_form_name(form)
@@ -180,7 +181,7 @@ _EMPTY_SOURCES = re.compile(r"(?m)^sources:[ \t]*(?:\[\s*\]|null|~)[ \t]*$")
 def _fill_answer_sources(vault: Any, blocks: list, answer: str) -> bool:
     """A saved answer's page lists the pages its answer cited: a `sources: []` the model left
     empty is filled from the citations (True if a block changed)."""
-    from wiki_tui.agent.backlinks import link_name
+    from wiki_tui.agent.tasks.backlinks import link_name
     from wiki_tui.changes.reply.blocks import WRITE
 
     cited = [p for p in citations(vault, answer) if p in vault.pages]
@@ -310,7 +311,7 @@ def _image_parts(vault: Any, source: Converted, settings: AgentSettings
 def _supports_vision(settings: AgentSettings) -> bool:
     if settings.vision is not None:  # the config's word wins (a local model litellm lacks)
         return settings.vision
-    from wiki_tui.agent.llm import load_litellm
+    from wiki_tui.agent.engine.llm import load_litellm
 
     try:
         return bool(load_litellm().supports_vision(model=settings.model))

@@ -133,7 +133,7 @@ def run_lint_fix(args) -> int:
 
 
 def run_dismiss(args) -> int:
-    from wiki_tui.agent.dismissed import dismiss, load_seen, undismiss
+    from wiki_tui.agent.tasks.dismissed import dismiss, load_seen, undismiss
     from wiki_tui.agent.events import LintItem
     from wiki_tui.agent.operations import structural_item
     from wiki_tui.vault import Vault, VaultError

@@ -38,7 +38,7 @@ class SourceResult:
 
 
 def run_batch(args: Any, vault: Any, settings: Any) -> int:
-    from wiki_tui.agent.sources import SourceError, resolve_sources
+    from wiki_tui.agent.context.sources import SourceError, resolve_sources
 
     try:
         found = resolve_sources(vault, args.sources, new=args.new, cwd=Path.cwd())

@@ -60,7 +60,7 @@ def verdict(reply: str) -> tuple[str, str]:
 async def judge_run(settings: Any, suite: Suite, run: Any) -> dict[str, Any]:
     """The judge's section of a run: a verdict per query answered, its counts and its cost.
     A judge that fails (its provider refuses, its stream breaks) stops there and says why."""
-    from wiki_tui.agent.llm import ChatResult, LLMError, stream_chat
+    from wiki_tui.agent.engine.llm import ChatResult, LLMError, stream_chat
 
     verdicts: list[dict[str, Any]] = []
     tokens_in = tokens_out = 0

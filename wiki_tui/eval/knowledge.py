@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.agent.backlinks import SPECIAL_FILES
+from wiki_tui.agent.tasks.backlinks import SPECIAL_FILES
 from wiki_tui.eval.claims.check import (
     Claim, asserts_conflict, declines, names_both, read_claim,
 )
@@ -199,7 +199,7 @@ def lint_scores(task: TaskSpec, before: VaultView, after: VaultView, findings: l
     evidence quotes that page; or the issue fixed by the step), and how many of the model's
     findings are such a finding. Suggestions of what to look into next (question, source,
     data-gap) are not findings of a fault: they are left out."""
-    from wiki_tui.agent.lint_findings import SUGGESTIONS
+    from wiki_tui.agent.tasks.lint_findings import SUGGESTIONS
 
     findings = [f for f in findings if f.code not in SUGGESTIONS]
     found = 0

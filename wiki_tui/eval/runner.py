@@ -97,7 +97,7 @@ def new_run(settings: Any, suite: Suite) -> EvalRun:
 async def run_suite(settings: Any, suite: Suite, run: EvalRun, *,
                     on_progress: ProgressHook | None = None) -> EvalRun:
     """Run the suite's tasks one after another into `run` (filled as each task ends)."""
-    from wiki_tui.agent.llm import load_litellm
+    from wiki_tui.agent.engine.llm import load_litellm
 
     if not settings.offline:  # its import (seconds) is no task's wall time
         await asyncio.to_thread(load_litellm)

@@ -12,7 +12,7 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from wiki_tui.agent.prompts import EDIT_PROTOCOL
+from wiki_tui.agent.context.prompts import EDIT_PROTOCOL
 from wiki_tui.mcp_server import prompts, schemas
 from wiki_tui.mcp_server.calls import agent_name, answers
 from wiki_tui.mcp_server.tools import history, lookups, pages, proposals, sources

@@ -322,7 +322,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def warm_up(self) -> None:
         """Import litellm (seconds) off the event loop so the first model call starts at once."""
         try:
-            from wiki_tui.agent.llm import warm_up
+            from wiki_tui.agent.engine.llm import warm_up
         except ImportError:
             os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
             import litellm

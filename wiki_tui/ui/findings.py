@@ -34,7 +34,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.agent.events import Findings, LintItem
-from wiki_tui.agent.open_questions import is_suggestion
+from wiki_tui.agent.tasks.open_questions import is_suggestion
 from wiki_tui.ui.elide import elide
 from wiki_tui.ui.keybar import KeyBar
 
@@ -361,7 +361,7 @@ class FindingsScreen(Screen[str | None]):
     @work(thread=True, group="findings-quotes", exit_on_error=False)
     def _look_up_pages(self, item: LintItem, quotes: list[str]) -> None:
         """Which page holds each quote (a phrase search, then the pages read): off the loop."""
-        from wiki_tui.agent.quotes import contradiction_pages
+        from wiki_tui.agent.context.quotes import contradiction_pages
 
         vault = self.vault
         found: list[tuple[str, str] | None] = []
@@ -437,7 +437,7 @@ class FindingsScreen(Screen[str | None]):
 
     @work(thread=True, group="findings-questions", exit_on_error=False)
     def _file_questions(self, items: list[LintItem]) -> None:
-        from wiki_tui.agent.open_questions import open_questions_changeset
+        from wiki_tui.agent.tasks.open_questions import open_questions_changeset
 
         try:
             changeset = open_questions_changeset(self.vault, items)
@@ -469,7 +469,7 @@ class FindingsScreen(Screen[str | None]):
     @work(thread=True, group="findings-dismiss", exit_on_error=False)
     def _record(self, item: LintItem, dismissed: bool) -> None:
         """A small atomic write (with fsync): off the event loop."""
-        from wiki_tui.agent.dismissed import dismiss, undismiss
+        from wiki_tui.agent.tasks.dismissed import dismiss, undismiss
 
         try:
             if dismissed:

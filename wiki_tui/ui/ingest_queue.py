@@ -87,7 +87,7 @@ class IngestQueueMixin:
     def _command_ingest(self, arg: str) -> None:
         if not self._needs_vault():
             return
-        from wiki_tui.agent.sources import SourceError, resolve_sources
+        from wiki_tui.agent.context.sources import SourceError, resolve_sources
 
         if self.ingest_queue is not None:
             self.conversation.add_note("an ingest queue is running — esc stops it", "warning")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wiki_tui.agent.backlinks import link_name, name_counts
+from wiki_tui.agent.tasks.backlinks import link_name, name_counts
 from wiki_tui.agent.config import OFFLINE_LABEL
 from wiki_tui.agent.offline.rank import Ranked, Ranking, best_sentences, fits
 

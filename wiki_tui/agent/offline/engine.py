@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wiki_tui.agent.backlinks import blocks_as_text, link_name, rewrite_blocks
-from wiki_tui.agent.citations import citations
+from wiki_tui.agent.tasks.backlinks import blocks_as_text, link_name, rewrite_blocks
+from wiki_tui.agent.context.citations import citations
 from wiki_tui.agent.config import OFFLINE_LABEL
-from wiki_tui.agent.instructions import merge_parts, rename_parts
+from wiki_tui.agent.tasks.instructions import merge_parts, rename_parts
 from wiki_tui.agent.offline.writing import NOTE, file_name, new_path, yaml_str
 from wiki_tui.changes.reply.blocks import DELETE, EDIT, RENAME, WRITE, Block
 

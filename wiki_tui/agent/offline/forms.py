@@ -17,8 +17,8 @@ import json
 import re
 from typing import Any
 
-from wiki_tui.agent.backlinks import blocks_as_text, link_name
-from wiki_tui.agent.citations import citations
+from wiki_tui.agent.tasks.backlinks import blocks_as_text, link_name
+from wiki_tui.agent.context.citations import citations
 from wiki_tui.agent.offline.rank import best_sentences
 from wiki_tui.agent.offline.sentences import plain
 from wiki_tui.agent.offline.writing import NOTE, file_name, new_path, yaml_str

@@ -20,7 +20,7 @@ import datetime as _dt
 import re
 from typing import Any
 
-from wiki_tui.agent.backlinks import blocks_as_text, link_name, name_counts
+from wiki_tui.agent.tasks.backlinks import blocks_as_text, link_name, name_counts
 from wiki_tui.agent.convert import source_title
 from wiki_tui.agent.convert.pdf import PAGE_MARK
 from wiki_tui.agent.offline.entities import Name, find_names
@@ -28,7 +28,7 @@ from wiki_tui.agent.offline.mentions import link_first_mentions, mentioned_pages
 from wiki_tui.agent.offline.sentences import plain, split_sentences
 from wiki_tui.agent.offline.updates import update_block
 from wiki_tui.agent.offline.writing import NOTE, file_name, frontmatter, new_path, yaml_str
-from wiki_tui.agent.pageinfo import page_infos
+from wiki_tui.agent.context.pageinfo import page_infos
 from wiki_tui.changes.reply.blocks import WRITE, Block
 
 MAX_UPDATES = 25  # existing pages one ingest updates

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wiki_tui.agent.backlinks import special_files
-from wiki_tui.agent.pageinfo import page_infos
+from wiki_tui.agent.tasks.backlinks import special_files
+from wiki_tui.agent.context.pageinfo import page_infos
 
 _MAX_NAME_WORDS = 6
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from wiki_tui.agent.backlinks import special_files
+from wiki_tui.agent.tasks.backlinks import special_files
 from wiki_tui.agent.offline.sentences import Sentence, plain, sentences, stem, words
 
 COVER_MIN = 0.5  # least share of the question's weight the best sentence must hold
@@ -259,7 +259,7 @@ def _candidate_pages(vault: Any, question: str, asked: list[str]
 
 def _people(vault: Any) -> set[str]:
     """The names (titles, aliases) of the pages about people (tagged or typed `person`)."""
-    from wiki_tui.agent.pageinfo import page_infos
+    from wiki_tui.agent.context.pageinfo import page_infos
 
     names = set()
     for info in page_infos(vault):

@@ -1,4 +1,4 @@
-"""The offline engine as a streaming engine (the interface of `agent/stream.py`).
+"""The offline engine as a streaming engine (the interface of `agent/engine/stream.py`).
 
 The reply is written from the task (the operation, the vault, its details), in a thread: the
 engine reads the vault, up to a second on 10,000 pages, and the TUI keeps painting meanwhile.
@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from wiki_tui.agent.events import Progress, Token, Usage
-from wiki_tui.agent.stream import ChatResult, LLMError, StreamItem, Task, cancelled
+from wiki_tui.agent.engine.stream import ChatResult, LLMError, StreamItem, Task, cancelled
 
 _CHUNK = 256  # characters per streamed piece: the reply is ready at once, keep pieces few
 

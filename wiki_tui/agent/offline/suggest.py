@@ -5,7 +5,7 @@
 - `data-gap`: a page that cites no source, and a page whose claims rest on one source alone
   (in a vault whose pages keep `sources` at all).
 
-Written as lint's FINDING lines (agent/lint_findings.py reads them, as it reads a model's), at
+Written as lint's FINDING lines (agent/tasks/lint_findings.py reads them, as it reads a model's), at
 most MAX_EACH of each kind, the most telling first.
 """
 
@@ -15,8 +15,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from wiki_tui.agent.backlinks import special_files
-from wiki_tui.agent.pageinfo import page_infos
+from wiki_tui.agent.tasks.backlinks import special_files
+from wiki_tui.agent.context.pageinfo import page_infos
 
 MAX_EACH = 8
 MIN_PAGES = 3  # a name is worth a question when this many pages mention it

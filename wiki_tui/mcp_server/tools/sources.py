@@ -18,7 +18,7 @@ PART_CHARS = 50_000  # the most text one read_source answer holds (then: next_of
 def list_sources(vault: Vault, folder: str | None = None, limit: int | None = None,
                  cursor: str | None = None) -> dict[str, Any]:
     """Files under raw/ (or one folder of it), by path, with `ingested` as ingest --new counts it."""
-    from wiki_tui.agent.sources import ingested
+    from wiki_tui.agent.context.sources import ingested
 
     notes: list[str] = []
     most = limit_of(limit, LIST_LIMIT, LIST_LIMIT, notes)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from wiki_tui.agent.dismissed import finding_id
+from wiki_tui.agent.tasks.dismissed import finding_id
 from wiki_tui.agent.events import LintItem
 
 CODES = ("contradiction", "superseded", "missing-page", "missing-link")
-# What the wiki should look into next: not errors, kept apart (agent/open_questions.py).
+# What the wiki should look into next: not errors, kept apart (agent/tasks/open_questions.py).
 SUGGESTIONS = ("question", "source", "data-gap")
 
 _LIST_MARK = r"(?:[-*+•]|\d+[.)]|\(\d+\))?"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from wiki_tui.agent.convert import INGESTIBLE
-from wiki_tui.agent.pageinfo import page_infos
+from wiki_tui.agent.context.pageinfo import page_infos
 from wiki_tui.changes.apply.logmd import LOG_PATH, ingested_sources
 from wiki_tui.vault.layout import RAW_DIR as RAW
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wiki_tui.agent.backlinks import link_name
-from wiki_tui.agent.lint_findings import SUGGESTIONS
+from wiki_tui.agent.tasks.backlinks import link_name
+from wiki_tui.agent.tasks.lint_findings import SUGGESTIONS
 
 TITLE = "Open questions"
 HEADINGS = {"question": "Questions to investigate", "source": "Sources to find",

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from wiki_tui.agent.backlinks import link_name, name_counts, special_files
+from wiki_tui.agent.tasks.backlinks import link_name, name_counts, special_files
 from wiki_tui.agent.config import OFFLINE_LABEL, OFFLINE_MODEL
-from wiki_tui.agent.llm import count_tokens
-from wiki_tui.agent.pageinfo import page_info
+from wiki_tui.agent.engine.llm import count_tokens
+from wiki_tui.agent.context.pageinfo import page_info
 
 # The model's half of docs/edit-protocol.md ("For the model"); tests/agent/test_prompts.py
 # checks that the two stay the same text.
@@ -165,7 +165,7 @@ TASKS = {
 
 
 # What a save asks for when the answer is filed in another form (`query --save --as FORM`);
-# docs/forms.md shows each. The program checks the form (agent/answer_forms.py), the chart
+# docs/forms.md shows each. The program checks the form (agent/tasks/answer_forms.py), the chart
 # spec and the canvas (changes/build/form_files.py), and sends back what is wrong.
 FORM_TASKS = {
     "table": (

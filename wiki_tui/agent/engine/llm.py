@@ -1,5 +1,5 @@
 """The engine of every real model: litellm, imported lazily, streamed, with faults made
-readable (the interface of agent/stream.py; the offline engine is served without litellm).
+readable (the interface of agent/engine/stream.py; the offline engine is served without litellm).
 
 `import litellm` costs seconds and, unconfigured, reaches for the network and prints to stdout;
 so it happens only inside `load_litellm()` (the TUI calls `warm_up()` in a worker after first
@@ -27,7 +27,7 @@ from typing import Any
 
 from wiki_tui.agent.config import AgentSettings
 from wiki_tui.agent.events import Retry, Token, Usage
-from wiki_tui.agent.stream import CUT_OFF_KINDS, ChatResult, LLMError, cancelled
+from wiki_tui.agent.engine.stream import CUT_OFF_KINDS, ChatResult, LLMError, cancelled
 
 __all__ = ["CUT_OFF_KINDS", "ChatResult", "LLMError", "count_tokens", "load_litellm",
            "stream_chat", "warm_up"]
@@ -121,7 +121,7 @@ async def stream_chat(
     cancel: asyncio.Event | None = None,
 ) -> AsyncIterator[Token | Retry | ChatResult]:
     """Stream one model turn of a real model through litellm (the interface of
-    agent/stream.py): Token/Retry events, then a ChatResult. Raises LLMError.
+    agent/engine/stream.py): Token/Retry events, then a ChatResult. Raises LLMError.
 
     `cancel`, when set, stops the stream at once (LLMError kind "cancelled" with the partial
     reply); cancelling the consuming task works too (the HTTP stream is closed either way).
@@ -429,7 +429,7 @@ def _check_ready(litellm, settings: AgentSettings) -> None:
     if not settings.model:
         raise LLMError("No model configured. Pass --model, set WIKI_TUI_MODEL, or add "
                        "model = \"...\" to the config file.", "config")
-    if settings.offline:  # agent/engines.py sends it to the offline engine, never here
+    if settings.offline:  # agent/engine/engines.py sends it to the offline engine, never here
         raise LLMError("The offline engine is not served by litellm.", "config")
     if settings.api_base or settings.api_key:
         return

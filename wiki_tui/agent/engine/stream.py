@@ -3,9 +3,9 @@
 An engine answers one model turn as an async stream: `Token` pieces of the reply (and `Retry`
 or `Progress` events on the way), then exactly one `ChatResult` (the whole text, tool calls,
 finish reason, usage). A fault is raised as `LLMError(reason, kind, partial_reply)`, a message
-meant for the person. Two engines serve it (`agent/engines.py` picks one):
+meant for the person. Two engines serve it (`agent/engine/engines.py` picks one):
 
-- litellm's (`agent/llm.py`), for every real model; litellm is imported lazily, in it alone;
+- litellm's (`agent/engine/llm.py`), for every real model; litellm is imported lazily, in it alone;
 - the built-in offline engine (`agent/offline/`), which never imports litellm.
 
     async for item in engine(settings, messages, tools=None, task=task, cancel=cancel):
