@@ -129,7 +129,7 @@ def child_streaming(vault: str, tokens: int, earlier: int) -> None:
 
     from wiki_tui.agent import events as ev
     from wiki_tui.ui.app import WikiApp
-    from wiki_tui.ui.presenter import EventPresenter
+    from wiki_tui.ui.chat.presenter import EventPresenter
 
     app = WikiApp(Path(vault))
     result: dict = {}

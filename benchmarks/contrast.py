@@ -7,7 +7,7 @@ a fixed reply (changed words, a link, code, a heading, a new page; unified with 
 accepted and one hunk rejected, then side by side), the findings screen of the vault's
 structural lint, and the browser on a page with its backlinks (the cursor in them). No model
 runs (importing litellm alone takes seconds). In each state and each theme it collects the pairs
-wiki_tui/ui/contrast.py reads off the screen and the widgets' component classes, and prints
+wiki_tui/ui/frame/contrast.py reads off the screen and the widgets' component classes, and prints
 JSON: per theme the threshold (4.5:1; 7:1 for wiki-high-contrast), the lowest ratio in
 truecolor and after the 256-colour mapping, and the pairs below the threshold (`--all`: every
 pair). tests/ui/test_contrast.py asserts the thresholds with the same walk.
@@ -61,7 +61,7 @@ def threshold(theme: str) -> float:
 
 
 def shipped_themes() -> list[str]:
-    from wiki_tui.ui.themes import BUILTIN_THEMES_DIR, load_theme_dir
+    from wiki_tui.ui.frame.themes import BUILTIN_THEMES_DIR, load_theme_dir
 
     return [t.name for t in load_theme_dir(BUILTIN_THEMES_DIR)[0]]
 
@@ -78,7 +78,7 @@ async def until(pilot, condition, timeout: float = 60.0) -> None:
 
 async def collect_state(pilot, themes: list[str], found: dict[str, set], root=None) -> None:
     """Add the pairs of the current screen (of `root` in it), drawn in each theme, to `found`."""
-    from wiki_tui.ui.contrast import component_pairs, screen_pairs
+    from wiki_tui.ui.frame.contrast import component_pairs, screen_pairs
 
     app = pilot.app
     for name in themes:
@@ -142,7 +142,7 @@ async def walk(app, themes: list[str]) -> dict[str, set]:
 
 def table(found: dict[str, set], *, every: bool = False) -> dict:
     """Per theme: the threshold, the minimum ratios and the pairs below it (or all of them)."""
-    from wiki_tui.ui.contrast import hex_rgb
+    from wiki_tui.ui.frame.contrast import hex_rgb
 
     out = {}
     for name, pairs in found.items():

@@ -24,7 +24,7 @@ FORMS = ("table", "slides", "chart", "canvas")
 
 async def shoot_forms(vault: Path) -> None:
     from wiki_tui.ui.app import WikiApp
-    from wiki_tui.ui.prompt import PromptInput
+    from wiki_tui.ui.chat.prompt import PromptInput
     from wiki_tui.ui.review import ReviewScreen
     from wiki_tui.ui.review.form_preview import FormPreviewScreen
 

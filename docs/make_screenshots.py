@@ -47,7 +47,7 @@ def save(app, name: str) -> None:
 async def shoot(vault: Path) -> None:
     from wiki_tui.ui.app import WikiApp
     from wiki_tui.ui.browser import SearchScreen
-    from wiki_tui.ui.prompt import PromptInput
+    from wiki_tui.ui.chat.prompt import PromptInput
     from wiki_tui.ui.review import ReviewScreen
 
     app = WikiApp(vault)
@@ -80,7 +80,7 @@ async def shoot_reviews(vault: Path) -> None:
     from wiki_tui.changes.model import MODIFY
     from wiki_tui.ui.app import WikiApp
     from wiki_tui.ui.review import ReviewScreen
-    from wiki_tui.ui.themes import BUILTIN_THEMES_DIR, load_theme_dir
+    from wiki_tui.ui.frame.themes import BUILTIN_THEMES_DIR, load_theme_dir
 
     themes = [t.name for t in load_theme_dir(BUILTIN_THEMES_DIR)[0]]
     for label, size in REVIEW_SIZES.items():

@@ -140,7 +140,7 @@ def test_an_offline_ingest_in_a_real_process_never_imports_litellm(git_vault):
 _TUI = """
 import asyncio
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import ReplyMessage
+from wiki_tui.ui.chat.conversation import ReplyMessage
 
 async def main():
     app = WikiApp({root!r})

@@ -14,7 +14,7 @@ from tests.ui.conftest import wait_for
 from tests.ui.test_app import settle
 from wiki_tui.cli import main
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import NoteLine
+from wiki_tui.ui.chat.conversation import NoteLine
 from wiki_tui.ui.review.pending import PendingScreen
 
 

@@ -102,7 +102,7 @@ async def drain(pilot) -> None:
     app = pilot.app
     for _ in range(3):
         try:
-            from wiki_tui.ui.conversation import Conversation
+            from wiki_tui.ui.chat.conversation import Conversation
 
             app.screen_stack[0].query_one(Conversation).flush()
         except NoMatches:

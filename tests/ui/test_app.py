@@ -10,9 +10,9 @@ import pytest
 
 from tests.ui.conftest import drain, wait_for
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import NoteLine, ReplyMessage, UserMessage
-from wiki_tui.ui.help import HelpScreen
-from wiki_tui.ui.prompt import PromptInput
+from wiki_tui.ui.chat.conversation import NoteLine, ReplyMessage, UserMessage
+from wiki_tui.ui.frame.help import HelpScreen
+from wiki_tui.ui.chat.prompt import PromptInput
 
 
 @pytest.fixture(autouse=True)

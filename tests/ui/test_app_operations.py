@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import git
 from tests.support.llm_server import Reply
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import LiveReply, NoteLine, ReplyMessage
+from wiki_tui.ui.chat.conversation import LiveReply, NoteLine, ReplyMessage
 from tests.ui.conftest import drain
 from tests.ui.test_app import settle
 
@@ -52,7 +52,7 @@ async def test_query_streams_from_the_local_server_and_citations_open_pages(git_
         reply.focus()
         await pilot.press("enter")
         await pilot.pause()
-        from wiki_tui.ui.citations import CitationsScreen
+        from wiki_tui.ui.chat.citations import CitationsScreen
 
         if reply.targets() and len(reply.targets()) > 1:
             assert isinstance(app.screen, CitationsScreen)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import NoteLine
-from wiki_tui.ui.themes import BUILTIN_THEMES_DIR, ThemeFileError, load_theme_dir, parse_theme
+from wiki_tui.ui.chat.conversation import NoteLine
+from wiki_tui.ui.frame.themes import BUILTIN_THEMES_DIR, ThemeFileError, load_theme_dir, parse_theme
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """Every style the review, the findings and the browser draw is readable in every shipped theme:
 4.5:1 (7:1 in wiki-high-contrast), in truecolor and after the 256-colour mapping.
 
-The pairs are read off the real app (benchmarks/contrast.py walks it; wiki_tui/ui/contrast.py
+The pairs are read off the real app (benchmarks/contrast.py walks it; wiki_tui/ui/frame/contrast.py
 reads the composed screen and every widget's component classes), so a style added to a .tcss
 file or a widget is checked without being listed here.
 """
@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from benchmarks.contrast import shipped_themes, threshold, walk
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.contrast import Pair, component_pairs, contrast_ratio, screen_pairs, to_256
+from wiki_tui.ui.frame.contrast import Pair, component_pairs, contrast_ratio, screen_pairs, to_256
 
 
 @pytest.fixture(autouse=True)

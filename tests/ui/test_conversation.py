@@ -7,8 +7,8 @@ import pytest
 
 from wiki_tui.agent import events as ev
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import LiveReply, NoteLine, ReplyMessage, settled_split
-from wiki_tui.ui.presenter import EventPresenter
+from wiki_tui.ui.chat.conversation import LiveReply, NoteLine, ReplyMessage, settled_split
+from wiki_tui.ui.chat.presenter import EventPresenter
 from tests.ui.conftest import drain
 from tests.ui.test_app import settle
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 from rich.cells import cell_len
 
-from wiki_tui.ui.elide import elide
+from wiki_tui.ui.frame.elide import elide
 
 
 def test_folders_go_first_then_the_middle_of_the_name():

@@ -19,7 +19,7 @@ from wiki_tui.agent import events as ev
 from wiki_tui.agent.tasks.dismissed import finding_id
 from wiki_tui.ui.app import WikiApp
 from wiki_tui.ui.findings import FindingsScreen, split_evidence
-from wiki_tui.ui.prompt import PromptInput
+from wiki_tui.ui.chat.prompt import PromptInput
 
 BROKEN_PAGE = "entities/Board of Longitude.md"  # sample_vault: [[Board of Longitude Minutes]]
 
@@ -41,7 +41,7 @@ CONTRADICTION = ev.LintItem(
 
 def feed_lint(app: WikiApp, items, dismissed: int = 0) -> None:
     """What a lint run without fixes emits, through the app's own presenter."""
-    from wiki_tui.ui.presenter import EventPresenter
+    from wiki_tui.ui.chat.presenter import EventPresenter
 
     presenter = EventPresenter(app.conversation, "lint")
     for event in (ev.Started("lint", "lint", "offline", True),
@@ -282,7 +282,7 @@ async def test_contradiction_shows_both_claims_side_by_side_each_under_its_page(
 
 
 async def test_every_findings_key_has_an_id_known_to_f1(git_vault):
-    from wiki_tui.ui.help import binding_rows
+    from wiki_tui.ui.frame.help import binding_rows
 
     ids = {b.id for b in FindingsScreen.BINDINGS}
     assert None not in ids

@@ -99,7 +99,7 @@ async def test_a_plain_page_has_no_view(review):
 @pytest.mark.parametrize("form", ["slides", "chart", "canvas"])
 async def test_every_review_key_is_on_the_bar_at_80x24_with_v_for_a_form(review, form):
     """The key bar's two rows hold every key the review shows, `v` (a form's view) and `?` too."""
-    from wiki_tui.ui.keybar import KeyBar
+    from wiki_tui.ui.frame.keybar import KeyBar
 
     app, _changeset = review(form)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -13,8 +13,8 @@ from tests.ui.conftest import drain
 from tests.ui.conftest import wait_for
 from tests.ui.test_app import settle
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import NoteLine
-from wiki_tui.ui.ingest_queue import ingest_words
+from wiki_tui.ui.chat.conversation import NoteLine
+from wiki_tui.ui.chat.ingest_queue import ingest_words
 from wiki_tui.ui.review import ReviewScreen
 
 

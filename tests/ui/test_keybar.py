@@ -7,8 +7,8 @@ import pytest
 
 from tests.ui.test_app import settle, write_config
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.help import HelpScreen
-from wiki_tui.ui.keybar import KeyBar
+from wiki_tui.ui.frame.help import HelpScreen
+from wiki_tui.ui.frame.keybar import KeyBar
 
 
 @pytest.fixture(autouse=True)
@@ -91,7 +91,7 @@ async def test_hover_marks_the_key_and_shows_its_tooltip(git_vault):
 
 
 def test_next_and_prev_pairs_share_a_place():
-    from wiki_tui.ui.keybar import ShownKey, paired
+    from wiki_tui.ui.frame.keybar import ShownKey, paired
 
     def key(k, description):
         return ShownKey(k, k, description, True, description)

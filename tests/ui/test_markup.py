@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiki_tui.ui.markup import readable
+from wiki_tui.ui.frame.markup import readable
 
 
 def shown_spans(line: str, spans) -> tuple[str, list[str]]:

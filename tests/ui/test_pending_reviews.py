@@ -15,7 +15,7 @@ from tests.ui.test_app import settle
 from tests.ui.test_review_typeahead import operation
 from wiki_tui.changes.model import CONFLICT
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import NoteLine
+from wiki_tui.ui.chat.conversation import NoteLine
 from wiki_tui.ui.review import ConfirmScreen, ReviewScreen
 from wiki_tui.ui.review.pending import PendingScreen
 

@@ -325,7 +325,7 @@ def test_rows_share_context_and_pair_changed_lines(git_vault, open_vault):
 
 
 async def test_at_80x24_every_key_that_finishes_a_review_shows_and_messages_read_whole(review):
-    from wiki_tui.ui.keybar import KeyBar
+    from wiki_tui.ui.frame.keybar import KeyBar
 
     app, _changeset = review()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -356,7 +356,7 @@ async def test_at_80x24_every_key_that_finishes_a_review_shows_and_messages_read
 
 
 async def test_the_key_bar_keeps_re_diff_and_the_help_key_at_80_columns(review, git_vault):
-    from wiki_tui.ui.keybar import KeyBar
+    from wiki_tui.ui.frame.keybar import KeyBar
 
     app, changeset = review()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -374,7 +374,7 @@ async def test_question_mark_in_a_review_lists_every_key_the_reviews_first(git_v
                                                                           monkeypatch, tmp_path):
     from tests.ui.test_app import settle
     from wiki_tui.ui.app import WikiApp
-    from wiki_tui.ui.help import HelpScreen
+    from wiki_tui.ui.frame.help import HelpScreen
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     app = WikiApp(git_vault)

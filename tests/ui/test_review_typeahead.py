@@ -18,7 +18,7 @@ from tests.ui.test_app import settle
 from wiki_tui.agent import events as ev
 from wiki_tui.changes.model import PENDING
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.conversation import NoteLine, UserMessage
+from wiki_tui.ui.chat.conversation import NoteLine, UserMessage
 from wiki_tui.ui.review import ReviewScreen
 
 SENTENCE = "was the harrison watch tested at sea?"

@@ -12,7 +12,7 @@ import pytest
 from tests.ui.test_app import settle
 from tests.ui.conftest import drain
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.prompt import PromptInput
+from wiki_tui.ui.chat.prompt import PromptInput
 
 
 @pytest.fixture(autouse=True)

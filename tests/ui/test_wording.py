@@ -12,8 +12,8 @@ from tests.ui.test_app import settle
 from tests.ui.test_browser_screens import open_screen
 from wiki_tui.ui.app import WikiApp
 from wiki_tui.ui.browser import PageJumpScreen
-from wiki_tui.ui.help import HelpScreen
-from wiki_tui.ui.markup import counted
+from wiki_tui.ui.frame.help import HelpScreen
+from wiki_tui.ui.frame.markup import counted
 
 
 @pytest.fixture(autouse=True)

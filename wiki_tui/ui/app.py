@@ -22,15 +22,15 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from wiki_tui.agent.config import AgentSettings, ConfigError, resolve_settings
-from wiki_tui.ui.config import load_ui_config, user_config_dir
-from wiki_tui.ui.conversation import Conversation, ReplyMessage
-from wiki_tui.ui.ingest_queue import IngestQueueMixin
-from wiki_tui.ui.keybar import KeyBar
-from wiki_tui.ui.operations import OperationsMixin
-from wiki_tui.ui.palette import ActionsProvider, PagesProvider
-from wiki_tui.ui.state import AppState
-from wiki_tui.ui.status import StatusBar, git_branch
-from wiki_tui.ui.themes import DEFAULT_THEME, load_themes
+from wiki_tui.ui.frame.config import load_ui_config, user_config_dir
+from wiki_tui.ui.chat.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.chat.ingest_queue import IngestQueueMixin
+from wiki_tui.ui.frame.keybar import KeyBar
+from wiki_tui.ui.chat.operations import OperationsMixin
+from wiki_tui.ui.frame.palette import ActionsProvider, PagesProvider
+from wiki_tui.ui.frame.state import AppState
+from wiki_tui.ui.frame.status import StatusBar, git_branch
+from wiki_tui.ui.frame.themes import DEFAULT_THEME, load_themes
 
 NARROW_WIDTH = 100  # below this many columns the panes stack
 RAW_LIST_LIMIT = 5000
@@ -180,7 +180,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         keymap = self._configured_keymap()
         if not keymap:
             return
-        from wiki_tui.ui.help import binding_rows
+        from wiki_tui.ui.frame.help import binding_rows
 
         known = {row[0] for row in binding_rows(self, self._screen_classes())}
         unknown = sorted(set(self.ui_config.keys) - known)
@@ -420,9 +420,9 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def _screen_classes(self) -> tuple[type, ...]:
         """Screens pushed later, so F1 and keymap checks know their bindings too."""
         classes: list[type] = []
-        from wiki_tui.ui.citations import CitationsScreen
+        from wiki_tui.ui.chat.citations import CitationsScreen
         from wiki_tui.ui.findings import FindingsScreen
-        from wiki_tui.ui.help import HelpScreen
+        from wiki_tui.ui.frame.help import HelpScreen
 
         classes += [HelpScreen, CitationsScreen, ReplyMessage, FindingsScreen]
         from wiki_tui.ui import browser, review
@@ -436,7 +436,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         return tuple(classes)
 
     def action_help(self) -> None:
-        from wiki_tui.ui.help import HelpScreen, binding_rows
+        from wiki_tui.ui.frame.help import HelpScreen, binding_rows
 
         if isinstance(self.screen, HelpScreen):
             return
@@ -512,7 +512,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
 
     # -- palette ---------------------------------------------------------------------------
     def palette_actions(self) -> list[tuple[str, str, Callable[[], Any]]]:
-        from wiki_tui.ui.help import binding_rows
+        from wiki_tui.ui.frame.help import binding_rows
 
         keys_by_id = {row[0]: row[1] for row in binding_rows(self)}
 

@@ -35,8 +35,8 @@ from textual.widgets.option_list import Option
 
 from wiki_tui.agent.events import Findings, LintItem
 from wiki_tui.agent.tasks.open_questions import is_suggestion
-from wiki_tui.ui.elide import elide
-from wiki_tui.ui.keybar import KeyBar
+from wiki_tui.ui.frame.elide import elide
+from wiki_tui.ui.frame.keybar import KeyBar
 
 # What breaks a reader's way through the wiki, or may be false, comes first; then by code.
 CODE_RANK = {"broken-link": 0, "contradiction": 1, "superseded": 2, "missing-page": 3}
@@ -528,7 +528,7 @@ class FindingsReported(Message):
 
 def findings_key(app: Any) -> str | None:
     """How the `app.findings` binding reads now (keymap applied), or None without it."""
-    from wiki_tui.ui.help import binding_rows
+    from wiki_tui.ui.frame.help import binding_rows
 
     for binding_id, keys, _description, _where in binding_rows(app):
         if binding_id == "app.findings":

@@ -22,7 +22,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 from wiki_tui.ui.browser.document import LinkRef, PageDocument, find_subpath_line, load_document
-from wiki_tui.ui.editor import EditorError, run_editor
+from wiki_tui.ui.chat.editor import EditorError, run_editor
 from wiki_tui.ui.browser.history import History
 from wiki_tui.ui.browser.page_view import PageView, is_lite
 from wiki_tui.ui.browser.panels import (

@@ -17,7 +17,7 @@ from textual.widgets import OptionList, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
-from wiki_tui.ui.markup import readable
+from wiki_tui.ui.frame.markup import readable
 
 _LIST_BINDINGS = [
     Binding("j", "cursor_down", "Down", show=False, id="browser.list_down"),

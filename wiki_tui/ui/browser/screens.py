@@ -19,7 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser, warm_finder
-from wiki_tui.ui.markup import counted, readable
+from wiki_tui.ui.frame.markup import counted, readable
 
 JUMP_LIMIT = 30
 SEARCH_LIMIT = 30

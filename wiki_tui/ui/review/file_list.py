@@ -10,7 +10,7 @@ from rich.text import Text
 
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, PENDING, REJECTED,
                                     RENAME, Changeset, FileChange)
-from wiki_tui.ui.elide import ElidedPath
+from wiki_tui.ui.frame.elide import ElidedPath
 
 GLYPHS = {PENDING: "·", ACCEPTED: "✓", REJECTED: "✗", CONFLICT: "!"}
 KIND_LETTERS = {CREATE: "C", MODIFY: "M", DELETE: "D", RENAME: "R"}

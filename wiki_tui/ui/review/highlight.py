@@ -3,7 +3,7 @@
 Lines are highlighted one by one, only when drawn, so a huge diff costs only what is on screen.
 Token kinds map to a few families (heading, markup, code) whose styles the caller passes in:
 the DiffView takes them from its component classes, so the colours are the theme's and are
-checked for contrast against the line backgrounds (wiki_tui/ui/contrast.py).
+checked for contrast against the line backgrounds (wiki_tui/ui/frame/contrast.py).
 """
 
 from __future__ import annotations

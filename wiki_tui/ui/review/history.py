@@ -23,8 +23,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wiki_tui.changes.apply import journal
-from wiki_tui.ui.keybar import KeyBar
-from wiki_tui.ui.markup import counted, readable
+from wiki_tui.ui.frame.keybar import KeyBar
+from wiki_tui.ui.frame.markup import counted, readable
 from wiki_tui.ui.review.confirm import ConfirmScreen
 from wiki_tui.ui.review.history_data import Commit, Entry, History, load_history
 

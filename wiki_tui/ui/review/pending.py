@@ -18,7 +18,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from wiki_tui.changes.model import CONFLICT
-from wiki_tui.ui.keybar import KeyBar
+from wiki_tui.ui.frame.keybar import KeyBar
 from wiki_tui.ui.review.file_list import summary
 
 

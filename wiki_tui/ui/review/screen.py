@@ -30,8 +30,8 @@ from wiki_tui.changes.apply import journal
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, PENDING, REJECTED, RENAME, Changeset,
                                     FileChange)
 from wiki_tui.ui.review.diff_view import DiffView
-from wiki_tui.ui.editor import EditorError, edit_text
-from wiki_tui.ui.keybar import KeyBar
+from wiki_tui.ui.chat.editor import EditorError, edit_text
+from wiki_tui.ui.frame.keybar import KeyBar
 from wiki_tui.ui.review.file_list import describe, file_row, notes_text, summary
 from wiki_tui.ui.review.form_preview import FormPreviewScreen, change_views, form_hint
 from wiki_tui.ui.review.outcome import outcome_text, title_mark

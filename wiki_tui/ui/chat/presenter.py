@@ -9,7 +9,7 @@ from __future__ import annotations
 from wiki_tui.agent import events as ev
 from wiki_tui.changes.reply.blocks import BlockIncomplete, BlockStarted, Prose
 from wiki_tui.changes.reply.stream import StreamParser
-from wiki_tui.ui.conversation import Conversation, LiveReply
+from wiki_tui.ui.chat.conversation import Conversation, LiveReply
 from wiki_tui.ui.findings import FindingsReported, findings_key, note_text
 
 # How a proposed block reads in the reply: its content belongs to the review, not the chat.

@@ -43,7 +43,7 @@ def binding_rows(app, extra_classes: tuple[type[DOMNode], ...] = ()) -> list[tup
 
 
 class HelpScreen(ModalScreen[None]):
-    CSS_PATH = Path(__file__).with_name("modals.tcss")
+    CSS_PATH = Path(__file__).parent.parent / "modals.tcss"
     BINDINGS = [Binding("escape,f1,q", "dismiss", "Close", id="help.close")]
 
     def __init__(self, rows: list[tuple[str, str, str, str]]) -> None:

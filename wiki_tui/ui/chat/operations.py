@@ -12,10 +12,10 @@ from typing import Any, AsyncIterator, Callable
 
 from textual import events, work
 
-from wiki_tui.ui.commands import CommandError, help_text, parse_command
-from wiki_tui.ui.conversation import Conversation, ReplyMessage
-from wiki_tui.ui.markup import counted
-from wiki_tui.ui.status import git_branch
+from wiki_tui.ui.chat.commands import CommandError, help_text, parse_command
+from wiki_tui.ui.chat.conversation import Conversation, ReplyMessage
+from wiki_tui.ui.frame.markup import counted
+from wiki_tui.ui.frame.status import git_branch
 from wiki_tui.vault.layout import special_pages
 
 HISTORY_TURNS = 3  # earlier question/answer pairs sent with a query
@@ -153,7 +153,7 @@ class OperationsMixin:
     @work(group="operation", exclusive=True, exit_on_error=False)
     async def run_operation(self, name: str, factory: Callable[[], AsyncIterator[Any]],
                             activity: str = "") -> None:
-        from wiki_tui.ui.presenter import EventPresenter
+        from wiki_tui.ui.chat.presenter import EventPresenter
 
         presenter = EventPresenter(self.conversation, name)
         self.keys_at_start = self.keys_typed  # keys typed from now on may hold a review back
@@ -183,7 +183,7 @@ class OperationsMixin:
             self.exchanges.append((self.last_question, presenter.answer))
         if presenter.changeset is not None and presenter.failed is None:
             self.changeset_ready(presenter.changeset)
-        self._operation_ended(name, presenter)  # an ingest queue moves on (ui/ingest_queue.py)
+        self._operation_ended(name, presenter)  # an ingest queue moves on (ui/chat/ingest_queue.py)
 
     # -- review ----------------------------------------------------------------------------
     # One rule for every operation (ingest, save, lint, create, instructions): the review opens
@@ -333,7 +333,7 @@ class OperationsMixin:
     def _type_into_main_screen(self, key: str, character: str | None) -> None:
         """A key typed while a review that opened by itself was in its grace period: it was
         meant for the main screen (the input, usually), so it goes there."""
-        from wiki_tui.ui.prompt import PromptInput
+        from wiki_tui.ui.chat.prompt import PromptInput
 
         target = self.screen_stack[0].focused
         if isinstance(target, PromptInput):
@@ -437,7 +437,7 @@ class OperationsMixin:
         if len(targets) == 1 and resolved:
             self.open_page(resolved[0])
             return
-        from wiki_tui.ui.citations import CitationsScreen
+        from wiki_tui.ui.chat.citations import CitationsScreen
 
         self.push_screen(CitationsScreen(targets), callback=self._maybe_open)
 

@@ -15,7 +15,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 DEFAULT_THEME = "wiki-dark"
-BUILTIN_THEMES_DIR = Path(__file__).resolve().parents[2] / "themes"
+BUILTIN_THEMES_DIR = Path(__file__).resolve().parents[3] / "themes"
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Theme)}
 _COLOUR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from wiki_tui.ui.markup import counted
+from wiki_tui.ui.frame.markup import counted
 
 CHARS_PER_TOKEN = 4  # a rough rule for English prose: the count is shown as "~N tokens"
 

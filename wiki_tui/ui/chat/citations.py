@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 class CitationsScreen(ModalScreen[str | None]):
     """Dismisses with the vault path of the chosen citation, or None."""
 
-    CSS_PATH = Path(__file__).with_name("modals.tcss")
+    CSS_PATH = Path(__file__).parent.parent / "modals.tcss"
 
     BINDINGS = [Binding("escape", "dismiss_none", "Close", id="citations.close")]
 

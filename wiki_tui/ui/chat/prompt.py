@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
-from wiki_tui.ui.commands import completions
+from wiki_tui.ui.chat.commands import completions
 
 
 class PromptInput(TextArea):

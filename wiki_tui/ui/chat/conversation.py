@@ -27,8 +27,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
-from wiki_tui.ui.progress import ProgressLine
-from wiki_tui.ui.prompt import PromptInput
+from wiki_tui.ui.chat.progress import ProgressLine
+from wiki_tui.ui.chat.prompt import PromptInput
 
 FLUSH_SECONDS = 0.12
 # A live reply reserves its height in steps, so most flushes repaint only the reply itself;
