@@ -163,7 +163,7 @@ def _scores(base: sqlite3.Connection, expr: str, rowids: list[int]) -> dict[int,
 
 
 def main() -> None:
-    from wiki_tui.vault.search import SearchIndex, parse_query
+    from wiki_tui.vault.find.search import SearchIndex, parse_query
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--dir", type=Path, required=True)

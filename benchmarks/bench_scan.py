@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_vault import generate  # noqa: E402
 
-from wiki_tui.vault.links import scan_links  # noqa: E402
-from wiki_tui.vault.page import parse_page, read_page_text  # noqa: E402
-from wiki_tui.vault.resolve import Resolver  # noqa: E402
+from wiki_tui.vault.parse.links import scan_links  # noqa: E402
+from wiki_tui.vault.parse.page import parse_page, read_page_text  # noqa: E402
+from wiki_tui.vault.indexing.resolve import Resolver  # noqa: E402
 
 
 def run(root: Path, rounds: int) -> dict:

@@ -138,7 +138,7 @@ def p95(values: list[float]) -> float:
 
 def _raw_bm25(vault, query: str) -> None:
     """The anchor: FTS5's own ranking of the parsed query, top 20 rowids, no snippets."""
-    from wiki_tui.vault.search import parse_query
+    from wiki_tui.vault.find.search import parse_query
 
     parsed = parse_query(query)
     if parsed is not None:

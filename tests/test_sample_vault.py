@@ -287,8 +287,8 @@ class _Core:
     """Pages parsed by vault-core and its Obsidian resolver: the part of Vault these checks use."""
 
     def __init__(self, root: Path):
-        page_mod = pytest.importorskip("wiki_tui.vault.page")
-        resolve_mod = pytest.importorskip("wiki_tui.vault.resolve")
+        page_mod = pytest.importorskip("wiki_tui.vault.parse.page")
+        resolve_mod = pytest.importorskip("wiki_tui.vault.indexing.resolve")
         files = [
             p.relative_to(root).as_posix()
             for p in root.rglob("*")

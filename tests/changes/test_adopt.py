@@ -145,7 +145,7 @@ def test_cli_init_adopts_and_reports(tmp_path, capsys):
 
 def test_the_draft_states_odd_type_and_folder_names_as_they_are(tmp_path):
     from wiki_tui.vault.adopt import draft_agents_md, infer_conventions
-    from wiki_tui.vault.schema import parse_schema
+    from wiki_tui.vault.parse.schema import parse_schema
 
     odd = {"Über Notes/A.md": "---\ntype: 'yes'\n---\n", "x#y: z/B.md": "---\ntype: 'a: b #c'\n---\n",
            "C.md": "---\ntype: '2024'\n---\n", "D/E.md": "---\ntype: '2024'\n---\n"}

@@ -10,7 +10,7 @@ from tests.conftest import make_git_repo, write_files
 from wiki_tui.changes.apply.journal import apply_changeset, undo_last
 from wiki_tui.changes.build.changeset import build_changeset
 from wiki_tui.changes.reply.stream import parse_reply
-from wiki_tui.vault.schema import catalog_path, parse_schema
+from wiki_tui.vault.parse.schema import catalog_path, parse_schema
 
 HOME = "# Welcome\n\nMy own start page: see [[Alpha]].\n"
 SCHEMA = "---\ntypes:\n  concept: concepts\ncatalog: {catalog}\n---\n# Rules\n"

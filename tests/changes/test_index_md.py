@@ -9,8 +9,8 @@ from pathlib import Path
 
 from tests.changes.journal_support import open_vault
 from wiki_tui.changes.apply.index_md import HEADER, canvas_rows, render_index
-from wiki_tui.vault.page import parse_page
-from wiki_tui.vault.schema import DEFAULT_TYPES
+from wiki_tui.vault.parse.page import parse_page
+from wiki_tui.vault.parse.schema import DEFAULT_TYPES
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_vault"
 

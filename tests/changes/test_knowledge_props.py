@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from wiki_tui.changes.build.knowledge import knowledge_diff
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, Changeset, FileChange
 from wiki_tui.vault import Vault
-from wiki_tui.vault.page import parse_page
-from wiki_tui.vault.resolve import Resolver
+from wiki_tui.vault.parse.page import parse_page
+from wiki_tui.vault.indexing.resolve import Resolver
 
 NAMES = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"]
 HEADINGS = ["Origins", "Trials", "Copies"]

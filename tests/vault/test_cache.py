@@ -8,10 +8,10 @@ import pickle
 import sqlite3
 
 from wiki_tui.vault import Vault
-from wiki_tui.vault.cache import page_to_record, record_to_page
+from wiki_tui.vault.indexing.cache import page_to_record, record_to_page
 from wiki_tui.vault.model import INDEX_DB
-from wiki_tui.vault.page import parse_page
-from wiki_tui.vault.store import PageMap
+from wiki_tui.vault.parse.page import parse_page
+from wiki_tui.vault.indexing.store import PageMap
 
 from .test_index import BASIC, _snapshot, write
 
@@ -87,7 +87,7 @@ def test_read_only_state_dir_does_not_fail(tmp_path):
 
 
 def test_forked_parse_equals_serial(tmp_path, monkeypatch):
-    from wiki_tui.vault import bulk
+    from wiki_tui.vault.indexing import bulk
 
     root = write(tmp_path / "v", {f"d{i % 7}/Page {i}.md": f"[[Page {i + 1}]] #t{i % 3}\n" for i in range(60)})
     monkeypatch.setattr(bulk, "MIN_PAGES_TO_FORK", 10)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from wiki_tui.vault.catalog import parse_catalog
+from wiki_tui.vault.indexing.catalog import parse_catalog
 from wiki_tui.vault.layout import INDEX_TEMPLATE
-from wiki_tui.vault.page import parse_page
+from wiki_tui.vault.parse.page import parse_page
 
 PLAIN = ["Alpha", "Beta gamma", "Ünïcode café", "x", "Review Meeting 12", "K1's log", "a.b.c", "1984"]
 ODD = ["with #tag", "a [[link]] in it", "`code`", "%% note %%", "<b>html</b>", "escape \\ here",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wiki_tui.vault.fuzzy import MAX_RESULTS, FuzzyIndex, subsequence_score
+from wiki_tui.vault.find.fuzzy import MAX_RESULTS, FuzzyIndex, subsequence_score
 
 PAGES = [
     ("meetings/Review Meeting.md", "Review Meeting", ["RM"]),
@@ -85,7 +85,7 @@ def test_subsequence_score_prefers_word_starts():
 
 
 def test_sorted_keys_keep_ids_in_order_among_equal_keys():
-    from wiki_tui.vault.fuzzy import SortedKeys
+    from wiki_tui.vault.find.fuzzy import SortedKeys
 
     keys = SortedKeys()
     keys.fill([("of", 7), ("b", 1), ("of", 2)])
@@ -107,7 +107,7 @@ def test_short_queries_from_the_prefix_index_equal_the_full_walk(monkeypatch):
     exactly what ranking every prefix match would, also after pages come and go."""
     import random
 
-    from wiki_tui.vault import fuzzy
+    from wiki_tui.vault.find import fuzzy
 
     rng = random.Random(7)
     syllables = ["ca", "co", "c", "r", "re", "x", "a", "ab", "b", "mi", "Ma", "ç", "é"]

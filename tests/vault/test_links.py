@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiki_tui.vault.links import is_attachment_path, prose_spans, scan, scan_links
+from wiki_tui.vault.parse.links import is_attachment_path, prose_spans, scan, scan_links
 
 
 def one(text: str):

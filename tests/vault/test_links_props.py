@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wiki_tui.vault.links import prose_spans, scan, scan_links
-from wiki_tui.vault.page import parse_page
+from wiki_tui.vault.parse.links import prose_spans, scan, scan_links
+from wiki_tui.vault.parse.page import parse_page
 
 # Text made of the characters that matter to the scanner, so examples hit the rules.
 _pieces = st.sampled_from(

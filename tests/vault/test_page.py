@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wiki_tui.vault.frontmatter import fast_load, split_frontmatter, yaml_load
-from wiki_tui.vault.page import parse_page, read_page_text
+from wiki_tui.vault.parse.frontmatter import fast_load, split_frontmatter, yaml_load
+from wiki_tui.vault.parse.page import parse_page, read_page_text
 
 PAGE = """---
 title: Retrieval Augmented Generation

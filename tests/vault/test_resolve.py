@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wiki_tui.vault.resolve import Resolver
+from wiki_tui.vault.indexing.resolve import Resolver
 
 
 def test_exact_vault_path_wins_from_any_folder():

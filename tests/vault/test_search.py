@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from wiki_tui.vault import Vault
-from wiki_tui.vault.search import SearchIndex, cut_snippet, parse_query
+from wiki_tui.vault.find.search import SearchIndex, cut_snippet, parse_query
 
 from .test_index import write
 
@@ -127,7 +127,7 @@ def test_terms_in_most_pages_do_not_cost_a_full_ranking(tmp_path):
 
 
 def test_a_database_locked_by_another_process_is_waited_for_not_deleted(tmp_path, monkeypatch):
-    from wiki_tui.vault import search
+    from wiki_tui.vault.find import search
 
     monkeypatch.setattr(search, "BUSY_TIMEOUT", 0.2)
     root = write(tmp_path / "v", FILES)

@@ -213,7 +213,7 @@ class GitRepo:
             return set()
         out = self._run("ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--",
                         *([self.prefix] if self.prefix else []))
-        from wiki_tui.vault.resolve import normalize_path
+        from wiki_tui.vault.indexing.resolve import normalize_path
 
         return {normalize_path(v) for v in map(self.to_vault, out.split("\0")) if v}
 

@@ -1,16 +1,16 @@
 """The knowledge base on disk: layout, pages, links, backlinks, tags, fuzzy and full-text
 search, structural lint, watching for outside edits. No UI, no model."""
 
-from .fuzzy import FindHit
-from .create import init_vault
-from .layout import VaultError
-from .links import Link
-from .lint import Finding
-from .mentions import Backlink, Mention
-from .model import Vault
-from .page import Page
-from .schema import Schema
-from .search import SearchHit
+from wiki_tui.vault.find.fuzzy import FindHit
+from wiki_tui.vault.create import init_vault
+from wiki_tui.vault.layout import VaultError
+from wiki_tui.vault.parse.links import Link
+from wiki_tui.vault.lint import Finding
+from wiki_tui.vault.find.mentions import Backlink, Mention
+from wiki_tui.vault.model import Vault
+from wiki_tui.vault.parse.page import Page
+from wiki_tui.vault.parse.schema import Schema
+from wiki_tui.vault.find.search import SearchHit
 
 __all__ = [
     "Backlink", "FindHit", "Finding", "Link", "Mention", "Page", "Schema", "SearchHit", "Vault",

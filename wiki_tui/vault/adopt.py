@@ -17,12 +17,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .cache import R_TYPE, record_cold
-from .layout import SPECIAL_PAGES
-from .schema import DEFAULT_CATALOG, DEFAULT_TYPES
+from wiki_tui.vault.indexing.cache import R_TYPE, record_cold
+from wiki_tui.vault.layout import SPECIAL_PAGES
+from wiki_tui.vault.parse.schema import DEFAULT_CATALOG, DEFAULT_TYPES
 
 if TYPE_CHECKING:
-    from .model import Vault
+    from wiki_tui.vault.model import Vault
 
 ROOT = "(top level)"
 FIELDS_SHOWN = 12  # the most common frontmatter fields named in the draft

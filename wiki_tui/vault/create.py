@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .layout import (
+from wiki_tui.vault.layout import (
     AGENTS_TEMPLATE, INDEX_TEMPLATE, LOG_TEMPLATE, RAW_DIR, VaultError, ensure_gitignore, git_commit_files,
     looks_like_vault,
 )
-from .model import Vault
+from wiki_tui.vault.model import Vault
 
 
 def init_vault(root: Path):

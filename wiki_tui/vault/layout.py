@@ -17,8 +17,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .resolve import normalize_path
-from .state import STATE_DIR
+from wiki_tui.vault.indexing.resolve import normalize_path
+from wiki_tui.vault.state import STATE_DIR
 
 RAW_DIR = "raw"
 LISTING_PAGES = ("index.md", "log.md")  # the generated catalog and the timeline: they name every page

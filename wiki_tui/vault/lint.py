@@ -45,14 +45,14 @@ from typing import TYPE_CHECKING, Callable
 
 from rapidfuzz import fuzz, process
 
-from .cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, record_cold, record_links
-from .index import name_key
-from .layout import is_home_page, is_page_path, listing_pages, special_pages
-from .page import Page, parse_page
-from .resolve import Resolver, memoised
+from wiki_tui.vault.indexing.cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, record_cold, record_links
+from wiki_tui.vault.indexing.index import name_key
+from wiki_tui.vault.layout import is_home_page, is_page_path, listing_pages, special_pages
+from wiki_tui.vault.parse.page import Page, parse_page
+from wiki_tui.vault.indexing.resolve import Resolver, memoised
 
 if TYPE_CHECKING:
-    from .view import VaultView
+    from wiki_tui.vault.view import VaultView
 
 LOG_FILE = "log.md"
 L_DISPLAY = L["display"]
@@ -401,7 +401,7 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
                  parse: Callable[[str, str], Page] = parse_page) -> list[Finding]:
     """Findings the proposed texts (path -> text, None = delete) would introduce. `parse`
     reads a page's text (a caller that reads the same texts again passes a memoised one)."""
-    from .layout import clean_path
+    from wiki_tui.vault.layout import clean_path
 
     changes = {clean_path(vault.root, p): text for p, text in files.items()}
     all_paths = set(vault.pages) | set(vault.attachments)

@@ -24,23 +24,23 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-from . import layout
-from .bulk import parse_all
-from .catalog import parse_catalog
-from .cache import ensure_state_dir, link_rows, record_cold, record_links
-from .fuzzy import FindHit, FuzzyIndex
-from .index import LinkIndex
-from .layout import (
+from wiki_tui.vault import layout
+from wiki_tui.vault.indexing.bulk import parse_all
+from wiki_tui.vault.indexing.catalog import parse_catalog
+from wiki_tui.vault.indexing.cache import ensure_state_dir, link_rows, record_cold, record_links
+from wiki_tui.vault.find.fuzzy import FindHit, FuzzyIndex
+from wiki_tui.vault.indexing.index import LinkIndex
+from wiki_tui.vault.layout import (
     VaultError, clean_path, clean_path_on_disk, is_page_path, is_raw_path, listing_pages, scan_tree, stat_file,
 )
-from .links import Link
-from .mentions import Backlink, Mention, linked_mentions, unlinked_mentions
-from .page import Page, parse_page, read_page_text
-from .resolve import Resolver, link_key
-from .schema import SCHEMA_FILE, Schema, parse_schema
-from .search import SearchHit, SearchIndex
-from .state import state_dir
-from .store import PageMap, Store
+from wiki_tui.vault.parse.links import Link
+from wiki_tui.vault.find.mentions import Backlink, Mention, linked_mentions, unlinked_mentions
+from wiki_tui.vault.parse.page import Page, parse_page, read_page_text
+from wiki_tui.vault.indexing.resolve import Resolver, link_key
+from wiki_tui.vault.parse.schema import SCHEMA_FILE, Schema, parse_schema
+from wiki_tui.vault.find.search import SearchHit, SearchIndex
+from wiki_tui.vault.state import state_dir
+from wiki_tui.vault.indexing.store import PageMap, Store
 
 SEARCH_DB = "search.sqlite"
 INDEX_DB = "index.sqlite"
@@ -589,14 +589,14 @@ class Vault:
 
     # -- lint --------------------------------------------------------------------------------
     def lint(self):
-        from .lint import lint_vault
+        from wiki_tui.vault.lint import lint_vault
 
         with self._lock:
             return lint_vault(self)
 
     def lint_changes(self, files: dict[str, str | None], *,
                      parse: Callable[[str, str], Page] = parse_page):
-        from .lint import lint_changes
+        from wiki_tui.vault.lint import lint_changes
 
         with self._lock:
             return lint_changes(self, files, parse=parse)
@@ -607,7 +607,7 @@ class Vault:
     ) -> None:
         """Feed outside changes into the index from a thread; `callback([(change, path)])` runs
         on that thread after the index is updated. `wait`: return once it is observing."""
-        from .watch import VaultWatcher
+        from wiki_tui.vault.watch import VaultWatcher
 
         self.stop_watching()
         self._watcher = VaultWatcher(self, callback)

@@ -13,11 +13,11 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol
 
-from .index import LinkIndex
-from .resolve import Resolver
-from .schema import Schema
-from .search import SearchIndex
-from .store import PageMap, Store
+from wiki_tui.vault.indexing.index import LinkIndex
+from wiki_tui.vault.indexing.resolve import Resolver
+from wiki_tui.vault.parse.schema import Schema
+from wiki_tui.vault.find.search import SearchIndex
+from wiki_tui.vault.indexing.store import PageMap, Store
 
 
 class VaultView(Protocol):

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Callable
 
 from watchfiles import Change, watch
 
-from .layout import VaultError, is_hidden
-from .resolve import normalize_path
+from wiki_tui.vault.layout import VaultError, is_hidden
+from wiki_tui.vault.indexing.resolve import normalize_path
 
 if TYPE_CHECKING:
-    from .view import VaultView
+    from wiki_tui.vault.view import VaultView
 
 DEBOUNCE_MS = 150
 _NAMES = {Change.added: "added", Change.modified: "modified", Change.deleted: "deleted"}

@@ -12,7 +12,7 @@ from typing import Any
 
 def citations(vault: Any, text: str) -> list[str]:
     """Vault paths the text links to ([[Page]] links that resolve, and raw/ files named)."""
-    from wiki_tui.vault.links import scan_links
+    from wiki_tui.vault.parse.links import scan_links
 
     found: list[str] = []
     for link in scan_links(text):

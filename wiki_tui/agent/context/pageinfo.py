@@ -1,6 +1,6 @@
 """What the agent needs to know of every page (names, type, summary, sources), read without
 building 10,000 Page objects: the vault keeps pages as compact records and builds a Page on
-first access (vault/cache.py), which costs ~0.25 ms a page."""
+first access (vault/indexing/cache.py), which costs ~0.25 ms a page."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def page_infos(vault: Any) -> Iterator[PageInfo]:
     records = getattr(vault.pages, "records", None)
     if records is not None:
         try:
-            from wiki_tui.vault.cache import R
+            from wiki_tui.vault.indexing.cache import R
         except ImportError:  # pragma: no cover - another vault layout
             R = None
         fields = ("name", "title", "aliases", "type", "summary", "sources", "tags")

@@ -84,7 +84,7 @@ def _convert(root: str, path: str, _mtime_ns: int, _size: int) -> Converted:
 def by_format(suffix: str, data: bytes, path: str) -> Converted:
     """`data` (the file at `path`) as markdown, by its format; in this process, unbounded."""
     if suffix in MARKDOWN:  # read as the vault reads pages (UTF-16 with a BOM, U+FFFD ...)
-        from wiki_tui.vault.page import decode_page_bytes
+        from wiki_tui.vault.parse.page import decode_page_bytes
 
         return Converted(decode_page_bytes(data)[0], "markdown")
     if suffix == ".pdf":

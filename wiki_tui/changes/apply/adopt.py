@@ -31,7 +31,7 @@ from wiki_tui.vault import Vault, VaultError
 from wiki_tui.vault.adopt import draft_agents_md, infer_conventions
 from wiki_tui.vault.layout import (RAW_DIR, ensure_gitignore, git_commit_files, git_init, git_unignored,
                                    is_home_page, scan_tree)
-from wiki_tui.vault.schema import SCHEMA_FILE, parse_schema, with_catalog_setting
+from wiki_tui.vault.parse.schema import SCHEMA_FILE, parse_schema, with_catalog_setting
 
 COMMIT_MESSAGE = "Adopt the notes here as a wiki-tui vault"
 OTHER_CATALOG = "wiki-index.md"  # the catalog's place when index.md is the person's home page

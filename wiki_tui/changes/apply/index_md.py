@@ -96,7 +96,7 @@ def page_rows(pages: Any) -> Iterable[tuple[str, str, Any, Any]]:
             return list(rows())
         records = getattr(pages, "records", None)
         if callable(records):
-            from wiki_tui.vault.cache import R
+            from wiki_tui.vault.indexing.cache import R
 
             p, t, s, k = R["path"], R["title"], R["summary"], R["type"]
             return [(r[p], r[t], r[s], r[k]) for r in records().values()]

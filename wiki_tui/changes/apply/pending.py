@@ -39,7 +39,7 @@ from wiki_tui.changes.apply import atomic
 from wiki_tui.changes.build.invariants import Breach
 from wiki_tui.changes.model import Changeset, FileChange
 from wiki_tui.changes.usage import Spend
-from wiki_tui.vault.cache import ensure_state_dir
+from wiki_tui.vault.indexing.cache import ensure_state_dir
 from wiki_tui.vault.state import state_dir
 
 FORMAT = 1

@@ -36,8 +36,8 @@ from wiki_tui.changes.reply.intent import aim, declared_intents
 from wiki_tui.changes.reply.page_paths import meant_path, twin_index
 from wiki_tui.changes.reply.path_rules import GuardError
 from wiki_tui.changes.reply.twins import TwinIndex, differs_by, twin_key
-from wiki_tui.vault.page import Page, parse_page
-from wiki_tui.vault.schema import catalog_path
+from wiki_tui.vault.parse.page import Page, parse_page
+from wiki_tui.vault.parse.schema import catalog_path
 
 
 @dataclass

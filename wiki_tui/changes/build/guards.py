@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wiki_tui.changes.model import REJECTED
 from wiki_tui.changes.reply.path_rules import GuardError, clean_relative, normalise
-from wiki_tui.vault.schema import catalog_path
+from wiki_tui.vault.parse.schema import catalog_path
 
 MAX_PAGE_BYTES = 1_000_000  # one page, UTF-8 encoded
 MAX_CHANGESET_BYTES = 5_000_000  # all proposed texts of one changeset together
@@ -219,7 +219,7 @@ REWRITE_MIN_LINES = 5  # pages shorter than this are too small to call it
 
 def _title(text: str) -> str:
     """The page's frontmatter title, else its first '# ' heading ('' when neither)."""
-    from wiki_tui.vault.frontmatter import load_frontmatter, split_frontmatter
+    from wiki_tui.vault.parse.frontmatter import load_frontmatter, split_frontmatter
 
     source, _, body_start, _ = split_frontmatter(text)
     data = load_frontmatter(source)[0] if source is not None else {}  # never raises

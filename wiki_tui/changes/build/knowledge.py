@@ -11,8 +11,8 @@ sentences, callouts and table rows removed; text changed inside code and comment
 the page is rewritten and in how many blocks; a new page that twins an existing one. Across
 the changeset (`KnowledgeDiff.spread`): the same kind of change over many pages.
 
-Links are read with the vault's own scanner (vault/page.py, links.py) and resolved as Obsidian
-does (vault/resolve.py), once as the vault is and once as it will be. Data only: invariants.py
+Links are read with the vault's own scanner (vault/parse/page.py, links.py) and resolved as Obsidian
+does (vault/indexing/resolve.py), once as the vault is and once as it will be. Data only: invariants.py
 decides what holds a change, the review and `--json` show it (`to_dict`, `summary`).
 """
 
@@ -28,8 +28,8 @@ from wiki_tui.changes.build import knowledge_text as kt
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
-from wiki_tui.vault.page import Page, page_name, parse_page
-from wiki_tui.vault.resolve import Resolver, link_key, resolution_key
+from wiki_tui.vault.parse.page import Page, page_name, parse_page
+from wiki_tui.vault.indexing.resolve import Resolver, link_key, resolution_key
 
 SPREAD_PAGES = 3  # the same kind of change on this many pages is "everywhere"
 COMMENT_SPREAD_PAGES = 2  # hidden comments planted on this many pages

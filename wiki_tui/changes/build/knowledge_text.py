@@ -14,8 +14,8 @@ import unicodedata
 from collections import Counter
 from typing import Any
 
-from wiki_tui.vault.frontmatter import split_frontmatter
-from wiki_tui.vault.blocks import BlockPass
+from wiki_tui.vault.parse.frontmatter import split_frontmatter
+from wiki_tui.vault.parse.blocks import BlockPass
 
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w .-]*?)[ \t]*:(?:[ \t]|$)", re.M)
 # Numbers (1714, 5.1, 1,000, 1761-62, 20/07/1969) and month names: a claim's figures and dates.

@@ -15,7 +15,7 @@ from wiki_tui.changes.build.invariants import Breach, assess
 from wiki_tui.changes.build.knowledge import KnowledgeDiff, knowledge_diff
 from wiki_tui.changes.model import Changeset
 from wiki_tui.changes.reply.twins import TwinIndex
-from wiki_tui.vault.page import Page, parse_page
+from wiki_tui.vault.parse.page import Page, parse_page
 
 
 def judge(vault: Any, changeset: Changeset, *, intents: dict[str, str] | None = None,

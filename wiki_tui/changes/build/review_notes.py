@@ -17,9 +17,9 @@ from typing import Any
 from wiki_tui.changes.build.guards import SCHEMA_HOLD
 from wiki_tui.changes.gitops import GitError, GitRepo
 from wiki_tui.changes.model import FileChange
-from wiki_tui.vault.frontmatter import load_frontmatter, split_frontmatter
+from wiki_tui.vault.parse.frontmatter import load_frontmatter, split_frontmatter
 from wiki_tui.vault.layout import hand_written_lines, is_home_page
-from wiki_tui.vault.schema import catalog_path
+from wiki_tui.vault.parse.schema import catalog_path
 
 SCHEMA_PATH = "AGENTS.md"
 SCHEMA_WARNING = ("this edits AGENTS.md, the vault's schema: the conventions every later prompt "

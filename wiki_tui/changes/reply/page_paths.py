@@ -5,7 +5,7 @@ an alias (`Sea Watch.md`), or with the vault's folder name in front (`wiki/entit
 Applied literally, an EDIT fails and a WRITE creates a twin at the root. The rules, in order:
 
 1. the vault's own folder name in front of a path is dropped when no such folder exists;
-2. Obsidian's link resolution (see vault/resolve.py): the path in another letter case, or a
+2. Obsidian's link resolution (see vault/indexing/resolve.py): the path in another letter case, or a
    bare name that one page carries (`H4.md` -> `entities/H4.md`);
 3. a page whose title or alias is the name, a leading article aside (EDIT and RENAME only:
    a deletion by alias is too loose a guess);
@@ -52,7 +52,7 @@ _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 def _name_key(name: str) -> str:
     """A title or alias as compared here: case, NFC and a leading article ignored ("the Sea
     Watch" is "Sea Watch")."""
-    from wiki_tui.vault.resolve import link_key
+    from wiki_tui.vault.indexing.resolve import link_key
 
     return _ARTICLE.sub("", link_key(str(name).strip()))
 

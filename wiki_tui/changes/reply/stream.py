@@ -30,7 +30,7 @@ from wiki_tui.changes.reply.markers import (ALIASES, UPDATE, keyword_in_block, m
 from wiki_tui.changes.reply.open_block import OpenBlock
 from wiki_tui.changes.reply.paths import path_line, read_path, split_rewrite
 from wiki_tui.changes.reply.think import Reasoning, opens, stray_close, stray_note
-from wiki_tui.vault.blocks import indent_width
+from wiki_tui.vault.parse.blocks import indent_width
 
 _XML_TAG_LINE = re.compile(r"^\s*</?[A-Za-z_][\w-]*>\s*$")
 

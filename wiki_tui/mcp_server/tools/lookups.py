@@ -12,7 +12,7 @@ from wiki_tui.changes.apply.logmd import LOG_PATH, parse_log
 from wiki_tui.mcp_server.tools.common import (ToolInputError, find_page, limit_of, page_of,
                                               text_arg)
 from wiki_tui.vault import Vault, VaultError
-from wiki_tui.vault.sections import section_span
+from wiki_tui.vault.parse.sections import section_span
 
 SEARCH_LIMIT = 100  # most hits one search returns
 LIST_LIMIT = 2000  # most pages one listing returns (a 10k vault: filter by type or folder)

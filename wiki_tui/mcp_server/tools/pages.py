@@ -10,7 +10,7 @@ from typing import Any
 from wiki_tui.mcp_server.tools.common import (ToolInputError, find_page, limit_of, page_of,
                                               text_arg)
 from wiki_tui.vault import Vault
-from wiki_tui.vault.cache import R_TITLE, record_cold
+from wiki_tui.vault.indexing.cache import R_TITLE, record_cold
 
 LIST_LIMIT = 500  # most rows one answer holds (then: next_cursor)
 

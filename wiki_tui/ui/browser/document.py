@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from rich.style import Style
 from rich.text import Text
 
-from wiki_tui.vault.links import Link, is_attachment_path, scan
-from wiki_tui.vault.sections import block_line, heading_index, section_span
+from wiki_tui.vault.parse.links import Link, is_attachment_path, scan
+from wiki_tui.vault.parse.sections import block_line, heading_index, section_span
 from wiki_tui.ui.browser.units import Unit, split_units
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .layout import LISTING_PAGES
+from wiki_tui.vault.layout import LISTING_PAGES
 
 SCHEMA_VERSION = "3"
 TITLE_WEIGHT = 10.0

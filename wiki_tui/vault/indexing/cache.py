@@ -24,8 +24,8 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .links import Heading, Link
-from .page import Page
+from wiki_tui.vault.parse.links import Heading, Link
+from wiki_tui.vault.parse.page import Page
 
 CACHE_FORMAT = 6  # bump whenever records change shape (and store.STORE_VERSION with it)
 

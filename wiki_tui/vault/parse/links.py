@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from .blocks import BlockPass, Heading, LineIndex
+from wiki_tui.vault.parse.blocks import BlockPass, Heading, LineIndex
 
 __all__ = [
     "Link",

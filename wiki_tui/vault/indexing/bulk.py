@@ -14,8 +14,8 @@ import pickle
 import threading
 from typing import Callable
 
-from .cache import Record, page_to_record
-from .page import Page
+from wiki_tui.vault.indexing.cache import Record, page_to_record
+from wiki_tui.vault.parse.page import Page
 
 MIN_PAGES_TO_FORK = 2000
 

@@ -18,13 +18,13 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .cache import L_END, L_KIND, L_LINE, L_START, L_TARGET, R_ALIASES, R_BODY_START, R_NAME, R_TITLE, record_links
-from .layout import LISTING_PAGES, VaultError
-from .links import Link, prose_spans
-from .resolve import link_key
+from wiki_tui.vault.indexing.cache import L_END, L_KIND, L_LINE, L_START, L_TARGET, R_ALIASES, R_BODY_START, R_NAME, R_TITLE, record_links
+from wiki_tui.vault.layout import LISTING_PAGES, VaultError
+from wiki_tui.vault.parse.links import Link, prose_spans
+from wiki_tui.vault.indexing.resolve import link_key
 
 if TYPE_CHECKING:
-    from .view import VaultView
+    from wiki_tui.vault.view import VaultView
 
 _WORDS = re.compile(r"[^\W_]+")
 

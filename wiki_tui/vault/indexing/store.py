@@ -40,8 +40,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .cache import R, Record, SafeUnpickler, page_to_record, record_to_page
-from .page import Page
+from wiki_tui.vault.indexing.cache import R, Record, SafeUnpickler, page_to_record, record_to_page
+from wiki_tui.vault.parse.page import Page
 
 STORE_VERSION = "3"
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write
@@ -335,7 +335,7 @@ def _text(value: Any) -> str | None:
 
 
 def _name(text: str) -> str:
-    from .resolve import link_key
+    from wiki_tui.vault.indexing.resolve import link_key
 
     return link_key(text.strip())
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .links import scan
+from wiki_tui.vault.parse.links import scan
 
 
 def section_span(text: str, body_start: int, subpath: str) -> tuple[int, int] | None:

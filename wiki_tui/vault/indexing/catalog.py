@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from .layout import INDEX_TEMPLATE
-from .links import Heading, Link
-from .page import Page
+from wiki_tui.vault.layout import INDEX_TEMPLATE
+from wiki_tui.vault.parse.links import Heading, Link
+from wiki_tui.vault.parse.page import Page
 
 CATALOG = "index.md"  # where the catalog is unless AGENTS.md's `catalog:` says otherwise
 _PLAIN = r"[^\[\]|#^\\%`<>$*_~&!()\s](?:[^\[\]|#^\\%`<>$*_~&!()\n]*[^\[\]|#^\\%`<>$*_~&!()\s])?"

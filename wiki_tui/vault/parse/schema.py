@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .frontmatter import split_frontmatter, yaml_load
+from wiki_tui.vault.parse.frontmatter import split_frontmatter, yaml_load
 
 SCHEMA_FILE = "AGENTS.md"
 DEFAULT_CATALOG = "index.md"

@@ -21,10 +21,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable
 
-from .cache import L_KIND, L_TARGET
-from .resolve import Resolver
-from .resolve import link_key as _link_key
-from .store import Store
+from wiki_tui.vault.indexing.cache import L_KIND, L_TARGET
+from wiki_tui.vault.indexing.resolve import Resolver
+from wiki_tui.vault.indexing.resolve import link_key as _link_key
+from wiki_tui.vault.indexing.store import Store
 
 link_key = lru_cache(maxsize=1 << 16)(_link_key)  # the same few thousand linkpaths, over and over
 

@@ -16,10 +16,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .frontmatter import load_frontmatter, split_frontmatter
-from .layout import GENERATED_MARK, INDEX_TEMPLATE
-from .links import Heading, Link, find_links_in, scan
-from .resolve import normalize_path
+from wiki_tui.vault.parse.frontmatter import load_frontmatter, split_frontmatter
+from wiki_tui.vault.layout import GENERATED_MARK, INDEX_TEMPLATE
+from wiki_tui.vault.parse.links import Heading, Link, find_links_in, scan
+from wiki_tui.vault.indexing.resolve import normalize_path
 
 LOG_PAGE = "log.md"
 

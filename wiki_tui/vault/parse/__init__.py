@@ -1,0 +1,2 @@
+"""Reading one page: its frontmatter, markdown blocks, Obsidian links, sections, and the vault's
+AGENTS.md schema."""
