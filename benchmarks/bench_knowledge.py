@@ -24,11 +24,9 @@ import json
 import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +37,7 @@ from wiki_tui.changes.build.outcome import judge  # noqa: E402
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange  # noqa: E402
 from wiki_tui.changes.reply.stream import parse_reply  # noqa: E402
 from wiki_tui.vault import Vault  # noqa: E402
+from benchmarks.bench_robustness import median_cpu_ms as median_ms  # noqa: E402
 
 
 def make_vault(pages: int) -> Path:
@@ -102,14 +101,6 @@ def one_mb_reply(vault: Vault, rng: random.Random) -> str:
         size += len(block)
     return "".join(parts)
 
-
-def median_ms(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.process_time()  # CPU time: the numbers hold on a shared, loaded machine
-        fn()
-        times.append((time.process_time() - t) * 1000)
-    return round(statistics.median(times), 1)
 
 
 def corpus() -> dict:
