@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 
 from tests.conftest import ROOT, git
 from wiki_tui.cli import main
@@ -43,7 +44,7 @@ def test_open_defaults_to_the_current_folder(tmp_path, monkeypatch, capsys):
 def test_cli_start_path_does_not_import_litellm():
     code = ("import sys; from wiki_tui.cli import build_parser; build_parser(); "
             "import wiki_tui.ui.app; print('litellm' in sys.modules)")
-    out = subprocess.run(["uv", "run", "python", "-c", code], cwd=ROOT, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
     assert out == "False"
 
@@ -58,6 +59,6 @@ def test_start_path_and_form_checks_do_not_import_matplotlib():
             "views('a.md', '```chart\\nkind: bar\\ntitle: t\\nseries:\\n - pages: [A]\\n"
             "   data: [[a, 1]]\\n```\\n'); "
             "print('matplotlib' in sys.modules, 'numpy' in sys.modules)")
-    out = subprocess.run(["uv", "run", "python", "-c", code], cwd=ROOT, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
     assert out == "False False"
