@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser, warm_finder
+from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser, page_titles, warm_finder
 from wiki_tui.ui.browser.rows import Row, RowList
 from wiki_tui.ui.frame.markup import counted, readable
 
@@ -239,7 +239,7 @@ class TagsScreen(_PickerScreen):
 
     def _show_tag(self, tag: str) -> None:
         self._tag = tag
-        titles = _titles(self.vault, self._tags.get(tag, []))
+        titles = page_titles(self.vault, self._tags.get(tag, []))
         pages = sorted(titles, key=lambda p: titles[p].casefold())
         self.show_options([(partial(_titled_prompt, titles[p], p), p) for p in pages],
                           f"#{tag}: {counted(len(pages), 'page')} — Esc goes back to the tags")
@@ -254,18 +254,6 @@ class TagsScreen(_PickerScreen):
 def _title(vault, path: str) -> str:
     page = vault.pages.get(path)
     return page.title if page is not None else path
-
-
-def _titles(vault, paths) -> dict[str, str]:
-    """path -> title of each of `paths`; many at once from one read of the page table (no page
-    is loaded), as a tag's list of thousands of pages needs."""
-    paths = list(dict.fromkeys(paths))
-    rows = getattr(vault.pages, "rows", None)
-    if rows is None or len(paths) < 200:
-        return {p: _title(vault, p) for p in paths}
-    wanted = set(paths)
-    found = {path: title or path for path, title, *_ in rows() if path in wanted}
-    return {p: found.get(p, p) for p in paths}
 
 
 def _page_prompt(vault, path: str) -> Text:
