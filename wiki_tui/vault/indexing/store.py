@@ -250,14 +250,27 @@ class Store:
             rows = self.conn.execute("SELECT path, record FROM pages").fetchall()
         return {path: _load(blob) for path, blob in rows}
 
-    def page_stamps(self) -> dict[str, tuple[int, int, int]]:
-        """path -> (mtime_ns, size, indexed_ns)."""
+    def page_stamps(self) -> dict[str, tuple[int, int]]:
+        """path -> (mtime_ns, size)."""
         with self.lock:
-            # interned: the resolver, the finder and the page map share one copy of each path
-            return {
-                sys.intern(p): (m, s, n)
-                for p, m, s, n in self.conn.execute("SELECT path, mtime, size, indexed_ns FROM pages")
-            }
+            rows = self.conn.execute("SELECT path, mtime, size FROM pages").fetchall()
+        # interned: the resolver, the finder and the page map share one copy of each path
+        intern = sys.intern
+        return {intern(p): (m, s) for p, m, s in rows}
+
+    def indexed_times(self) -> dict[str, int]:
+        """path -> when the page was read (ns): a file written within 2 s of that is read again."""
+        with self.lock:
+            return dict(self.conn.execute("SELECT path, indexed_ns FROM pages").fetchall())
+
+    def meta(self, key: str) -> str | None:
+        with self.lock:
+            row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def put_meta(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
 
     def page_rows(self) -> list[tuple[str, str, Any, Any]]:
         """(path, title, summary, type) of every page, by path."""
