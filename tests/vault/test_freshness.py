@@ -119,3 +119,32 @@ def test_a_store_without_pages_means_a_cold_build_even_unchecked(tmp_path):
     assert vault.checked and vault.load_stats["cold"] is True
     assert vault.unresolved_links["A.md"] == {"B": 1}
     vault.close()
+
+
+def test_a_cold_build_cut_short_is_built_again(tmp_path, monkeypatch):
+    """A cold build writes without the WAL and without syncing; the database carries no
+    version until the build is complete, so one cut short is never taken for an index."""
+    from wiki_tui.vault.indexing.index import LinkIndex
+
+    root = write(tmp_path / "v", BASIC)
+    age(root)
+
+    def broken(self, pages):
+        raise OSError("disk full")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(LinkIndex, "add_new", broken)
+        try:
+            Vault.open(root)
+        except OSError:
+            pass
+        else:
+            raise AssertionError("the build should have failed")
+    vault = Vault.open(root, check=False)
+    assert vault.load_stats["cold"] is True and vault.checked
+    assert _snapshot(vault) == _snapshot(Vault.open(root, use_cache=False))
+    vault.close()
+    again = Vault.open(root, check=False)  # complete now: taken as it is, in WAL mode again
+    assert again.load_stats["cold"] is False and not again.checked
+    assert again._store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    again.close()

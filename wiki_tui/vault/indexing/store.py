@@ -163,14 +163,35 @@ class Store:
         """Forget everything and fill the tables anew (a cold build): the secondary indexes
         are made once at the end."""
         with self.lock:
-            self.conn.executescript(_DROP_INDEXES)
+            conn = self.conn
+            with self.transaction():  # no version until the build is complete: see _journal
+                conn.execute("DELETE FROM meta WHERE key='version'")
+            wal = self.on_disk and self._journal(conn, "MEMORY") != "wal"
+            conn.execute("PRAGMA synchronous=OFF")
+            conn.executescript(_DROP_INDEXES)
             with self.transaction():
                 for table in ("pages", "files", "links", "names", "tags"):
-                    self.conn.execute(f"DELETE FROM {table}")
+                    conn.execute(f"DELETE FROM {table}")
             try:
                 yield self
             finally:
-                self.conn.executescript(_INDEXES)
+                conn.executescript(_INDEXES)
+                if wal:
+                    self._journal(conn, "WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            with self.transaction():
+                conn.execute("INSERT OR REPLACE INTO meta VALUES('version', ?)", (STORE_VERSION,))
+
+    @staticmethod
+    def _journal(conn: sqlite3.Connection, mode: str) -> str:
+        """Switch the journal mode. A cold build writes every page once, not into the WAL and
+        again into the file, without syncing; if it is cut short, the database has no
+        version and the next opening builds it anew (it is only an index). Another process
+        holding the database keeps it in WAL: the answer says which mode holds."""
+        try:
+            return str(conn.execute(f"PRAGMA journal_mode={mode}").fetchone()[0]).lower()
+        except sqlite3.OperationalError:
+            return "wal"
 
     def close(self) -> None:
         """Close the file (an index in memory stays: it is all there is)."""

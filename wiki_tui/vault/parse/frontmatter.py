@@ -19,7 +19,7 @@ try:  # the C loader is ~10x faster; fall back where libyaml is missing
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
-__all__ = ["split_frontmatter", "load_frontmatter", "fast_load", "yaml_load"]
+__all__ = ["split_frontmatter", "load_frontmatter", "yaml_frontmatter", "fast_load", "yaml_load"]
 
 
 def split_frontmatter(text: str) -> tuple[str | None, int, int, int]:
@@ -63,6 +63,11 @@ def load_frontmatter(source: str, first_line: int = 2) -> tuple[dict, str | None
     data = fast_load(source)
     if data is not None:
         return data, None
+    return yaml_frontmatter(source, first_line)
+
+
+def yaml_frontmatter(source: str, first_line: int = 2) -> tuple[dict, str | None]:
+    """`load_frontmatter` through PyYAML alone (the fast path already gave up)."""
     try:
         data = yaml_load(source)
     except yaml.MarkedYAMLError as exc:
