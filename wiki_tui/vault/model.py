@@ -28,7 +28,7 @@ from typing import Callable
 from wiki_tui.vault import layout
 from wiki_tui.vault.indexing.bulk import parse_all
 from wiki_tui.vault.indexing.catalog import parse_catalog
-from wiki_tui.vault.indexing.cache import ensure_state_dir, link_rows, record_cold, record_links
+from wiki_tui.vault.indexing.cache import ensure_state_dir, link_rows, record_cold
 from wiki_tui.vault.find.fuzzy import FindHit, FuzzyIndex
 from wiki_tui.vault.indexing.index import LinkIndex
 from wiki_tui.vault.layout import (
@@ -185,20 +185,21 @@ class Vault:
         self._index = LinkIndex(self._resolver, store)
         parsed = 0
         stamps = tree.pages
-        paths = list(stamps)
+        paths = sorted(stamps)  # in key order: rows append to the tables' b-trees
         with store.bulk():
             store.put_files(tree.files.items())
             for start in range(0, len(paths), PARSE_CHUNK):
                 chunk = paths[start : start + PARSE_CHUNK]
                 now = time.time_ns()
-                records = parse_all(chunk, lambda p: self._parse_file(p, stamps[p]))
+                parsed_chunk = parse_all(chunk, lambda p: self._parse_file(p, stamps[p]))
                 rows, links = [], []
-                for path, record in records.items():
-                    if record is None:  # vanished
+                for path, got in parsed_chunk.items():
+                    if got is None:  # vanished
                         self._resolver.remove(path)
                         continue
+                    record, counts = got
                     rows.append((path, record, stamps[path], now))
-                    links.append((path, record_links(record)))
+                    links.append((path, counts))
                 with store.transaction():
                     self.pages.put_records(rows, new=True)
                     self._index.add_new(links)
