@@ -426,3 +426,13 @@ def test_frontmatter_links_shortcut_equals_matching_the_values(source):
     assert _frontmatter_links(text, 4, 4 + len(source), fm, shortcut, simple=True) == expected
     assert shortcut == general
     assert parse_page("p.md", text).links == expected
+
+
+def test_repeated_property_lines_give_each_page_its_own_values():
+    """Lines seen before are remembered: the same answer, and a list is a new list each time."""
+    first = fast_load("type: concept\ntags: [a, b]\ncreated: 2025-01-02\n")
+    first["tags"].append("changed")
+    again = fast_load("tags: [a, b]\ntype: concept\ncreated: 2025-01-02\n")
+    assert again == yaml_load("tags: [a, b]\ntype: concept\ncreated: 2025-01-02\n")
+    assert again["tags"] == ["a", "b"] and again["tags"] is not first["tags"]
+    assert fast_load("tags: [a, b]\ntags: [c]\n") == {"tags": ["c"]}  # the later key wins, as in YAML

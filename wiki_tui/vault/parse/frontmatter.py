@@ -107,6 +107,8 @@ class _GiveUp(Exception):
     pass
 
 
+_LINES: dict[str, tuple[str, Any]] = {}  # a one-line property -> (key, value; a list as a tuple)
+_LINES_KEPT = 8192
 _KEY_TAGS: dict[str, str] = {}  # keys repeat on every page: remember their implicit tag
 _PLAIN_BAD = re.compile(r": | #|:$")
 _FLOW_BAD = re.compile(r"[,\[\]{}]")
@@ -208,6 +210,11 @@ def _fast_load(lines: list[str]) -> dict:
         i += 1
         if not line.strip(" "):
             continue
+        known = _LINES.get(line)
+        if known is not None:  # "type: concept", "tags: [a, b]": the same lines on many pages
+            key, value = known
+            result[key] = list(value) if type(value) is tuple else value
+            continue
         m = _KEY.match(line)
         if not m:
             raise _GiveUp  # indentation, comments, "---" docs, complex keys ...
@@ -216,7 +223,11 @@ def _fast_load(lines: list[str]) -> dict:
             raise _GiveUp
         raw = (m.group(2) or "").rstrip(" ")
         if raw:
-            result[key] = _flow_list(raw) if raw[0] == "[" else _scalar(raw)
+            value = _flow_list(raw) if raw[0] == "[" else _scalar(raw)
+            result[key] = value
+            if len(_LINES) >= _LINES_KEPT:
+                _LINES.clear()
+            _LINES[line] = (key, tuple(value) if type(value) is list else value)
             continue
         items: list = []
         indent = None
