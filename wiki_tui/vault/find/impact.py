@@ -82,11 +82,18 @@ class Impacts:
         sizes: dict[int, int] = {}
         for tok, (_, _, entries) in lists.items():
             for rowid, freq, titled, size in entries:
-                known.setdefault(rowid, {})[tok] = (freq, titled)
-                sizes[rowid] = size
+                entry = known.get(rowid)
+                if entry is None:
+                    known[rowid] = {tok: (freq, titled)}
+                    sizes[rowid] = size
+                else:
+                    entry[tok] = (freq, titled)
+        top = sum(model.cap[tok] for tok in phrases)
+        bound = {rowid: top for rowid in titled_all or () if rowid not in known}
+        for rowid, entry in known.items():
+            bound[rowid] = model.upper(entry, sizes[rowid], titled_all, rowid)
         for rowid in titled_all or ():
             known.setdefault(rowid, {})
-        bound = {rowid: model.upper(entry, sizes.get(rowid, 0), titled_all, rowid) for rowid, entry in known.items()}
         order = sorted(bound, key=bound.__getitem__, reverse=True)
         best: list[tuple[float, int]] = []  # a heap of the `limit` best (score, -rowid)
         reads = 0
