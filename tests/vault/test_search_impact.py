@@ -200,3 +200,25 @@ def test_queries_the_lists_do_not_serve_find_the_right_pages():
     assert index.paths_matching('title : "budget"') == ["title.md"]
     assert index.search("river budget", limit=1)[0].path == "title.md"
     index.close()
+
+
+def test_a_prefix_only_one_word_starts_with_uses_that_words_list():
+    """Typing "kern", "kerne", "kernel": while "kernel" is the only indexed word so starting, each
+    prefix is ranked from the one list of "kernel", as FTS5 ranks the prefix; once "kernels" is
+    written, the prefix is that word's alone no more."""
+    rng = random.Random(3)
+    index, pages = build(rng, 300)
+    kernel = [p for p, (t, x) in pages.items() if "kernel" in (t + x).lower()]
+    for path in kernel:  # no "kernels" or "xkernel" (nor an accented one) in this vault
+        title, text = pages[path]
+        pages[path] = (title, text.replace("kernels", "kernel").replace("xkernel", "kernel"))
+    index.sync({p: (2, 2) for p in pages}, pages.get)
+    assert len(kernel) >= 40  # common enough for a list
+    for typed in ("ker", "kern", "kerne", "kernel"):
+        assert check(index, (f'"{typed}"*',))
+    tokens = [t for (t,) in index._conn.execute("SELECT token FROM impact_lists")]
+    assert tokens == ['"kernel"']
+    index.sync_one("new.md", (3, 3), ("New", "kernels everywhere"))
+    assert check(index, ('"kern"*',))
+    assert '"kern"*' in [t for (t,) in index._conn.execute("SELECT token FROM impact_lists")]
+    index.close()

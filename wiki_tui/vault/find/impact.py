@@ -55,15 +55,17 @@ class Impacts:
     def __init__(self, weights: tuple[float, float]) -> None:
         self.weights = weights
         self._df: dict[str, int] = {}  # pages per token, until the next write
+        self._words: dict[str, str] = {}  # a prefix's one word, until the next write
         self._version = None
+        self._vocab = False
 
     # -- ranking ---------------------------------------------------------------------------
     def rank(self, conn: sqlite3.Connection, group, excluded, limit: int) -> list[tuple[int, float]] | None:
         """(rowid, bm25) best first for the AND of the quoted tokens of `group`, without pages
         holding an `excluded` word; None when FTS5 should rank this query itself."""
-        phrases = list(group)
-        if limit <= 0 or not phrases or not all(_TOKEN.fullmatch(tok) for tok in phrases):
+        if limit <= 0 or not group or not all(_TOKEN.fullmatch(tok) for tok in group):
             return None
+        phrases = [self._canonical(conn, tok) for tok in group]
         if not all(_TOKEN.fullmatch(f'"{w}"') for w in excluded):
             return None
         rows, avgdl = corpus(conn)
@@ -75,7 +77,7 @@ class Impacts:
         titled_all = self._titled_all(conn, phrases)
         if titled_all is not None and len(titled_all) < limit:
             return None  # the rest of the answer holds a word in the body only: no list orders those
-        lists = {tok: self._list(conn, tok, df[tok], rows, avgdl) for tok in df}
+        lists = {tok: self._list(conn, tok, df[tok], rows, avgdl, titled_all is not None) for tok in df}
         idf = {tok: _idf(rows, df[tok]) for tok in df}
         model = _Model(avgdl, idf, phrases, excluded, self.weights, lists)
         known: dict[int, dict[str, tuple[float, int]]] = {}  # candidate -> token -> (freq, titled)
@@ -131,48 +133,70 @@ class Impacts:
                                             (expr, LIST_SIZE))}
         return found if len(found) < LIST_SIZE else None
 
-    def _list(self, conn, token: str, df: int, rows: int, avgdl: float):
+    def _list(self, conn, token: str, df: int, rows: int, avgdl: float, body_cap_needed: bool):
         """(floor, body_cap, [(rowid, freq, titled, size)]) of a common token: as stored, or
         built when missing or stale. The caps were set at the mean page length of their day;
         a page's weight grows at most in proportion to that mean, so they are scaled up by it."""
         stored = conn.execute("SELECT floor, body_cap, avgdl FROM impact_lists WHERE token=?",
                               (token,)).fetchone()
         if stored and abs(stored[2] - avgdl) <= AVGDL_DRIFT * stored[2]:
+            floor, body_cap, built_at = stored
             entries = conn.execute("SELECT id, freq, titled, size FROM impacts WHERE token=?", (token,)).fetchall()
-            scale = max(1.0, avgdl / stored[2])
-            return stored[0] * scale, stored[1] * scale, entries
-        floor, body_cap, entries = built = self._build(conn, token, df, rows, avgdl)
+        else:
+            floor, body_cap, entries = self._build(conn, token, df, rows, avgdl)
+            built_at = avgdl
+            self._try(lambda: self._store(conn, token, floor, body_cap, avgdl, entries))
+        if body_cap < 0 and body_cap_needed:
+            body_cap = self._body_cap(conn, token, df, rows, built_at)
+            self._try(lambda: conn.execute("UPDATE impact_lists SET body_cap=? WHERE token=?", (body_cap, token)))
+        scale = max(1.0, avgdl / built_at)
+        return floor * scale, body_cap * scale, entries
+
+    @staticmethod
+    def _try(write) -> None:
         try:
-            self._store(conn, token, floor, body_cap, avgdl, entries)
-        except sqlite3.OperationalError:  # locked by another process: use it unstored
+            write()
+        except sqlite3.OperationalError:  # locked by another process: used unstored this time
             pass
-        return built
 
     def _build(self, conn, token: str, df: int, rows: int, avgdl: float):
         """From FTS5's own ranking of the token alone: each page's weighted count follows from
-        its bm25 score, the token's IDF and the page's length; scored on the title alone too,
-        to tell whether the title holds it. The body cap is the best page holding it only in
-        its body."""
-        title_w, body_w = self.weights
+        its bm25 score, the token's IDF and the page's length; its title tells whether the title
+        holds it. The body cap is the best listed page holding it only in its body (no page
+        outside the list weighs more), or unknown (-1) when every listed page has it in its
+        title."""
         ranked = conn.execute(
-            f"SELECT rowid, bm25(docs, {title_w}, {body_w}) AS r, bm25(docs, 1.0, 0.0) FROM docs "
+            f"SELECT rowid, bm25(docs, {self.weights[0]}, {self.weights[1]}) AS r FROM docs "
             "WHERE docs MATCH ? ORDER BY r LIMIT ?",
             (token, LIST_SIZE),
         ).fetchall()
-        sizes = _sizes(conn, [r[0] for r in ranked])
+        ids = [r[0] for r in ranked]
+        texts = _texts(conn, ids, title_only=True)
+        word, star = _TOKEN.fullmatch(token).groups()  # type: ignore[union-attr]
         idf = _idf(rows, df)
-        entries, weight = [], 0.0
-        for rowid, score, in_title in ranked:
+        entries, weight, body_cap = [], 0.0, -1.0
+        for rowid, score in ranked:
             weight = -score / idf
-            size = sizes.get(rowid, 0)
-            entries.append((rowid, _unsaturate(weight, size, avgdl), int(in_title != 0), size))
+            title, _, size = texts.get(rowid, ("", "", 0))
+            titled = count(fold(title), word, bool(star)) > 0
+            if not titled:
+                body_cap = max(body_cap, weight)
+            entries.append((rowid, _unsaturate(weight, size, avgdl), int(titled), size))
         if len(ranked) < LIST_SIZE:
             return 0.0, 0.0, entries  # every page holding it is listed
-        body_best = conn.execute(
-            f"SELECT bm25(docs, {title_w}, {body_w}) AS r FROM docs WHERE docs MATCH ? ORDER BY r LIMIT 1",
+        return weight, body_cap, entries
+
+    def _body_cap(self, conn, token: str, df: int, rows: int, avgdl: float) -> float:
+        """The weight of the best page holding the token in its body only (a full FTS5 pass)."""
+        best = conn.execute(
+            f"SELECT bm25(docs, {self.weights[0]}, {self.weights[1]}) AS r FROM docs WHERE docs MATCH ? "
+            "ORDER BY r LIMIT 1",
             (f"{token} NOT title : {token}",),
         ).fetchone()
-        return weight, (-body_best[0] / idf if body_best else 0.0), entries
+        if not best:
+            return 0.0
+        # a weight at today's mean length is at most this much at the list's (see _list)
+        return -best[0] / _idf(rows, df) * max(1.0, avgdl / corpus(conn)[1])
 
     def _store(self, conn, token: str, floor: float, body_cap: float, avgdl: float, entries) -> None:
         conn.execute("SAVEPOINT impact")
@@ -195,6 +219,22 @@ class Impacts:
         conn.execute("DELETE FROM impacts WHERE token=?", (token,))
         conn.execute("DELETE FROM impact_lists WHERE token=?", (token,))
 
+    def _canonical(self, conn, token: str) -> str:
+        """A prefix that only one indexed word starts with stands for that word (the same pages,
+        counts and IDF), whose list serves it: typing "revi" once "review" has a list."""
+        word, star = _TOKEN.fullmatch(token).groups()  # type: ignore[union-attr]
+        if not star:
+            return token
+        self._check_version(conn)
+        if token not in self._words:
+            if not self._vocab:
+                conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.impact_vocab USING fts5vocab(main, 'docs', 'row')")
+                self._vocab = True
+            terms = conn.execute("SELECT term FROM temp.impact_vocab WHERE term >= ? AND term < ? LIMIT 2",
+                                 (word, word[:-1] + chr(ord(word[-1]) + 1))).fetchall()
+            self._words[token] = f'"{terms[0][0]}"' if len(terms) == 1 and _TOKEN.fullmatch(f'"{terms[0][0]}"') else token
+        return self._words[token]
+
     def doc_count(self, conn, token: str) -> int:
         """Pages matching a quoted token (kept until the next write, here or by another process)."""
         self._check_version(conn)
@@ -206,14 +246,18 @@ class Impacts:
         """Another process's write changes data_version: counts cached before it are stale."""
         version = conn.execute("PRAGMA data_version").fetchone()[0]
         if version != self._version:
-            self._df.clear()
+            self._forget()
             self._version = version
 
     # -- keeping in step (inside the writer's transaction) ----------------------------------
+    def _forget(self) -> None:
+        self._df.clear()
+        self._words.clear()
+
     def written(self, conn, rowid: int, title: str, text: str) -> None:
         """A page was inserted as `rowid`: it joins each list it now ranks in, and raises the
         body cap of each token it holds only in its body past that cap."""
-        self._df.clear()
+        self._forget()
         lists = conn.execute("SELECT token, floor, body_cap, avgdl FROM impact_lists").fetchall()
         if not lists:
             return
@@ -229,18 +273,18 @@ class Impacts:
             weight = _saturate(freq, size, avgdl)
             if weight > floor:
                 rows.append((token, rowid, freq, int(in_title > 0), size))
-            if not in_title and weight > body_cap:
+            if not in_title and 0 <= body_cap < weight:
                 caps.append((weight, token))
         conn.executemany("INSERT OR REPLACE INTO impacts VALUES(?,?,?,?,?)", rows)
         conn.executemany("UPDATE impact_lists SET body_cap=? WHERE token=?", caps)
 
     def removed(self, conn, rowid: int) -> None:
-        self._df.clear()
+        self._forget()
         conn.execute("DELETE FROM impacts WHERE id=?", (rowid,))
 
     def clear(self, conn) -> None:
         """Many pages changed: drop every list (each is rebuilt when next searched)."""
-        self._df.clear()
+        self._forget()
         conn.execute("DELETE FROM impacts")
         conn.execute("DELETE FROM impact_lists")
 
@@ -256,7 +300,7 @@ class _Model:
         self.tokens = [(tok, *_TOKEN.fullmatch(tok).groups()) for tok in idf]  # type: ignore[misc]
         self.cap = {tok: idf[tok] * floor for tok, (floor, _, _) in lists.items()}
         # what a token adds at most on a page that holds it in its body only, not listed
-        self.gap = {tok: self.cap[tok] - idf[tok] * min(floor, body_cap)
+        self.gap = {tok: self.cap[tok] - idf[tok] * min(floor, body_cap) if body_cap >= 0 else 0.0
                     for tok, (floor, body_cap, _) in lists.items()}
 
     def upper(self, entry: dict, size: int, titled_all: set[int] | None, rowid: int) -> float:
@@ -339,13 +383,14 @@ def _sizes(conn, rowids: list[int]) -> dict[int, int]:
     return out
 
 
-def _texts(conn, rowids: list[int]) -> dict[int, tuple[str, str, int]]:
-    """(title, text, length in tokens) of each page."""
+def _texts(conn, rowids: list[int], title_only: bool = False) -> dict[int, tuple[str, str, int]]:
+    """(title, text, length in tokens) of each page (the text left empty with `title_only`)."""
     if not rowids:
         return {}
     marks = ",".join("?" * len(rowids))
+    body = "''" if title_only else "c.c1"
     return {r: (t or "", b or "", sum(varints(sz))) for r, t, b, sz in conn.execute(
-        f"SELECT c.id, c.c0, c.c1, s.sz FROM docs_content c JOIN docs_docsize s ON s.id = c.id "
+        f"SELECT c.id, c.c0, {body}, s.sz FROM docs_content c JOIN docs_docsize s ON s.id = c.id "
         f"WHERE c.id IN ({marks})", rowids)}
 
 
