@@ -3,8 +3,9 @@ top-10 overlap of the app's ranking with full bm25; prints JSON (CPU millisecond
 
     uv run python benchmarks/bench_fulltext.py --dir VAULT [--runs 10]
 
-Opens the vault (building its search database if missing, timed), warms every query once, then
-runs bench_vault's SEARCHES `--runs` times. Figures are process CPU time, which stays meaningful
+Opens the vault (building its search database if missing, timed), runs bench_vault's SEARCHES
+once (first use: the impact lists of their common words are built, unless an earlier run left
+them in the database), then `--runs` times. Figures are process CPU time, which stays meaningful
 on a shared machine. Also measured: the first search of a common word after a page changed (the
 app keeps its candidate lists in step on writes), and one outside edit synced.
 
@@ -78,8 +79,7 @@ def main() -> int:
     vault = Vault.open(args.dir)
     build = cpu_ms(vault.search, "warm up")
     index = vault._search_index()
-    for query in SEARCHES:
-        vault.search(query)
+    first = [cpu_ms(vault.search, q) for q in SEARCHES]  # builds the lists of their common words
     app = [cpu_ms(vault.search, q) for _ in range(args.runs) for q in SEARCHES]
     per_query = {q: round(statistics.median(cpu_ms(vault.search, q) for _ in range(3)), 3) for q in SEARCHES}
     raw = []
@@ -117,7 +117,7 @@ def main() -> int:
         "pages": len(vault.pages),
         "runs": args.runs,
         "search_db_first_use_cpu_ms": round(build, 1),
-        "fulltext_cpu_ms": {**summary(app), "target_p95": 10},
+        "fulltext_cpu_ms": {**summary(app), "first_use": summary(first), "target_p95": 10},
         "raw_fts5_bm25_cpu_ms": summary(raw),
         "per_query_cpu_ms": per_query,
         "top10_overlap": {"mean": round(statistics.mean(shares.values()), 3),
