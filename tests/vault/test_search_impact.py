@@ -222,3 +222,26 @@ def test_a_prefix_only_one_word_starts_with_uses_that_words_list():
     assert check(index, ('"kern"*',))
     assert '"kern"*' in [t for (t,) in index._conn.execute("SELECT token FROM impact_lists")]
     index.close()
+
+
+def test_a_list_is_used_unstored_while_another_process_writes(tmp_path):
+    """Another wiki-tui holding the database for a write: the search neither waits for it (the
+    connection would wait an hour, past the suite's timeout) nor fails; the list is built, used,
+    and stored by a later search."""
+    import sqlite3
+
+    rng = random.Random(5)
+    pages = {f"p{i}.md": page(rng) for i in range(300)}
+    index = SearchIndex(tmp_path / "search.sqlite")
+    index.sync({p: (1, 1) for p in pages}, pages.get)
+    index._conn.execute("PRAGMA busy_timeout = 3600000")
+    other = sqlite3.connect(tmp_path / "search.sqlite", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    assert check(index, ('"river"',))
+    assert index._conn.execute("SELECT count(*) FROM impact_lists").fetchone()[0] == 0
+    assert index._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 3600000  # (restored)
+    other.execute("ROLLBACK")
+    other.close()
+    assert check(index, ('"river"',))
+    assert index._conn.execute("SELECT count(*) FROM impact_lists").fetchone()[0] == 1
+    index.close()

@@ -145,19 +145,25 @@ class Impacts:
         else:
             floor, body_cap, entries = self._build(conn, token, df, rows, avgdl)
             built_at = avgdl
-            self._try(lambda: self._store(conn, token, floor, body_cap, avgdl, entries))
+            self._try(conn, lambda: self._store(conn, token, floor, body_cap, avgdl, entries))
         if body_cap < 0 and body_cap_needed:
             body_cap = self._body_cap(conn, token, df, rows, built_at)
-            self._try(lambda: conn.execute("UPDATE impact_lists SET body_cap=? WHERE token=?", (body_cap, token)))
+            self._try(conn, lambda: conn.execute("UPDATE impact_lists SET body_cap=? WHERE token=?", (body_cap, token)))
         scale = max(1.0, avgdl / built_at)
         return floor * scale, body_cap * scale, entries
 
     @staticmethod
-    def _try(write) -> None:
+    def _try(conn, write) -> None:
+        """A write the search can do without: not waited for when another process holds the
+        database (the list is used unstored this time)."""
+        wait = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        conn.execute("PRAGMA busy_timeout = 0")
         try:
             write()
-        except sqlite3.OperationalError:  # locked by another process: used unstored this time
+        except sqlite3.OperationalError:
             pass
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(wait)}")
 
     def _build(self, conn, token: str, df: int, rows: int, avgdl: float):
         """From FTS5's own ranking of the token alone: each page's weighted count follows from
