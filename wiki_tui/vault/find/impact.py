@@ -33,6 +33,7 @@ K1, B = 1.2, 0.75  # FTS5's bm25 constants
 COMMON_DOCS = 1000  # a token held by this many pages gets a list (FTS5 ranks rarer ones in ~1 ms)
 LIST_SIZE = 256  # pages kept per token
 MAX_READS = 256  # candidate texts a query may read before FTS5 ranks it instead
+LISTS_HELD = 32  # lists held in memory between writes (the last searched)
 MAX_LISTS = 256  # lists kept (each costs a little on every page written); the oldest go first
 AVGDL_DRIFT = 0.05  # a list is rebuilt once the mean page length moved this much since
 _BATCH = 32  # candidates whose text is read at once
@@ -56,6 +57,7 @@ class Impacts:
         self.weights = weights
         self._df: dict[str, int] = {}  # pages per token, until the next write
         self._words: dict[str, str] = {}  # a prefix's one word, until the next write
+        self._held: dict[str, tuple] = {}  # lists read lately, until the next write
         self._version = None
         self._vocab = False
 
@@ -137,31 +139,41 @@ class Impacts:
         """(floor, body_cap, [(rowid, freq, titled, size)]) of a common token: as stored, or
         built when missing or stale. The caps were set at the mean page length of their day;
         a page's weight grows at most in proportion to that mean, so they are scaled up by it."""
-        stored = conn.execute("SELECT floor, body_cap, avgdl FROM impact_lists WHERE token=?",
-                              (token,)).fetchone()
-        if stored and abs(stored[2] - avgdl) <= AVGDL_DRIFT * stored[2]:
-            floor, body_cap, built_at = stored
-            entries = conn.execute("SELECT id, freq, titled, size FROM impacts WHERE token=?", (token,)).fetchall()
-        else:
-            floor, body_cap, entries = self._build(conn, token, df, rows, avgdl)
-            built_at = avgdl
-            self._try(conn, lambda: self._store(conn, token, floor, body_cap, avgdl, entries))
+        held = self._held.get(token)
+        if held is None:
+            stored = conn.execute("SELECT floor, body_cap, avgdl FROM impact_lists WHERE token=?",
+                                  (token,)).fetchone()
+            if stored and abs(stored[2] - avgdl) <= AVGDL_DRIFT * stored[2]:
+                entries = conn.execute("SELECT id, freq, titled, size FROM impacts WHERE token=?",
+                                       (token,)).fetchall()
+                held = (*stored, entries, True)
+            else:
+                floor, body_cap, entries = self._build(conn, token, df, rows, avgdl)
+                held = (floor, body_cap, avgdl, entries, False)
+            if len(self._held) >= LISTS_HELD:
+                del self._held[next(iter(self._held))]
+        floor, body_cap, built_at, entries, stored = held
         if body_cap < 0 and body_cap_needed:
             body_cap = self._body_cap(conn, token, df, rows, built_at)
-            self._try(conn, lambda: conn.execute("UPDATE impact_lists SET body_cap=? WHERE token=?", (body_cap, token)))
+            stored = stored and self._try(
+                conn, lambda: conn.execute("UPDATE impact_lists SET body_cap=? WHERE token=?", (body_cap, token)))
+        if not stored:  # built now, or stored not yet (another process was writing)
+            stored = self._try(conn, lambda: self._store(conn, token, floor, body_cap, built_at, entries))
+        self._held[token] = (floor, body_cap, built_at, entries, stored)
         scale = max(1.0, avgdl / built_at)
         return floor * scale, body_cap * scale, entries
 
     @staticmethod
-    def _try(conn, write) -> None:
+    def _try(conn, write) -> bool:
         """A write the search can do without: not waited for when another process holds the
         database (the list is used unstored this time)."""
         wait = conn.execute("PRAGMA busy_timeout").fetchone()[0]
         conn.execute("PRAGMA busy_timeout = 0")
         try:
             write()
+            return True
         except sqlite3.OperationalError:
-            pass
+            return False
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(wait)}")
 
@@ -259,6 +271,7 @@ class Impacts:
     def _forget(self) -> None:
         self._df.clear()
         self._words.clear()
+        self._held.clear()
 
     def written(self, conn, rowid: int, title: str, text: str) -> None:
         """A page was inserted as `rowid`: it joins each list it now ranks in, and raises the
