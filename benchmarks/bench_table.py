@@ -2,7 +2,7 @@
 JSON table of every budget row with its anchor beside it.
 
     uv run python benchmarks/bench_table.py [--sizes 1000,10000,50000,100000]
-        [--dirs 50000=/path/v50k,...] [--runs 2] [--raw]
+        [--dirs 50000=/path/v50k,...] [--runs 2] [--raw] [--partial FILE]
 
 Each size's vault is made with gen_vault.py --git in a temp folder, or copied (`cp -a`) from
 the folder --dirs gives for that size: the benchmarks write into the vault (the index, commits,
@@ -230,6 +230,8 @@ def main() -> int:
     parser.add_argument("--dirs", default="", help="SIZE=FOLDER,... vaults to copy instead of generating")
     parser.add_argument("--runs", type=int, default=2, help="runs of each measurement (see each script)")
     parser.add_argument("--raw", action="store_true", help="also print each benchmark's own JSON")
+    parser.add_argument("--partial", type=Path, default=None,
+                        help="write the table of the sizes done so far here after each size")
     parser.add_argument("--child", nargs="+", default=None)
     args = parser.parse_args()
     if args.child:
@@ -245,15 +247,22 @@ def main() -> int:
         size, _, folder = item.partition("=")
         dirs[int(size)] = Path(folder).resolve()
     scratch = Path(tempfile.mkdtemp(prefix="bench-table-"))
-    results = {}
+    results: dict[int, dict] = {}
     try:
         for pages in sizes:
             results[pages] = measure(pages, dirs.get(pages), args.runs, scratch)
             print(f"[bench_table] {pages} pages done in {results[pages]['seconds']} s",
                   file=sys.stderr, flush=True)
+            if args.partial:  # the sizes done so far, in case a bigger one never ends
+                args.partial.write_text(json.dumps(report_of(results, args.raw), indent=2))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    print(json.dumps(report_of(results, args.raw), indent=2))
+    return 0
 
+
+def report_of(results: dict[int, dict], raw: bool) -> dict:
+    sizes = list(results)
     table = []
     by_size = {pages: cells(result) for pages, result in results.items()}
     for i, (row, anchor, budget) in enumerate(ROWS):
@@ -269,10 +278,9 @@ def main() -> int:
                    if "error" in results[p].get(k, {})},
         "rows": table,
     }
-    if args.raw:
+    if raw:
         report["raw"] = {str(p): results[p] for p in sizes}
-    print(json.dumps(report, indent=2))
-    return 0
+    return report
 
 
 if __name__ == "__main__":
