@@ -70,6 +70,8 @@ def child_bare_rss() -> dict:
     from textual.app import App
     from textual.widgets import Static
 
+    from bench_vault import rss_kb
+
     result: dict = {}
 
     class Bare(App):
@@ -80,7 +82,7 @@ def child_bare_rss() -> dict:
             self.set_timer(0.3, self._measure)
 
         def _measure(self) -> None:
-            result["rss_mb"] = round(_rss_mb(), 1)
+            result["rss_mb"] = round(rss_kb() / 1024, 1)
             self.exit()
 
     Bare().run(headless=True, size=(120, 40))
@@ -119,14 +121,6 @@ def _wall(fn, *args, **kwargs) -> float:
 def _p95(values: list[float]) -> float:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 3)
-
-
-def _rss_mb() -> float:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 # -- the table ------------------------------------------------------------------------------
