@@ -29,10 +29,9 @@ def notes(app: WikiApp) -> list[str]:
 
 
 def picker_shows(app: WikiApp, text: str) -> bool:
-    """The screen on top lists `text` first (its search worker has reported)."""
-    from textual.widgets import OptionList
-
-    for options in app.screen.query(OptionList):
+    """The screen on top lists `text` first (its search worker has reported): the palette's
+    OptionList or a browser picker's RowList."""
+    for options in app.screen.query("OptionList, RowList"):
         if options.option_count and text in str(options.get_option_at_index(0).prompt):
             return True
     return False
