@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from wiki_tui.changes.build.changeset import EditError, build_changeset, lint_input, read_base_text
-from wiki_tui.changes.model import ACCEPTED, CREATE, DELETE, MODIFY, RENAME
+from wiki_tui.changes.build.changeset import EditError, build_changeset, read_base_text
+from wiki_tui.changes.model import ACCEPTED, CREATE, DELETE, MODIFY, RENAME, proposed_texts
 from wiki_tui.changes.reply.stream import parse_reply
 
 
@@ -109,7 +109,7 @@ def test_delete_and_rename(sample_vault):
     assert ren.base_text == base and ren.proposed_text == base and ren.hunks == []
     ren.accept()
     assert ren.will_write and ren.result_text() == base
-    assert lint_input(cs.files) == {"concepts/Dead reckoning.md": None, old: None,
+    assert proposed_texts(cs.files) == {"concepts/Dead reckoning.md": None, old: None,
                                     "people/Larcum Kendall.md": base}
 
 

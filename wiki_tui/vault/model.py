@@ -37,6 +37,7 @@ from wiki_tui.vault.parse.links import Link
 from wiki_tui.vault.find.mentions import Backlink, Mention, linked_mentions, unlinked_mentions
 from wiki_tui.vault.parse.page import Page, parse_page, read_page_text
 from wiki_tui.vault.indexing.resolve import Resolver, link_key
+from wiki_tui.vault.proposed import Proposed
 from wiki_tui.vault.parse.schema import SCHEMA_FILE, Schema, parse_schema
 from wiki_tui.vault.find.search import SearchHit, SearchIndex
 from wiki_tui.vault.state import state_dir
@@ -594,12 +595,13 @@ class Vault:
         with self._lock:
             return lint_vault(self)
 
-    def lint_changes(self, files: dict[str, str | None], *,
-                     parse: Callable[[str, str], Page] = parse_page):
+    def lint_changes(self, files: dict[str, str | None], *, proposed: Proposed | None = None):
+        """Findings the proposed texts would introduce (lint.py); `proposed`: the vault after
+        them (proposed.py), when the caller reads it too."""
         from wiki_tui.vault.lint import lint_changes
 
         with self._lock:
-            return lint_changes(self, files, parse=parse)
+            return lint_changes(self, files, proposed=proposed)
 
     # -- watching ----------------------------------------------------------------------------
     def start_watching(
