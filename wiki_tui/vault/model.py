@@ -22,7 +22,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, TypeVar
 
 from wiki_tui.vault import layout
 from wiki_tui.vault.indexing.bulk import parse_all
@@ -49,6 +49,8 @@ PARSE_CHUNK = 4000  # pages parsed and written per step of a cold build (bounds 
 RACY_NS = 2_000_000_000  # file times within 2 s of the cache save are not trusted
 
 
+T = TypeVar("T")
+
 LOG_FILE = "log.md"  # appended by every apply: its stamp says whether another one happened
 
 
@@ -72,6 +74,7 @@ class Vault:
         self._lock = threading.RLock()
         self._watcher = None
         self._synced_log: tuple[int, int] | None = None  # log.md's stamp at the last sync
+        self._by_page_set: dict[str, tuple[PageMap, int, Any]] = {}  # see by_page_set
         # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
         # True shows them (the default of each query's `include_listings`).
         self.show_listings = False
@@ -180,6 +183,7 @@ class Vault:
     def _warm_build(self, tree: layout.Tree, stored: dict[str, tuple[int, int, int]]) -> None:
         old_files = self._store.file_stamps()
         self.pages.stamps = {p: (m, s) for p, (m, s, _n) in stored.items()}
+        self.pages.generation += 1
         self._resolver = Resolver([*stored, *old_files])
         self._index = LinkIndex(self._resolver, self._store)
         # "Racy" files: written within the clock's granularity of when they were read could
@@ -356,6 +360,19 @@ class Vault:
         """source -> {target path: count} for every page (built on each call: a full read)."""
         with self._lock:
             return self._index.resolved(self.pages.stamps)
+
+    def by_page_set(self, key: str, build: Callable[[list[str]], T]) -> T:
+        """`build(paths)` of every page path, kept until a page is added or removed: what is
+        derived from the page names alone (the changes' twin index: 10k names keyed once, not
+        once per reply). The result is shared: it must not be changed by its users."""
+        with self._lock:
+            pages = self.pages
+            held = self._by_page_set.get(key)
+            if held is not None and held[0] is pages and held[1] == pages.generation:
+                return held[2]
+            value = build(list(pages))
+            self._by_page_set[key] = (pages, pages.generation, value)
+            return value
 
     def linking_to(self, path: str) -> dict[str, int]:
         """source -> how many of its links resolve to `path` (one indexed query)."""
