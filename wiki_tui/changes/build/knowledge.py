@@ -213,18 +213,22 @@ class _Worlds:
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
         self._linking: dict[str, list[tuple[str, int]]] = {}
-        self._reach: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+        self._reach: dict[tuple[str, str], tuple[str | None, str | None, bool, bool]] = {}
 
-    def reach(self, target: str, source: str) -> tuple[str | None, str | None]:
-        """(now, after): the file a linkpath written in `source` reaches as the vault is, and
-        as it will be; remembered by `resolution_key` (a page's links share their folder)."""
+    def reach(self, target: str, source: str) -> tuple[str | None, str | None, bool, bool]:
+        """(now, after, cites now, cites after): the file a linkpath written in `source`
+        reaches as the vault is and as it will be, and whether the link cites a source then;
+        remembered by `resolution_key` (a page's links share their folder)."""
         key = resolution_key(target, source)
         found = self._reach.get(key)
         if found is None:
             if self.proposed is None:  # not a Vault: links compared as written
-                found = (target or source, target or source)
+                now = later = target or source
             else:
-                found = (self.vault.resolve(target, source), self.proposed.resolve(target, source))
+                now, later = self.vault.resolve(target, source), self.proposed.resolve(target, source)
+            cites = _cites(target)
+            found = (now, later, cites or (now is not None and _cites(now)),
+                     cites or (later is not None and _cites(later)))
             self._reach[key] = found
         return found
 
@@ -314,18 +318,19 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
     changeset deletes, is the same link; a link to a page the changeset creates is known by
     that page; one that reaches nothing, by its text."""
     out = []
+    reach, moved, gone = world.reach, world.moved, world.gone  # the loop runs once per link
     for link in page.links:
         if link.kind == "external":
             continue
-        now, later = world.reach(link.target, path)
-        target = later if after else now
-        known = world.moved.get(now, now) if now is not None else target
-        ident = (known or "?" + link_key(link.target), _subpath_key(link.subpath), link.embed)
-        citation = _cites(link.target) or (target is not None and _cites(target))
+        now, later, cites_now, cites_later = reach(link.target, path)
+        target, citation = (later, cites_later) if after else (now, cites_now)
+        known = moved.get(now, now) if now is not None else target
+        sub = link.subpath
+        ident = (known or "?" + link_key(link.target), _subpath_key(sub) if sub else "",
+                 link.embed)
         broken = target is None or (
-            bool(link.subpath) and _anchor_missing(world.anchors(target, after=after),
-                                                   link.subpath))
-        out.append((ident, link, citation, broken, now if now in world.gone else None))
+            bool(sub) and _anchor_missing(world.anchors(target, after=after), sub))
+        out.append((ident, link, citation, broken, now if now in gone else None))
     return out
 
 
