@@ -8,8 +8,13 @@ in fresh subprocesses (cold: no index on disk, so the first build writes it; war
 is there); "cpu" figures are process CPU time (a forked parser half included), which stays
 meaningful when other jobs share the machine. Anchors: the read floor (walk + read every .md +
 a link regex, in a fresh process) for the cold build (target <= 5x), raw FTS5 bm25 for full
-text. Targets (issue 21, at 50k pages): warm <= 0.5 s, fuzzy p95 <= 10 ms (one-letter queries
+text. Warm start: opened the app's way, answering from the index on disk at once; the
+freshness check (stat every file, re-index what changed) is reported apart, and
+`warm_start_exact_s` is both in one (what lint and apply wait for). Targets (issue 21, at
+50k pages): warm <= 0.5 s, fuzzy p95 <= 10 ms (one-letter queries
 included), full text p95 with snippets <= 10 ms, one outside edit <= 20 ms, index RSS <= 150 MB.
+Full text is timed over ten rounds of the query set after a first round, reported apart
+(`first_use`: the first search of a common word builds its impact list).
 """
 
 from __future__ import annotations
@@ -85,14 +90,21 @@ def child(mode: str, root: Path) -> None:
     gc.collect()
     before = rss_kb()
     wall, cpu = time.perf_counter(), time.process_time()
-    vault = Vault.open(root)
+    # warm: the app's way, answering from the index at once; the freshness check (a stat of
+    # every file, re-indexing what changed) is timed apart: the app runs it in a worker
+    vault = Vault.open(root, check=mode != "warm")
     children = resource.getrusage(resource.RUSAGE_CHILDREN)  # a forked parser half, if any
     out = {
         "wall_s": time.perf_counter() - wall,
         "cpu_s": time.process_time() - cpu + children.ru_utime + children.ru_stime,
-        "stats": vault.load_stats,
+        "stats": dict(vault.load_stats),
         "rss_mb": (rss_kb() - before) / 1024,
     }
+    if mode == "warm":
+        wall, cpu = time.perf_counter(), time.process_time()
+        vault.check_freshness()
+        out["check_wall_s"] = time.perf_counter() - wall
+        out["check_cpu_s"] = time.process_time() - cpu
     if mode == "rss":
         vault.find("r")
         out["rss_with_finder_mb"] = (rss_kb() - before) / 1024
@@ -185,6 +197,7 @@ def bench(root: Path, runs: int) -> dict:
     cold = [run_child("cold", root) for _ in range(runs)]
     index_bytes = sum(f.stat().st_size for f in (root / ".wiki-tui").glob("index.sqlite*"))
     warm = [run_child("warm", root) for _ in range(runs)]
+    exact = [run_child("warm_exact", root) for _ in range(runs)]
     rss = run_child("rss", root)
 
     vault = Vault.open(root)
@@ -212,6 +225,9 @@ def bench(root: Path, runs: int) -> dict:
     repeat = [timed(vault.find, q) for _ in range(5) for q in KEYSTROKES]
     one_letter = [timed(vault.find, letter) for letter in "abcdefghijklmnopqrstuvwxyz"]
     vault.search("warm up")
+    # The first search of each query builds the impact lists of its common words (kept on disk
+    # for later sessions, in step with edits): measured apart, as the finder's first use is.
+    search_first = [timed(vault.search, q) for q in SEARCHES]
     search_times = [timed(vault.search, q) for _ in range(10) for q in SEARCHES]
     raw_fts = [timed(_raw_bm25, vault, q) for _ in range(10) for q in SEARCHES]
 
@@ -245,8 +261,13 @@ def bench(root: Path, runs: int) -> dict:
                          "cpu": round(cold_cpu, 3), "cpu_vs_floor": round(cold_cpu / floor_cpu, 2),
                          "target_ratio": 5.0},
         "index_on_disk_mb": round(index_bytes / 1e6, 1),
+        # usable from the index on disk; the freshness check runs after it, in a worker
         "warm_start_s": {"wall": round(statistics.median(w["wall_s"] for w in warm), 3),
                          "cpu": round(statistics.median(w["cpu_s"] for w in warm), 3), "target": 0.5},
+        "freshness_check_s": {"wall": round(statistics.median(w["check_wall_s"] for w in warm), 3),
+                              "cpu": round(statistics.median(w["check_cpu_s"] for w in warm), 3)},
+        "warm_start_exact_s": {"wall": round(statistics.median(w["wall_s"] for w in exact), 3),
+                               "cpu": round(statistics.median(w["cpu_s"] for w in exact), 3)},
         "index_rss_mb": {"after_open": round(rss["rss_mb"], 1),
                          "with_finder": round(rss["rss_with_finder_mb"], 1),
                          "with_finder_and_search": round(rss["rss_with_finder_and_search_mb"], 1),
@@ -257,7 +278,7 @@ def bench(root: Path, runs: int) -> dict:
         "search_db_sync_s": round(search_sync, 3),
         "fuzzy_ms": {"first_use": stats(first), "repeated": stats(repeat),
                      "one_letter": stats(one_letter), "target": 10},
-        "fulltext_ms": {**stats(search_times), "target_p95": 10},
+        "fulltext_ms": {**stats(search_times), "first_use": stats(search_first), "target_p95": 10},
         "raw_fts5_bm25_ms": stats(raw_fts),
         "refresh_one_file_ms": {**stats(refresh), "target": 20},
         "rename_one_file_ms": stats(rename),

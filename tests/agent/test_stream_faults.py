@@ -49,6 +49,8 @@ async def chat(settings):
      "not an OpenAI-compatible stream: {oops, not json"),
     (Reply("abcdefgh", chunk_size=2, drop_after=2), "dropped",
      "dropped in the middle of the reply"),
+    # a model stuck in a loop: litellm stops a stream of 100 identical chunks itself
+    (Reply("Intro. " + "loop " * 150, chunk_size=5), "loop", "went into a loop"),
 ])
 async def test_each_fault_has_its_kind_and_message(llm_server, reply, kind, words):
     llm_server.queue(reply)

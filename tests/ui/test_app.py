@@ -381,3 +381,26 @@ async def test_the_demo_says_where_its_vault_is(git_vault):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert any(str(git_vault) in n and n.startswith("demo vault") for n in notes(app))
+
+
+async def test_warm_start_shows_what_changed_while_closed(git_vault):
+    """The app answers from the index on disk at once; the freshness check that follows (in
+    the vault worker) finds a page written while wiki-tui was not running, and the page tree
+    shows it like any outside change."""
+    from wiki_tui.ui.browser.panels import PageTree
+    from wiki_tui.vault import Vault
+
+    Vault.open(git_vault).close()  # an index on disk, as a previous session leaves it
+    (git_vault / "concepts" / "Written meanwhile.md").write_text("About [[Dead reckoning]].\n")
+    (git_vault / "concepts" / "Dead reckoning.md").unlink()
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        vault = app.vault
+        assert vault.checked
+        assert "concepts/Written meanwhile.md" in vault.pages
+        assert "concepts/Dead reckoning.md" not in vault.pages
+        tree = app.query_one(PageTree)
+        assert "concepts/Written meanwhile.md" in tree.paths
+        assert "concepts/Dead reckoning.md" not in tree.paths
+        assert vault.unresolved_links["concepts/Written meanwhile.md"] == {"Dead reckoning": 1}

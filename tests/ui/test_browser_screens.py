@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from textual.widgets import OptionList
-
 from benchmarks.bench_browser import big_page
 from tests.ui.conftest import wait_for, wait_page
 from wiki_tui.ui.browser import PageJumpScreen, PageLocation, SearchScreen, TagsScreen
+from wiki_tui.ui.browser.rows import RowList
 from wiki_tui.ui.browser.units import split_units
 
 
@@ -18,7 +17,7 @@ async def open_screen(pilot, app, opener, screen_class) -> None:
 
 
 def option_texts(screen) -> list[str]:
-    results = screen.query_one("#picker-results", OptionList)
+    results = screen.query_one("#picker-results", RowList)
     return [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
 
 
@@ -66,7 +65,7 @@ async def test_search_results_on_a_short_terminal_keep_the_highlight_and_count_i
         await wait_for(pilot, lambda: app.screen.shown_query == "Harrison watch")
         await pilot.pause()
         picker = app.screen.query_one("#picker")
-        results = app.screen.query_one("#picker-results", OptionList)
+        results = app.screen.query_one("#picker-results", RowList)
         assert results.option_count > 8
         # the list is not cut off by the picker (it scrolls itself), nor is the count below it
         inside = picker.content_region
@@ -95,7 +94,7 @@ async def test_search_screen_opens_at_the_line(sample_vault, browser_app):
         await wait_for(pilot, lambda: len(option_texts(app.screen)) > 0)
         texts = option_texts(app.screen)
         assert all("Barbados" in t for t in texts)
-        results = app.screen.query_one("#picker-results", OptionList)
+        results = app.screen.query_one("#picker-results", RowList)
         chosen = app.screen._results[results.get_option_at_index(0).id]
         assert isinstance(chosen, PageLocation) and chosen.line
         await pilot.press("enter")

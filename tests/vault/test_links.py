@@ -335,19 +335,3 @@ def test_block_ids():
     text = "para text ^para-1\n\n- item\n- item\n\n^list-id\n\n`code ^no`\n# H ^no\ntext^no\n"
     assert scan(text).block_ids == ["para-1", "list-id"]
 
-
-def test_links_are_frozen_values():
-    """The scanner builds links through the slots' setters (its hot path): still plain frozen
-    dataclass values, equal and hashed as built by the constructor."""
-    import dataclasses
-
-    from wiki_tui.vault.parse.links import Link
-
-    link = scan_links("See [[Some page#Part|shown]] here.\n")[0]
-    same = Link("Some page", "#Part", "shown", False, "wiki", 1, 4, 4, 28,
-                "[[Some page#Part|shown]]")
-    assert link == same and hash(link) == hash(same) and len({link, same}) == 1
-    assert dataclasses.replace(link, line=3).line == 3 and link.line == 1
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        link.target = "Other"  # type: ignore[misc]
-    assert dataclasses.astuple(link)[:3] == ("Some page", "#Part", "shown")

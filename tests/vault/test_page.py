@@ -6,7 +6,7 @@ import datetime
 import time
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from wiki_tui.vault.parse.frontmatter import fast_load, split_frontmatter, yaml_load
@@ -371,3 +371,68 @@ def test_split_frontmatter():
     assert split_frontmatter("--- \na: 1\n--- \nb")[0] == "a: 1\n"
     assert split_frontmatter("---\na: 1\n----\nb")[0] is None
     assert split_frontmatter("x\n---\na: 1\n---\n")[0] is None
+
+
+_link_values = st.sampled_from([
+    "[[A]]", "[[B|shown]]", "[[C#H]]", "x [[A]] y", "[[A]] and [[B]]", "[[it''s]]", "[[a, b]]",
+    '[[q"t]]', "![[img.png]]", "[[A", "B]]", "plain", "[[ ]]", "[[A]]]", "[[[A]]",
+])
+
+
+@st.composite
+def _frontmatter_with_links(draw) -> str:
+    lines = []
+    for i in range(draw(st.integers(1, 5))):
+        key = f"k{i}"
+        form = draw(st.integers(0, 5))
+        value = draw(_link_values)
+        if form == 0:
+            lines.append(f"{key}: {value}")
+        elif form == 1:
+            lines.append(f'{key}: "{value}"')
+        elif form == 2:
+            lines.append(f"{key}: '{value}'")
+        elif form == 3:
+            items = draw(st.lists(_link_values, min_size=1, max_size=3))
+            quote = draw(st.sampled_from(['"', "'", ""]))
+            lines.append(f"{key}: [{', '.join(quote + x + quote for x in items)}]")
+        elif form == 4:
+            lines.append(f"{key}:")
+            for item in draw(st.lists(_link_values, min_size=1, max_size=3)):
+                quote = draw(st.sampled_from(['"', "'", ""]))
+                lines.append(f"  - {quote}{item}{quote}")
+        else:
+            lines.append(f"{key}: {value}, {draw(_link_values)}")
+    return "\n".join(lines) + "\n"
+
+
+@given(_frontmatter_with_links())
+@example('k: ["[[A", "B]]"]\n')  # a link across two quoted items: not inside one value
+@example("k: ['[[A', 'B]]']\n")
+@example('k:\n  - "[[A]]"\n  - [[B]]\n')
+@settings(max_examples=300)
+def test_frontmatter_links_shortcut_equals_matching_the_values(source):
+    """The fast path's shortcut (every link found counts) gives what matching each link
+    against the parsed string values gives, warnings included."""
+    from wiki_tui.vault.parse.page import _frontmatter_links
+
+    fm = fast_load(source)
+    if fm is None or "''" in source:
+        return  # not taken: the general way runs
+    text = f"---\n{source}---\nbody\n"
+    general: list[str] = []
+    shortcut: list[str] = []
+    expected = _frontmatter_links(text, 4, 4 + len(source), fm, general)
+    assert _frontmatter_links(text, 4, 4 + len(source), fm, shortcut, simple=True) == expected
+    assert shortcut == general
+    assert parse_page("p.md", text).links == expected
+
+
+def test_repeated_property_lines_give_each_page_its_own_values():
+    """Lines seen before are remembered: the same answer, and a list is a new list each time."""
+    first = fast_load("type: concept\ntags: [a, b]\ncreated: 2025-01-02\n")
+    first["tags"].append("changed")
+    again = fast_load("tags: [a, b]\ntype: concept\ncreated: 2025-01-02\n")
+    assert again == yaml_load("tags: [a, b]\ntype: concept\ncreated: 2025-01-02\n")
+    assert again["tags"] == ["a", "b"] and again["tags"] is not first["tags"]
+    assert fast_load("tags: [a, b]\ntags: [c]\n") == {"tags": ["c"]}  # the later key wins, as in YAML

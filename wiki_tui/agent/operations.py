@@ -59,7 +59,7 @@ from wiki_tui.changes.usage import Spend
 
 _PROGRESS_EVERY = 0.1  # seconds between FileProgress events of one file
 _TOOL_ROUNDS = 8  # tool calls the model may make in one turn before it must answer
-_ASK_AGAIN = {"dropped", "incomplete", "timeout", "limit"}  # faults another try may not have
+_ASK_AGAIN = {"dropped", "incomplete", "timeout", "limit", "loop"}  # faults another try may not have
 
 
 # -- public operations ----------------------------------------------------------------------

@@ -217,7 +217,8 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         from wiki_tui.vault import Vault, VaultError
 
         try:
-            vault = Vault.open(self.vault_root)
+            # answers from the index on disk at once; the listing of every file comes below
+            vault = Vault.open(self.vault_root, check=False)
             vault.show_listings = self.ui_config.show_listings
         except (VaultError, OSError) as exc:
             self.call_from_thread(self.conversation.add_note, f"vault not opened: {exc}", "error")
@@ -233,6 +234,16 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         except Exception as exc:
             self.call_from_thread(self.conversation.add_note,
                                   f"not watching the vault for outside changes: {exc}", "warning")
+        # What changed while wiki-tui was not running (the watcher, started first, sees what
+        # changes from now on): re-indexed, then shown like any outside change.
+        try:
+            changes = vault.check_freshness()
+        except Exception as exc:  # an index that cannot be brought up to date must not stop the app
+            changes = []
+            self.call_from_thread(self.conversation.add_note,
+                                  f"the vault's index may be out of date: {exc}", "warning")
+        if changes:
+            self._watch_callback(changes)
         # The finder and the search database, so the first jump or search is instant.
         vault.prepare()
         give_back()  # what the load freed in this thread's heap (see heap.py)

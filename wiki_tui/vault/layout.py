@@ -60,23 +60,30 @@ def is_page_path(path: str) -> bool:
 
 
 def scan_tree(root: Path) -> Tree:
-    """List the vault's files with (mtime_ns, size), one stat per file."""
+    """List the vault's files with (mtime_ns, size), one stat per file.
+
+    The hot loop of a warm start's freshness check (50k files): hidden names are skipped as
+    the walk meets them and raw/ is known per folder, so a file needs no path test of its own
+    (`is_page_path` gives the same answer for every path listed here)."""
     tree = Tree()
+    pages, files, disk = tree.pages, tree.files, tree.disk
+    intern = sys.intern
     real_root = os.path.realpath(root)
     seen_dirs = {real_root}
     stack: list[tuple[str, str]] = [(str(root), "")]  # (folder, its vault path as on disk)
     while stack:
         abs_dir, rel_dir = stack.pop()
+        in_raw = rel_dir == RAW_DIR + "/" or rel_dir.startswith(RAW_DIR + "/")
         try:
             entries = list(os.scandir(abs_dir))
         except OSError:  # vanished or unreadable folder: skip it
             continue
         for entry in entries:
             name = entry.name
-            if name.startswith("."):
+            if name[0] == ".":
                 continue
-            on_disk = f"{rel_dir}{name}"
-            rel = normalize_path(on_disk)
+            on_disk = rel_dir + name
+            rel = on_disk if on_disk.isascii() else normalize_path(on_disk)
             try:
                 if entry.is_symlink():
                     real = os.path.realpath(entry.path)
@@ -96,14 +103,13 @@ def scan_tree(root: Path) -> Tree:
                     st = entry.stat(follow_symlinks=False)
             except OSError:  # vanished mid-scan
                 continue
-            stamp = (st.st_mtime_ns, st.st_size)
-            if rel != on_disk:  # e.g. NFD names written by macOS
-                tree.disk[rel] = on_disk
-            if is_page_path(rel):
+            if rel is not on_disk and rel != on_disk:  # e.g. NFD names written by macOS
+                disk[rel] = on_disk
+            if not in_raw and rel[-3:].lower() == ".md":
                 # interned: the index, the resolver and the page records share one copy
-                tree.pages[sys.intern(rel)] = stamp
+                pages[intern(rel)] = (st.st_mtime_ns, st.st_size)
             else:
-                tree.files[rel] = stamp
+                files[rel] = (st.st_mtime_ns, st.st_size)
     return tree
 
 

@@ -16,6 +16,7 @@ Queries beyond the page map: `backlinks`, `outgoing`, `unlinked_mentions`, `reso
 from __future__ import annotations
 
 import gc
+import json
 import os
 import sqlite3
 import threading
@@ -27,7 +28,7 @@ from typing import Any, Callable, TypeVar
 from wiki_tui.vault import layout
 from wiki_tui.vault.indexing.bulk import parse_all
 from wiki_tui.vault.indexing.catalog import parse_catalog
-from wiki_tui.vault.indexing.cache import ensure_state_dir, link_rows, record_cold, record_links
+from wiki_tui.vault.indexing.cache import ensure_state_dir, link_rows, record_cold
 from wiki_tui.vault.find.fuzzy import FindHit, FuzzyIndex
 from wiki_tui.vault.indexing.index import LinkIndex
 from wiki_tui.vault.layout import (
@@ -45,6 +46,7 @@ from wiki_tui.vault.indexing.store import PageMap, Store
 
 SEARCH_DB = "search.sqlite"
 INDEX_DB = "index.sqlite"
+DISK_NAMES = "disk-names"  # meta key: the NFC path -> name on disk map (JSON), for opening unlisted
 PARSE_CHUNK = 4000  # pages parsed and written per step of a cold build (bounds its memory)
 RACY_NS = 2_000_000_000  # file times within 2 s of the cache save are not trusted
 
@@ -75,6 +77,7 @@ class Vault:
         self._watcher = None
         self._synced_log: tuple[int, int] | None = None  # log.md's stamp at the last sync
         self._by_page_set: dict[str, tuple[PageMap, int, Any]] = {}  # see by_page_set
+        self.checked = True  # False: opened from the index without listing the disk (check_freshness)
         # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
         # True shows them (the default of each query's `include_listings`).
         self.show_listings = False
@@ -99,42 +102,68 @@ class Vault:
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
-    def open(cls, root: Path, *, use_cache: bool = True, watch: bool = False) -> "Vault":
+    def open(cls, root: Path, *, use_cache: bool = True, watch: bool = False, check: bool = True) -> "Vault":
+        """Open the vault at `root`. `check` False: when an index is on disk, answer from it at
+        once and leave the listing of the vault (one stat per file) to `check_freshness()`,
+        which the caller runs later, in a worker; until then answers may be stale (the app
+        does this; commands that need an exact index keep the default)."""
         root = Path(root)
         if not root.exists():
             raise VaultError(f"no vault at {root}: the folder does not exist")
         if not root.is_dir():
             raise VaultError(f"no vault at {root}: not a folder")
         vault = cls(root.resolve())
-        vault._load(use_cache)
+        vault._load(use_cache, check)
         if watch:
             vault.start_watching(None)
         return vault
 
-    def _load(self, use_cache: bool) -> None:
+    def _load(self, use_cache: bool, check: bool = True) -> None:
         with _no_gc(lambda: False):
-            self._load_unguarded(use_cache)
+            self._load_unguarded(use_cache, check)
 
-    def _load_unguarded(self, use_cache: bool) -> None:
+    def _load_unguarded(self, use_cache: bool, check: bool) -> None:
         self._load_schema()  # first: it says which file is the catalog (read the fast way)
-        tree = scan_tree(self.root)
         self._store.close()
         self._store = Store(self._state_file(INDEX_DB) if use_cache else None)
         self.pages = PageMap(self._store, self._reload_record)
-        self._synced_log = tree.pages.get(LOG_FILE)  # see sync_with_disk
-        self._files = dict(tree.files)
-        self._disk = dict(tree.disk)
-        self.attachments = set(tree.files)
         try:
-            stored = {} if self._store.fresh else self._store.page_stamps()
-            if stored:
-                self._warm_build(tree, stored)
+            if not self._store.fresh and self._open_stored():
+                if check:
+                    self.check_freshness()
+                return
         except (sqlite3.Error, TypeError, ValueError):  # the right version, odd content
             self._store.reset()
             self.pages = PageMap(self._store, self._reload_record)
-            stored = {}
-        if not stored:
-            self._cold_build(tree)
+        self._cold_build(self._list_disk())
+
+    def _list_disk(self) -> layout.Tree:
+        """One listing of the vault (a stat per file); it also says which names are NFD on disk."""
+        tree = scan_tree(self.root)
+        self._synced_log = tree.pages.get(LOG_FILE)  # see sync_with_disk
+        if tree.disk != self._disk:
+            self._disk = dict(tree.disk)
+            self._store.put_meta(DISK_NAMES, json.dumps(self._disk))
+        self.checked = True
+        return tree
+
+    def _open_stored(self) -> bool:
+        """Take the file list, stamps and resolver from the index on disk, nothing listed or
+        read (False: the index holds no page)."""
+        stamps = self._store.page_stamps()
+        if not stamps:
+            return False
+        files = self._store.file_stamps()
+        self.pages.stamps = stamps
+        self.pages.generation += 1
+        self._files = files
+        self.attachments = set(files)
+        self._disk = json.loads(self._store.meta(DISK_NAMES) or "{}")
+        self._resolver = Resolver([*stamps, *files])
+        self._index = LinkIndex(self._resolver, self._store)
+        self.checked = False
+        self.load_stats = {"cold": False, "parsed": 0, "removed": 0}
+        return True
 
     def _reload_record(self, path: str):
         """A stored record that does not load (damaged or crafted): parse the page again."""
@@ -155,24 +184,27 @@ class Vault:
 
     def _cold_build(self, tree: layout.Tree) -> None:
         store = self._store
+        self._files = dict(tree.files)
+        self.attachments = set(tree.files)
         self._resolver = Resolver([*tree.pages, *tree.files])
         self._index = LinkIndex(self._resolver, store)
         parsed = 0
         stamps = tree.pages
-        paths = list(stamps)
+        paths = sorted(stamps)  # in key order: rows append to the tables' b-trees
         with store.bulk():
             store.put_files(tree.files.items())
             for start in range(0, len(paths), PARSE_CHUNK):
                 chunk = paths[start : start + PARSE_CHUNK]
                 now = time.time_ns()
-                records = parse_all(chunk, lambda p: self._parse_file(p, stamps[p]))
+                parsed_chunk = parse_all(chunk, lambda p: self._parse_file(p, stamps[p]))
                 rows, links = [], []
-                for path, record in records.items():
-                    if record is None:  # vanished
+                for path, got in parsed_chunk.items():
+                    if got is None:  # vanished
                         self._resolver.remove(path)
                         continue
+                    record, counts = got
                     rows.append((path, record, stamps[path], now))
-                    links.append((path, record_links(record)))
+                    links.append((path, counts))
                 with store.transaction():
                     self.pages.put_records(rows, new=True)
                     self._index.add_new(links)
@@ -180,34 +212,46 @@ class Vault:
         store.checkpoint()
         self.load_stats = {"cold": True, "parsed": parsed}
 
-    def _warm_build(self, tree: layout.Tree, stored: dict[str, tuple[int, int, int]]) -> None:
-        old_files = self._store.file_stamps()
-        self.pages.stamps = {p: (m, s) for p, (m, s, _n) in stored.items()}
-        self.pages.generation += 1
-        self._resolver = Resolver([*stored, *old_files])
-        self._index = LinkIndex(self._resolver, self._store)
-        # "Racy" files: written within the clock's granularity of when they were read could
-        # have changed again without a new mtime (as git's index handles it): re-read those too.
-        changed = []
-        for path, stamp in tree.pages.items():
-            known = stored.get(path)
-            if known is None or known[:2] != stamp or stamp[0] >= known[2] - RACY_NS:
-                changed.append(path)
-        gone = [p for p in stored if p not in tree.pages]
-        files_changed = {p for p in tree.files if p not in old_files} | {p for p in old_files if p not in tree.files}
-        with self._store.transaction():
-            for path in gone:
-                self._drop_page(path)
-            self._store.put_files((p, st) for p, st in tree.files.items() if old_files.get(p) != st)
-            for path in files_changed:
-                if path not in tree.files:
+    def check_freshness(self) -> list[tuple[str, str]]:
+        """List the vault and re-index every file whose (mtime_ns, size) differs from the
+        index (or was written too close to its reading to tell); the changes as the watcher
+        reports them, [(change, path)]. The listing runs outside the lock: the vault answers
+        meanwhile. Safe from a worker thread."""
+        tree = self._list_disk()
+        indexed = self._store.indexed_times()
+        with self._lock:
+            stored = self.pages.stamps
+            old_files = dict(self._files)
+            # "Racy" files: written within the clock's granularity of when they were read could
+            # have changed again without a new mtime (as git's index handles it): re-read those.
+            changed = []
+            for path, stamp in tree.pages.items():
+                known = stored.get(path)
+                if known is None or known != stamp or stamp[0] >= indexed.get(path, 0) - RACY_NS:
+                    changed.append(path)
+            gone = [p for p in stored if p not in tree.pages]
+            added_files = [p for p in tree.files if p not in old_files]
+            gone_files = [p for p in old_files if p not in tree.files]
+            changes = [("added" if p not in stored else "modified", p) for p in changed]
+            changes += [("deleted", p) for p in gone]
+            changes += [("added", p) for p in added_files] + [("deleted", p) for p in gone_files]
+            with self._store.transaction():
+                for path in gone:
+                    self._drop_page(path)
+                self._store.put_files((p, st) for p, st in tree.files.items() if old_files.get(p) != st)
+                self._files = dict(tree.files)
+                self.attachments = set(tree.files)
+                for path in gone_files:
                     self._store.drop_file(path)
-                self._file_presence_changed(path)
-            for path in changed:
-                self._reindex_page(path, tree.pages[path])
-        if len(changed) + len(gone) > 100:
-            self._store.checkpoint()
-        self.load_stats = {"cold": False, "parsed": len(changed), "removed": len(gone)}
+                    self._file_presence_changed(path)
+                for path in added_files:
+                    self._file_presence_changed(path)
+                for path in changed:
+                    self._reindex_page(path, tree.pages[path])
+            if len(changed) + len(gone) > 100:
+                self._store.checkpoint()
+            self.load_stats = {"cold": False, "parsed": len(changed), "removed": len(gone)}
+        return changes
 
     def _load_schema(self) -> None:
         try:
@@ -287,10 +331,11 @@ class Vault:
         refreshed. An apply calls it under the vault lock, so index.md includes what another
         process applied meanwhile. Every apply appends to log.md: unless `force`, the listing
         is skipped while log.md is as it was at the last sync (see mark_synced)."""
+        if not self.checked:
+            return len(self.check_freshness())
         if not force and self._log_stamp() == self._synced_log:
             return 0
-        tree = scan_tree(self.root)
-        self._synced_log = tree.pages.get(LOG_FILE)
+        tree = self._list_disk()
         with self._lock:
             stale = [p for p, st in tree.pages.items() if self._stamps.get(p) != st]
             stale += [p for p in self._stamps if p not in tree.pages]

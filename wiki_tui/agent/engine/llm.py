@@ -10,8 +10,8 @@ A reply is finished only when the server said how it finished (a finish reason).
 told apart, each with its own kind: "network" (cannot connect), "dropped" (the connection broke
 mid-reply), "timeout" (no bytes for `timeout` s), "limit" (still streaming after `reply_limit`
 s), "server"/"auth"/"model"/"request"/"rate_limit" (an HTTP error, with its status), "protocol"
-(a 200 answer that is not an OpenAI-compatible stream) and "incomplete" (the stream ended
-without a finish reason).
+(a 200 answer that is not an OpenAI-compatible stream), "loop" (litellm stopped a stream of the
+same chunk over and over) and "incomplete" (the stream ended without a finish reason).
 """
 
 from __future__ import annotations
@@ -508,6 +508,9 @@ def describe_error(exc: Exception, settings: AgentSettings, *, streamed: bool = 
     where = settings.api_base or _provider(settings.model)
     kept = " The partial reply is kept; nothing was applied." if streamed else ""
 
+    if "repeating the same chunk" in lower:  # litellm stops a stream of identical chunks
+        return (f"{settings.model} went into a loop (the same text over and over), so the reply "
+                f"was stopped.{kept}", "loop")
     if "Timeout" in names or "timed out" in lower or "ReadTimeout" in raw:
         return (f"No reply from {settings.model} within {settings.timeout:g} s (timeout)."
                 f"{kept}", "timeout")

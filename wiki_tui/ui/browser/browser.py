@@ -444,8 +444,7 @@ class WikiBrowser(Container):
         except Exception as error:
             self.app.call_from_thread(self.notify, f"Backlinks: {error}", severity="error")
             return
-        sources = {entry.source for entry in [*linked, *(unlinked or ())]}
-        titles = {s: vault.pages[s].title for s in sources if s in vault.pages}
+        titles = page_titles(vault, (entry.source for entry in [*linked, *(unlinked or ())]))
         if not get_current_worker().is_cancelled:  # a newer load replaced this one
             self.app.call_from_thread(self._show_backlinks, path, titles, linked, unlinked)
 
@@ -551,3 +550,15 @@ def warm_finder(node, vault) -> None:
             pass  # the jump screen reports real errors
 
     node.run_worker(build, thread=True, group="finder", exit_on_error=False)
+
+
+def page_titles(vault, paths: Iterable[str]) -> dict[str, str]:
+    """path -> title of each of `paths` that is a page; many at once from one read of the page
+    table (no page is loaded), as thousands of backlinks or a tag's pages need."""
+    paths = list(dict.fromkeys(paths))
+    rows = getattr(vault.pages, "rows", None)
+    if rows is None or len(paths) < 200:
+        return {p: vault.pages[p].title for p in paths if p in vault.pages}
+    wanted = set(paths)
+    found = {path: title or path for path, title, *_ in rows() if path in wanted}
+    return {p: found[p] for p in paths if p in found}

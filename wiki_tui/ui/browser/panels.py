@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterable
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.widgets import OptionList, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
+from wiki_tui.ui.browser.rows import Row, RowList
 from wiki_tui.ui.frame.markup import readable
 
 _LIST_BINDINGS = [
@@ -41,8 +43,9 @@ class LocationSelected(Message):
         self.location = location
 
 
-class BacklinksPanel(OptionList):
-    """Linked mentions with their line of context, then unlinked mentions."""
+class BacklinksPanel(RowList):
+    """Linked mentions with their line of context, then unlinked mentions. A RowList: a page
+    with thousands of backlinks shows at once, each entry's text made when it comes into view."""
 
     BINDINGS = _LIST_BINDINGS
 
@@ -54,40 +57,36 @@ class BacklinksPanel(OptionList):
         self._locations: dict[str, Location] = {}
 
     def show_loading(self) -> None:
-        self.clear_options()
-        self.add_option(Option(Text("Finding backlinks…", style="italic"), disabled=True))
+        self._locations = {}
+        self.set_options([Row(Text("Finding backlinks…", style="italic"), disabled=True)])
 
     def show(self, titles: dict[str, str], linked: Iterable, unlinked: Iterable | None) -> None:
         """`linked`: Backlink(source, line, context, link); `unlinked`: Mention(source, line,
         context, text), or None when not searched yet (an entry offers to search)."""
         linked = list(linked)
         highlighted = self.highlighted
-        self.clear_options()
-        self._locations.clear()
-        options: list[Option] = []
+        locations: dict[str, Location] = {}
+        rows: list[Row] = []
         sections = [("Linked mentions", linked)]
         if unlinked is not None:
             sections.append(("Unlinked mentions", list(unlinked)))
         for heading, entries in sections:
-            options.append(Option(Text(f"{heading} ({len(entries)})", style="bold"), disabled=True))
+            rows.append(Row(Text(f"{heading} ({len(entries)})", style="bold"), disabled=True))
             if not entries:
-                options.append(Option(Text("  none", style="italic"), disabled=True))
+                rows.append(Row(Text("  none", style="italic"), disabled=True))
             for n, entry in enumerate(entries):
-                option_id = f"{heading[0]}{n}"
-                self._locations[option_id] = Location(entry.source, entry.line)
-                title = titles.get(entry.source) or entry.source
-                # plain, not dim: dim fades below 4.5:1 on the cursor row
-                prompt = Text.assemble((title, "bold"), f"  :{entry.line}", "\n  ",
-                                       _context_text(entry))
-                options.append(Option(prompt, id=option_id))
+                row_id = f"{heading[0]}{n}"
+                locations[row_id] = Location(entry.source, entry.line)
+                rows.append(Row(partial(_entry_text, titles, entry), row_id, height=2))
         if unlinked is None:
-            options.append(Option(Text("Unlinked mentions: enter to search", style="bold"),
-                                  id="find-mentions"))
-        self.add_options(options)
+            rows.append(Row(Text("Unlinked mentions: enter to search", style="bold"),
+                            "find-mentions"))
+        self._locations = locations
+        self.set_options(rows)
         if highlighted is not None and highlighted < self.option_count:
             self.highlighted = highlighted
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    def on_row_list_option_selected(self, event: RowList.OptionSelected) -> None:
         event.stop()
         if event.option.id == "find-mentions":
             self.post_message(self.MentionsRequested())
@@ -251,6 +250,13 @@ class PageTree(Tree[str]):
         data = event.node.data
         if data and not data.endswith("/"):
             self.post_message(LocationSelected(Location(data)))
+
+
+def _entry_text(titles: dict[str, str], entry) -> Text:
+    """A backlink's or mention's two lines: the page's title and line, then its context."""
+    title = titles.get(entry.source) or entry.source
+    # plain, not dim: dim fades below 4.5:1 on the cursor row
+    return Text.assemble((title, "bold"), f"  :{entry.line}", "\n  ", _context_text(entry))
 
 
 def _context_text(entry) -> Text:

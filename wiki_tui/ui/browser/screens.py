@@ -7,7 +7,9 @@ Each is pushed with the vault and dismisses with what to open (a path; a search 
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 from rich.text import Text
 from textual import events, on, work
@@ -15,10 +17,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Static
 
-from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser, warm_finder
+from wiki_tui.ui.browser.browser import PageLocation, WikiBrowser, page_titles, warm_finder
+from wiki_tui.ui.browser.rows import Row, RowList
 from wiki_tui.ui.frame.markup import counted, readable
 
 JUMP_LIMIT = 30
@@ -52,12 +54,12 @@ class _PickerScreen(ModalScreen[str | None]):
         with Vertical(id="picker"):
             yield Static(self.TITLE_TEXT, id="picker-title")
             yield Input(placeholder=self.PLACEHOLDER, id="picker-input")
-            yield OptionList(id="picker-results")
+            yield RowList(id="picker-results")
             yield Static("", id="picker-status")
 
     @property
-    def results(self) -> OptionList:
-        return self.query_one("#picker-results", OptionList)
+    def results(self) -> RowList:
+        return self.query_one("#picker-results", RowList)
 
     def on_mount(self) -> None:
         self.query_one("#picker-input", Input).focus()
@@ -79,10 +81,15 @@ class _PickerScreen(ModalScreen[str | None]):
 
     shown_query: str | None = None  # the query whose results are listed (tests, benchmarks)
 
-    def show_options(self, options: list[tuple[Text, str]], status: str) -> None:
+    def show_options(self, options: list[tuple[Text | Callable[[], Text], str]], status: str,
+                     *, wrap: bool = False) -> None:
+        """Rows of (prompt, what enter returns); a prompt may be a function making its text
+        (one line), called only when the row comes into view (a tag held by 10k pages).
+        `wrap`: long lines wrap (a few search hits with snippets) rather than end in "…"."""
         results = self.results
         self._results = {str(n): value for n, (_, value) in enumerate(options)}
-        results.set_options([Option(prompt, id=str(n)) for n, (prompt, _) in enumerate(options)])
+        results.set_options([Row(prompt, id=str(n), wrap=wrap)
+                             for n, (prompt, _) in enumerate(options)])
         if options:
             results.highlighted = 0
         self.query_one("#picker-status", Static).update(status)
@@ -97,8 +104,8 @@ class _PickerScreen(ModalScreen[str | None]):
         if results.highlighted is not None:
             self._choose(results.get_option_at_index(results.highlighted).id)
 
-    @on(OptionList.OptionSelected, "#picker-results")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    @on(RowList.OptionSelected, "#picker-results")
+    def _selected(self, event: RowList.OptionSelected) -> None:
         event.stop()
         self._choose(event.option.id)
 
@@ -195,7 +202,8 @@ class SearchScreen(_PickerScreen):
                 prompt.append("\n  ")
                 prompt.append(_snippet_text(snippet, getattr(hit, "highlights", ())))
             options.append((prompt, PageLocation(hit.path, line or None)))
-        self.show_options(options, counted(len(hits), "result") if hits else "Nothing found")
+        self.show_options(options, counted(len(hits), "result") if hits else "Nothing found",
+                          wrap=True)
         self.shown_query = query
 
 
@@ -231,8 +239,9 @@ class TagsScreen(_PickerScreen):
 
     def _show_tag(self, tag: str) -> None:
         self._tag = tag
-        pages = sorted(self._tags.get(tag, []), key=lambda p: _title(self.vault, p).casefold())
-        self.show_options([(_page_prompt(self.vault, p), p) for p in pages],
+        titles = page_titles(self.vault, self._tags.get(tag, []))
+        pages = sorted(titles, key=lambda p: titles[p].casefold())
+        self.show_options([(partial(_titled_prompt, titles[p], p), p) for p in pages],
                           f"#{tag}: {counted(len(pages), 'page')} — Esc goes back to the tags")
 
     def action_close(self) -> None:
@@ -248,7 +257,11 @@ def _title(vault, path: str) -> str:
 
 
 def _page_prompt(vault, path: str) -> Text:
-    return Text.assemble((_title(vault, path), "bold"), "  ", (path, "dim"))
+    return _titled_prompt(_title(vault, path), path)
+
+
+def _titled_prompt(title: str, path: str) -> Text:
+    return Text.assemble((title, "bold"), "  ", (path, "dim"))
 
 
 def _snippet_text(snippet: str, highlights) -> Text:

@@ -1,6 +1,7 @@
 """Full-text search: SQLite FTS5 with BM25 (title weighted above body).
 
-FTS5 only ranks; snippets are cut here for the top hits (FTS5's `snippet()` took over a second on
+FTS5 ranks, helped for common words by `impact.Impacts` (the pages where each weighs most, so a
+search for them scores a few hundred pages, not every page holding them); snippets are cut here for the top hits (FTS5's `snippet()` took over a second on
 one 300 KB page). The database is a cache: `files` records each page's mtime and size so a sync
 re-indexes only what changed, and a broken or outdated database is simply rebuilt.
 Queries people type (stray quotes, `AND`, `-`, `*`, parentheses) are reduced to quoted terms,
@@ -17,9 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from wiki_tui.vault.find.impact import DROP as DROP_IMPACTS
+from wiki_tui.vault.find.impact import SCHEMA as IMPACT_SCHEMA
+from wiki_tui.vault.find.impact import Impacts, corpus
 from wiki_tui.vault.layout import LISTING_PAGES
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 TITLE_WEIGHT = 10.0
 BODY_WEIGHT = 1.0
 SNIPPET_WIDTH = 160
@@ -27,7 +31,8 @@ _SCAN_CHUNK = 32768
 PREFIX_MIN = 3  # (the table keeps a 3-letter prefix index: "sel*" reads one list, not thousands)
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write on the same database
 COMMON_SHARE = 0.5  # a term in more than this share of pages carries no BM25 weight
-COMMON_MIN_PAGES = 200  # below this many pages, always rank plainly  # the last term matches as a prefix from this length on
+COMMON_MIN_PAGES = 200  # below this many pages, always rank plainly
+BULK_WRITES = 64  # a sync writing more pages than this drops the impact lists instead of updating them
 _TERM = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|_+")
 _QUOTED = re.compile(r'"([^"]*)"')
 
@@ -123,6 +128,7 @@ class SearchIndex:
     def __init__(self, db_path: Path | None) -> None:
         self.db_path = db_path
         self._lock = threading.RLock()
+        self._impacts = Impacts((TITLE_WEIGHT, BODY_WEIGHT))
         self._conn = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
@@ -154,7 +160,8 @@ class SearchIndex:
             row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
             if row is None or row[0] != SCHEMA_VERSION:
                 conn.executescript(
-                    """
+                    DROP_IMPACTS
+                    + """
                     DROP TABLE IF EXISTS docs;
                     DROP TABLE IF EXISTS files;
                     CREATE TABLE files(path TEXT PRIMARY KEY, id INTEGER UNIQUE NOT NULL,
@@ -162,9 +169,9 @@ class SearchIndex:
                     CREATE VIRTUAL TABLE docs USING fts5(title, body,
                         tokenize = 'unicode61 remove_diacritics 2', prefix = '3');
                     """
+                    + IMPACT_SCHEMA
                 )
                 conn.execute("INSERT OR REPLACE INTO meta VALUES('version', ?)", (SCHEMA_VERSION,))
-            conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'docs', 'row')")
         except sqlite3.DatabaseError:
             conn.close()
             raise
@@ -207,8 +214,11 @@ class SearchIndex:
         if not stale and not gone:
             return 0
         conn = self._conn
+        bulk = len(stale) + len(gone) > BULK_WRITES
         conn.execute("BEGIN")
         try:
+            if bulk:
+                self._impacts.clear(conn)
             for path in gone:
                 self._remove(path)
             next_id = (conn.execute("SELECT max(id) FROM files").fetchone()[0] or 0) + 1
@@ -221,6 +231,8 @@ class SearchIndex:
                 mtime, size = current[path]
                 conn.execute("INSERT INTO files VALUES(?,?,?,?)", (path, next_id, mtime, size))
                 conn.execute("INSERT INTO docs(rowid, title, body) VALUES(?,?,?)", (next_id, title, text))
+                if not bulk:
+                    self._impacts.written(conn, next_id, title, text)
                 next_id += 1
             conn.execute("COMMIT")
         except BaseException:
@@ -232,6 +244,7 @@ class SearchIndex:
 
     def _rebuild_empty(self) -> None:
         self._conn.close()
+        self._impacts = Impacts((TITLE_WEIGHT, BODY_WEIGHT))
         if self.db_path:
             self._delete_files()
         self._conn = self._connect()
@@ -253,6 +266,7 @@ class SearchIndex:
                     conn.execute(
                         "INSERT INTO docs(rowid, title, body) VALUES(?,?,?)", (next_id, *loaded)
                     )
+                    self._impacts.written(conn, next_id, *loaded)
                 conn.execute("COMMIT")
             except sqlite3.OperationalError:
                 _rollback(conn)
@@ -274,6 +288,7 @@ class SearchIndex:
         row = self._conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
         if row:
             self._conn.execute("DELETE FROM docs WHERE rowid=?", (row[0],))
+            self._impacts.removed(self._conn, row[0])
             self._conn.execute("DELETE FROM files WHERE id=?", (row[0],))
 
     # -- queries -----------------------------------------------------------------------------
@@ -297,18 +312,22 @@ class SearchIndex:
         BM25 gives a term found in more than half the pages no weight (FTS5 clamps its idf
         to ~0), yet scoring it costs a pass over nearly every page ("the": ~13 ms on 10k
         pages). Such terms are dropped from an AND query that has other terms; a query of
-        only such terms ranks the pages holding them in the title, then fills up unranked.
+        only such terms is ranked from their impact lists when there are enough pages for
+        them, else ranks the pages holding them in the title, then fills up unranked.
         """
         conn = self._conn
         groups = parsed.groups
         if len(groups) == 1:
-            total = conn.execute("SELECT count(*) FROM files").fetchone()[0]
+            total = corpus(conn)[0]
             if total >= COMMON_MIN_PAGES:
                 common = {tok for tok in groups[0] if self._doc_share(tok, total) > COMMON_SHARE}
                 if common:
                     kept = tuple(tok for tok in groups[0] if tok not in common)
                     if kept:
-                        return self._bm25(build_expression((kept,), parsed.excluded), limit)
+                        return self._rank((kept,), parsed.excluded, limit)
+                    ranked = self._impacts.rank(conn, groups[0], parsed.excluded, limit)
+                    if ranked is not None:
+                        return ranked
                     expr = build_expression(groups, parsed.excluded)
                     rows = self._bm25(f"title : ({expr})", limit)
                     seen = {r[0] for r in rows}
@@ -320,7 +339,13 @@ class SearchIndex:
                         if rowid not in seen:
                             rows.append((rowid, 0.0))
                     return rows
-        return self._bm25(parsed.fts, limit)
+        return self._rank(groups, parsed.excluded, limit)
+
+    def _rank(self, groups, excluded, limit: int) -> list[tuple[int, float]]:
+        """From the impact lists when they can rank the query (an AND), else by FTS5 over every
+        match."""
+        ranked = self._impacts.rank(self._conn, groups[0], excluded, limit) if len(groups) == 1 else None
+        return ranked if ranked is not None else self._bm25(build_expression(groups, excluded), limit)
 
     def _bm25(self, expr: str, limit: int) -> list[tuple[int, float]]:
         return self._conn.execute(
@@ -335,8 +360,7 @@ class SearchIndex:
         word = token[:-1] if token.endswith('"*') else token
         if not (word.startswith('"') and word.endswith('"')) or " " in word:
             return 0.0
-        row = self._conn.execute("SELECT doc FROM vocab WHERE term = ?", (word[1:-1],)).fetchone()
-        return (row[0] / total) if row and total else 0.0
+        return self._impacts.doc_count(self._conn, word) / total if total else 0.0
 
     def search(self, query: str, limit: int = 20, *, include_listings: bool = True,
                listings: tuple[str, ...] = LISTING_PAGES) -> list[SearchHit]:

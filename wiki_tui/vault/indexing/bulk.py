@@ -1,7 +1,8 @@
 """Reading and parsing many pages at once (the cold build), on two cores when it pays.
 
 Parsing is pure Python and CPU-bound, so threads do not help; a forked child parses half the
-pages and sends back plain records (cheap to pickle, unlike Page objects). Fork is used only
+pages and sends back plain records (cheap to pickle, unlike Page objects), each with its
+link counts (what the link index stores: no need to unpack the record's links again). Fork is used only
 where it is safe and worth it: POSIX, two or more CPUs, a big vault, and no other thread
 running in this process (forking a threaded process can deadlock the child). Anything going
 wrong in the child just means the parent parses that half itself.
@@ -14,14 +15,18 @@ import pickle
 import threading
 from typing import Callable
 
-from wiki_tui.vault.indexing.cache import Record, page_to_record
+from wiki_tui.vault.indexing.cache import Record, link_rows, page_to_record
+from wiki_tui.vault.indexing.index import link_counts
 from wiki_tui.vault.parse.page import Page
 
 MIN_PAGES_TO_FORK = 2000
 
 
-def parse_all(paths: list[str], parse: Callable[[str], Page | None]) -> dict[str, Record | None]:
-    """path -> record (None: the file vanished)."""
+Parsed = tuple[Record, dict[str, int]]  # a page's record and its link counts (index.link_counts)
+
+
+def parse_all(paths: list[str], parse: Callable[[str], Page | None]) -> dict[str, Parsed | None]:
+    """path -> (record, link counts) (None: the file vanished)."""
     if not _can_fork(len(paths)):
         return _parse_some(paths, parse)
     split = len(paths) // 2
@@ -53,11 +58,15 @@ def parse_all(paths: list[str], parse: Callable[[str], Page | None]) -> dict[str
     return result
 
 
-def _parse_some(paths: list[str], parse: Callable[[str], Page | None]) -> dict[str, Record | None]:
-    out: dict[str, Record | None] = {}
+def _parse_some(paths: list[str], parse: Callable[[str], Page | None]) -> dict[str, Parsed | None]:
+    out: dict[str, Parsed | None] = {}
     for path in paths:
         page = parse(path)
-        out[path] = None if page is None else page_to_record(page)
+        if page is None:
+            out[path] = None
+        else:
+            rows = link_rows(page)
+            out[path] = (page_to_record(page, rows), link_counts(rows))
     return out
 
 

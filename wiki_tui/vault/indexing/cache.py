@@ -69,9 +69,10 @@ def link_rows(page: Page) -> list[tuple]:
     return [_link_values(x) for x in page.links]
 
 
-def page_to_record(page: Page) -> Record:
+def page_to_record(page: Page, rows: list[tuple] | None = None) -> Record:
+    """`rows`: the page's `link_rows`, when the caller has them already."""
     hot = [sys.intern(v) if type(v) is str else _interned_list(v) for v in _hot_values(page)]
-    links = _pack(link_rows(page))
+    links = _pack(link_rows(page) if rows is None else rows)
     fm, headings, block_ids, warnings, external = _cold_values(page)
     cold = _pack((fm, [_heading_values(h) for h in headings], block_ids, warnings,
                   [_link_values(x) for x in external]))

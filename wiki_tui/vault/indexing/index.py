@@ -47,7 +47,7 @@ class LinkIndex:
         """(Re)index one page's links (record rows): only the linkpaths that came, went or
         changed count are written, and only the new ones resolved (index.md gaining one
         entry writes one row, not fifty thousand)."""
-        counts = _counts(links)
+        counts = link_counts(links)
         with self.store.lock:
             known = {
                 linkpath: (n, target)
@@ -65,13 +65,14 @@ class LinkIndex:
                     conn.executemany("UPDATE links SET n=? WHERE src=? AND linkpath=?", recount)
                     conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", added)
 
-    def add_new(self, pages: Iterable[tuple[str, list[tuple]]]) -> None:
-        """Index the links of pages not indexed yet (a cold build)."""
+    def add_new(self, pages: Iterable[tuple[str, dict[str, int]]]) -> None:
+        """Index the links of pages not indexed yet (a cold build), each page's as
+        `link_counts` of its rows."""
         resolve = self.resolver.resolve
         rows = [
             _row(source, linkpath, n, resolve(linkpath, source))
-            for source, links in pages
-            for linkpath, n in _counts(links).items()
+            for source, counts in pages
+            for linkpath, n in counts.items()
         ]
         with self.store.transaction() as conn:
             conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", rows)
@@ -165,7 +166,7 @@ class LinkIndex:
             return [row[0] for row in self.store.conn.execute(sql, args)]
 
 
-def _counts(links: list[tuple]) -> dict[str, int]:
+def link_counts(links: list[tuple]) -> dict[str, int]:
     """linkpath as written -> how often the page links it (external and same-page left out)."""
     counts: dict[str, int] = {}
     for row in links:

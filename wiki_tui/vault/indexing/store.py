@@ -163,14 +163,35 @@ class Store:
         """Forget everything and fill the tables anew (a cold build): the secondary indexes
         are made once at the end."""
         with self.lock:
-            self.conn.executescript(_DROP_INDEXES)
+            conn = self.conn
+            with self.transaction():  # no version until the build is complete: see _journal
+                conn.execute("DELETE FROM meta WHERE key='version'")
+            wal = self.on_disk and self._journal(conn, "MEMORY") != "wal"
+            conn.execute("PRAGMA synchronous=OFF")
+            conn.executescript(_DROP_INDEXES)
             with self.transaction():
                 for table in ("pages", "files", "links", "names", "tags"):
-                    self.conn.execute(f"DELETE FROM {table}")
+                    conn.execute(f"DELETE FROM {table}")
             try:
                 yield self
             finally:
-                self.conn.executescript(_INDEXES)
+                conn.executescript(_INDEXES)
+                if wal:
+                    self._journal(conn, "WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            with self.transaction():
+                conn.execute("INSERT OR REPLACE INTO meta VALUES('version', ?)", (STORE_VERSION,))
+
+    @staticmethod
+    def _journal(conn: sqlite3.Connection, mode: str) -> str:
+        """Switch the journal mode. A cold build writes every page once, not into the WAL and
+        again into the file, without syncing; if it is cut short, the database has no
+        version and the next opening builds it anew (it is only an index). Another process
+        holding the database keeps it in WAL: the answer says which mode holds."""
+        try:
+            return str(conn.execute(f"PRAGMA journal_mode={mode}").fetchone()[0]).lower()
+        except sqlite3.OperationalError:
+            return "wal"
 
     def close(self) -> None:
         """Close the file (an index in memory stays: it is all there is)."""
@@ -250,14 +271,27 @@ class Store:
             rows = self.conn.execute("SELECT path, record FROM pages").fetchall()
         return {path: _load(blob) for path, blob in rows}
 
-    def page_stamps(self) -> dict[str, tuple[int, int, int]]:
-        """path -> (mtime_ns, size, indexed_ns)."""
+    def page_stamps(self) -> dict[str, tuple[int, int]]:
+        """path -> (mtime_ns, size)."""
         with self.lock:
-            # interned: the resolver, the finder and the page map share one copy of each path
-            return {
-                sys.intern(p): (m, s, n)
-                for p, m, s, n in self.conn.execute("SELECT path, mtime, size, indexed_ns FROM pages")
-            }
+            rows = self.conn.execute("SELECT path, mtime, size FROM pages").fetchall()
+        # interned: the resolver, the finder and the page map share one copy of each path
+        intern = sys.intern
+        return {intern(p): (m, s) for p, m, s in rows}
+
+    def indexed_times(self) -> dict[str, int]:
+        """path -> when the page was read (ns): a file written within 2 s of that is read again."""
+        with self.lock:
+            return dict(self.conn.execute("SELECT path, indexed_ns FROM pages").fetchall())
+
+    def meta(self, key: str) -> str | None:
+        with self.lock:
+            row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def put_meta(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
 
     def page_rows(self) -> list[tuple[str, str, Any, Any]]:
         """(path, title, summary, type) of every page, by path."""

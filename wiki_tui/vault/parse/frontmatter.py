@@ -19,7 +19,7 @@ try:  # the C loader is ~10x faster; fall back where libyaml is missing
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
-__all__ = ["split_frontmatter", "load_frontmatter", "fast_load", "yaml_load"]
+__all__ = ["split_frontmatter", "load_frontmatter", "yaml_frontmatter", "fast_load", "yaml_load"]
 
 
 def split_frontmatter(text: str) -> tuple[str | None, int, int, int]:
@@ -63,6 +63,11 @@ def load_frontmatter(source: str, first_line: int = 2) -> tuple[dict, str | None
     data = fast_load(source)
     if data is not None:
         return data, None
+    return yaml_frontmatter(source, first_line)
+
+
+def yaml_frontmatter(source: str, first_line: int = 2) -> tuple[dict, str | None]:
+    """`load_frontmatter` through PyYAML alone (the fast path already gave up)."""
     try:
         data = yaml_load(source)
     except yaml.MarkedYAMLError as exc:
@@ -102,6 +107,8 @@ class _GiveUp(Exception):
     pass
 
 
+_LINES: dict[str, tuple[str, Any]] = {}  # a one-line property -> (key, value; a list as a tuple)
+_LINES_KEPT = 8192
 _KEY_TAGS: dict[str, str] = {}  # keys repeat on every page: remember their implicit tag
 _PLAIN_BAD = re.compile(r": | #|:$")
 _FLOW_BAD = re.compile(r"[,\[\]{}]")
@@ -203,6 +210,11 @@ def _fast_load(lines: list[str]) -> dict:
         i += 1
         if not line.strip(" "):
             continue
+        known = _LINES.get(line)
+        if known is not None:  # "type: concept", "tags: [a, b]": the same lines on many pages
+            key, value = known
+            result[key] = list(value) if type(value) is tuple else value
+            continue
         m = _KEY.match(line)
         if not m:
             raise _GiveUp  # indentation, comments, "---" docs, complex keys ...
@@ -211,7 +223,11 @@ def _fast_load(lines: list[str]) -> dict:
             raise _GiveUp
         raw = (m.group(2) or "").rstrip(" ")
         if raw:
-            result[key] = _flow_list(raw) if raw[0] == "[" else _scalar(raw)
+            value = _flow_list(raw) if raw[0] == "[" else _scalar(raw)
+            result[key] = value
+            if len(_LINES) >= _LINES_KEPT:
+                _LINES.clear()
+            _LINES[line] = (key, tuple(value) if type(value) is list else value)
             continue
         items: list = []
         indent = None

@@ -28,7 +28,7 @@ Decisions where the guide says *open* or Obsidian is unclear (tested):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from wiki_tui.vault.parse.blocks import BlockPass, Heading, LineIndex
@@ -47,7 +47,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True, init=False)  # __init__: see _init_link below
+# Not frozen: a frozen dataclass sets each field through object.__setattr__ (~5 us a link, a
+# tenth of a cold build); links are still never changed once made, and hash by value.
+@dataclass(slots=True, unsafe_hash=True)
 class Link:
     target: str  # linkpath: decoded, trimmed, no subpath; "" for a same-page link ([[#H]])
     subpath: str  # "" or "#Heading" / "#H1#H2" / "#^block-id"; "" for attachments
@@ -70,34 +72,6 @@ class Link:
         if not self.subpath or self.is_block:
             return None
         return self.subpath.rsplit("#", 1)[-1]
-
-
-def _slot_setters(cls: type) -> tuple:
-    return tuple(getattr(cls, f.name).__set__ for f in fields(cls))
-
-
-_SET = _slot_setters(Link)
-
-
-def _init_link(self: Link, target: str, subpath: str, display: str | None, embed: bool,
-               kind: str, line: int, col: int, start: int, end: int, raw: str) -> None:
-    # A frozen dataclass's own __init__ sets each field through object.__setattr__: about
-    # 6 µs a link, 40 % of a page scan. The slots' setters directly: the same object, frozen
-    # all the same (its __setattr__ still refuses), in less than half the time.
-    st, sp, sd, se, sk, sl, sc, ss, sn, sr = _SET
-    st(self, target)
-    sp(self, subpath)
-    sd(self, display)
-    se(self, embed)
-    sk(self, kind)
-    sl(self, line)
-    sc(self, col)
-    ss(self, start)
-    sn(self, end)
-    sr(self, raw)
-
-
-Link.__init__ = _init_link  # type: ignore[method-assign]
 
 
 @dataclass(slots=True)

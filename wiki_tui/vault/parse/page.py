@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from wiki_tui.vault.parse.frontmatter import load_frontmatter, split_frontmatter
+from wiki_tui.vault.parse.frontmatter import fast_load, split_frontmatter, yaml_frontmatter
 from wiki_tui.vault.layout import GENERATED_MARK, INDEX_TEMPLATE
 from wiki_tui.vault.parse.links import Heading, Link, find_links_in, scan
 from wiki_tui.vault.indexing.resolve import normalize_path
@@ -134,12 +134,18 @@ def _dedupe_tags(tags: list[str]) -> list[str]:
 
 
 def _frontmatter_links(
-    text: str, yaml_start: int, yaml_end: int, fm: dict, warnings: list[str]
+    text: str, yaml_start: int, yaml_end: int, fm: dict, warnings: list[str], *, simple: bool = False
 ) -> list[Link]:
     """Wikilinks in property values, located on their line in the file.
 
     A link counts only if it is inside a string value (``related: "[[X]]"``); an unquoted
     ``related: [[X]]`` is a nested YAML list, which Obsidian does not read as a link.
+
+    ``simple``: the frontmatter was read by the fast path (frontmatter.py), whose string
+    values are their source text, minus quotes, on one line, and which gives up on any ``[``
+    outside a quoted flow item. There a link holding no quote and no comma lies inside one
+    string value, so every one found counts, with no match against the values (the usual
+    page; tested equal to the general way on generated frontmatter).
     """
     in_source = [
         link
@@ -148,6 +154,8 @@ def _frontmatter_links(
     ]
     if not in_source:
         return []
+    if simple and not any(_UNSAFE_IN_LINK.search(link.raw) for link in in_source):
+        return in_source
     strings = _link_strings(fm)
     if len(in_source) <= 8:  # the usual few: a substring test each
         wanted = Counter({link.raw: sum(s.count(link.raw) for s in strings) for link in in_source})
@@ -171,6 +179,7 @@ def _frontmatter_links(
     return found
 
 
+_UNSAFE_IN_LINK = re.compile("[\"',]")  # see _frontmatter_links
 SUMMARY_FIELDS = ("summary", "description")  # wiki-tui's own, then the common Obsidian one
 SUMMARY_MAX = 200
 _LINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]|!?\[([^\]]*)\]\([^)]*\)")
@@ -226,11 +235,17 @@ def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
     fm: dict = {}
     fm_links: list[Link] = []
     if fm_text is not None:
-        fm, warning = load_frontmatter(fm_text, first_line=2)
-        if warning:
-            warnings.append(warning)
+        fast = fast_load(fm_text)
+        if fast is not None:
+            fm = fast
+        else:
+            fm, warning = yaml_frontmatter(fm_text, first_line=2)
+            if warning:
+                warnings.append(warning)
         if "[[" in fm_text:
-            fm_links = _frontmatter_links(text, yaml_start, yaml_start + len(fm_text), fm, warnings)
+            simple = fast is not None and "''" not in fm_text
+            fm_links = _frontmatter_links(text, yaml_start, yaml_start + len(fm_text), fm, warnings,
+                                          simple=simple)
 
     body = scan(text, start=body_start)
     path = normalize_path(path)
