@@ -334,4 +334,3 @@ def test_setext_headings():
 def test_block_ids():
     text = "para text ^para-1\n\n- item\n- item\n\n^list-id\n\n`code ^no`\n# H ^no\ntext^no\n"
     assert scan(text).block_ids == ["para-1", "list-id"]
-
