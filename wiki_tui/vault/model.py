@@ -15,17 +15,16 @@ Queries beyond the page map: `backlinks`, `outgoing`, `unlinked_mentions`, `reso
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from wiki_tui.vault import layout
+from wiki_tui.vault.gc_pause import no_gc
 from wiki_tui.vault.indexing.bulk import parse_all
 from wiki_tui.vault.indexing.catalog import parse_catalog
 from wiki_tui.vault.indexing.cache import ensure_state_dir, link_rows, record_cold
@@ -119,7 +118,9 @@ class Vault:
         return vault
 
     def _load(self, use_cache: bool, check: bool = True) -> None:
-        with _no_gc(lambda: False):
+        # a bulk load allocates ~10^6 containers: with the GC on, unpickling the cache takes
+        # 2.5x longer (gc_pause.py)
+        with no_gc():
             self._load_unguarded(use_cache, check)
 
     def _load_unguarded(self, use_cache: bool, check: bool) -> None:
@@ -622,7 +623,9 @@ class Vault:
     def _fuzzy_index(self) -> FuzzyIndex:
         if self._fuzzy is None:
             fuzzy = FuzzyIndex()
-            with _no_gc(self._is_big):
+            # frozen on a big vault: every later full collection would walk it (~150 ms at 10k
+            # pages, a visible stall). A small one is not: that would also pin cyclic garbage.
+            with no_gc(self._is_big):
                 fuzzy.build(self._store.titles())
             self._fuzzy = fuzzy
         return self._fuzzy
@@ -710,25 +713,6 @@ class Vault:
 
 
 FREEZE_MIN_PAGES = 2000  # below this the GC walk is cheap; freezing is not worth its cost
-
-
-@contextmanager
-def _no_gc(freeze: Callable[[], bool]):
-    """Bulk loads allocate ~10^6 containers. With the cyclic GC on, it rescans them again and
-    again while they are built (unpickling the cache takes 2.5x longer), and afterwards every
-    full collection walks them all (~150 ms on 10k pages: a visible stall in the app). So: no
-    GC while building, then (for big vaults) `gc.freeze()` moves everything built so far out of
-    its reach. The index holds no reference cycles; reference counting still frees it when it
-    is dropped. Small vaults skip the freeze: it would also pin any cyclic garbage around."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if freeze():
-            gc.freeze()
-        if was_enabled:
-            gc.enable()
 
 
 __all__ = ["Vault", "Backlink", "Mention"]

@@ -35,6 +35,7 @@ from wiki_tui.changes.reply.intent import aim, declared_intents
 from wiki_tui.changes.reply.page_paths import meant_path, twin_index
 from wiki_tui.changes.reply.path_rules import GuardError
 from wiki_tui.changes.reply.twins import TwinIndex, differs_by, twin_key
+from wiki_tui.vault.gc_pause import no_gc
 from wiki_tui.vault.proposed import Proposed
 from wiki_tui.vault.parse.schema import catalog_path
 
@@ -323,6 +324,14 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
     (outcome.py); `declared` (path -> reason) adds to the intents the reply's prose declares,
     `source` is an ingest's raw source.
     """
+    with no_gc():  # ~10^5 objects made, few of them garbage yet (vault/gc_pause.py)
+        return _build(vault, blocks, operation=operation, title=title, model=model,
+                      source=source, declared=declared)
+
+
+def _build(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operation: str, title: str,
+           model: str, source: str, declared: dict[str, str] | None
+           ) -> tuple[Changeset, list[EditError]]:
     errors: list[EditError] = []
     reply_repairs: list[str] = []
     intents = dict(declared or {})
