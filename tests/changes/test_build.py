@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from wiki_tui.changes.build.changeset import EditError, build_changeset, lint_input, read_base_text
-from wiki_tui.changes.model import ACCEPTED, CREATE, DELETE, MODIFY, RENAME
+from wiki_tui.changes.build.changeset import EditError, build_changeset, read_base_text
+from wiki_tui.changes.model import ACCEPTED, CREATE, DELETE, MODIFY, RENAME, proposed_texts
 from wiki_tui.changes.reply.stream import parse_reply
 
 
@@ -109,7 +109,7 @@ def test_delete_and_rename(sample_vault):
     assert ren.base_text == base and ren.proposed_text == base and ren.hunks == []
     ren.accept()
     assert ren.will_write and ren.result_text() == base
-    assert lint_input(cs.files) == {"concepts/Dead reckoning.md": None, old: None,
+    assert proposed_texts(cs.files) == {"concepts/Dead reckoning.md": None, old: None,
                                     "people/Larcum Kendall.md": base}
 
 
@@ -415,3 +415,19 @@ def test_a_page_whose_type_does_not_fit_its_folder_is_a_finding_of_the_changeset
     assert [f.code for f in cs.findings if f.code.endswith("type")] == ["unknown-type"]
     cs, _ = build(sample_vault, f"@@@ EDIT {H4}\n{EDIT_H4}")
     assert not [f for f in cs.findings if f.code in ("wrong-folder", "unknown-type")]
+
+
+def test_a_build_leaves_the_garbage_collector_as_it_found_it(sample_vault):
+    """The build holds the cyclic GC off while it runs (vault/gc_pause.py): on again after a
+    good reply, a refused one, and a build that raises."""
+    import gc
+
+    assert gc.isenabled()
+    build(sample_vault, f"@@@ EDIT {H4}\n@@@ SEARCH\n# H4\n@@@ REPLACE\n# H4 watch\n@@@ END\n")
+    assert gc.isenabled()
+    _cs, errors = build(sample_vault, "@@@ EDIT ../outside.md\n@@@ SEARCH\nx\n@@@ REPLACE\ny\n"
+                                      "@@@ END\n")
+    assert errors and gc.isenabled()
+    with pytest.raises(AttributeError):
+        build_changeset(object(), parse_reply(f"@@@ DELETE {H4}\n"), operation="x", title="t")
+    assert gc.isenabled()

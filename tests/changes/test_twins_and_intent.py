@@ -108,3 +108,32 @@ def test_a_declaration_follows_its_block_when_the_path_is_repaired(sample_vault)
     cs, errors = _build(sample_vault, reply)
     assert errors == [] and cs.files[0].path == H4
     assert all(not b.holds for b in cs.files[0].breaches)
+
+
+def test_the_vaults_twin_index_is_kept_until_its_pages_change(sample_vault):
+    """One twin index per vault, not per reply: kept across builds, made again when a page is
+    added (a twin of the new page is then found) or removed (its twins are then free)."""
+    from wiki_tui.changes.reply.page_paths import twin_index
+
+    reply = "@@@ WRITE concepts/Sea_clock.md\n---\ntitle: Sea clock\n---\n# Sea clock\n@@@ END\n"
+    with Vault.open(sample_vault, use_cache=False) as vault:
+        first = twin_index(vault)
+        assert twin_index(vault) is first
+        cs, errors = build_changeset(vault, parse_reply(reply), operation="apply", title="t")
+        assert errors == [] and [f.path for f in cs.files] == ["concepts/Sea_clock.md"]
+        assert twin_index(vault) is first  # a build reads it, and changes nothing
+        (sample_vault / "concepts/Sea clock.md").write_text("---\ntitle: Sea clock\n---\n# S\n")
+        vault.refresh_file("concepts/Sea clock.md")
+        cs, errors = build_changeset(vault, parse_reply(reply), operation="apply", title="t")
+        assert errors == [] and [f.path for f in cs.files] == ["concepts/Sea clock.md"]
+        assert twin_index(vault) is not first
+        again = twin_index(vault)
+        (sample_vault / "concepts/Sea clock.md").unlink()
+        vault.refresh_file("concepts/Sea clock.md")
+        assert twin_index(vault) is not again
+        assert twin_index(vault).of("concepts/Sea_clock.md") == []
+        vault.refresh_file(DR)  # the same pages, re-read: the index is kept
+        kept = twin_index(vault)
+        (sample_vault / DR).write_text((sample_vault / DR).read_text() + "\nMore.\n")
+        vault.refresh_file(DR)
+        assert twin_index(vault) is kept

@@ -29,9 +29,10 @@ def notes(app: WikiApp) -> list[str]:
 
 
 def picker_shows(app: WikiApp, text: str) -> bool:
-    """The screen on top lists `text` first (its search worker has reported): the palette's
-    OptionList or a browser picker's RowList."""
-    for options in app.screen.query("OptionList, RowList"):
+    """The screen on top lists `text` first (its search worker has reported)."""
+    from wiki_tui.ui.browser.rows import RowList
+
+    for options in app.screen.query(RowList):
         if options.option_count and text in str(options.get_option_at_index(0).prompt):
             return True
     return False

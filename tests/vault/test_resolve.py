@@ -186,3 +186,21 @@ def test_incremental_updates_equal_a_fresh_build(first, second, name, from_path)
     assert sorted(r) == sorted(fresh)
     assert r.resolve(name, from_path) == fresh.resolve(name, from_path)
     assert r.candidates(name, from_path) == fresh.candidates(name, from_path)
+
+
+@settings(max_examples=80)
+@given(_paths, _paths, _segment, st.sampled_from(["", "a/x.md", "b/B/x.md"]))
+def test_a_changed_copy_resolves_as_a_fresh_build_and_leaves_the_original(first, second, name,
+                                                                          from_path):
+    r = Resolver(first)
+    before = {(t, f): r.resolve(t, f) for t in (name, name + ".md", f"a/{name}") for f in
+              ("", from_path)}
+    gone = [p for p in first if p not in second]
+    after = r.changed(gone, second)
+    fresh = Resolver(second)
+    assert sorted(after) == sorted(fresh)
+    for target in (name, name + ".md", f"a/{name}", f"./{name}", ""):
+        assert after.resolve(target, from_path) == fresh.resolve(target, from_path)
+        assert after.candidates(target, from_path) == fresh.candidates(target, from_path)
+    assert sorted(r) == sorted(Resolver(first))  # the original is untouched
+    assert {(t, f): r.resolve(t, f) for t, f in before} == before

@@ -287,6 +287,17 @@ def _context_groups(hunks: list[Hunk], n_lines: int, context: int) -> list[list[
     return groups
 
 
+def proposed_texts(files: list[FileChange]) -> dict[str, str | None]:
+    """What the files would leave on disk: path -> proposed text, None for a path removed (a
+    deleted page, a renamed page's old path). The vault's view of a change (vault/proposed.py)."""
+    out: dict[str, str | None] = {}
+    for fc in files:
+        if fc.kind == RENAME and fc.old_path:
+            out[fc.old_path] = None
+        out[fc.path] = fc.proposed_text
+    return out
+
+
 @dataclass
 class Changeset:
     operation: str  # "ingest" | "query" | "lint" | "instruct" | "save" | "apply"

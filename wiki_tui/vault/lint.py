@@ -48,8 +48,7 @@ from rapidfuzz import fuzz, process
 from wiki_tui.vault.indexing.cache import L, L_KIND, L_LINE, L_RAW, L_SUBPATH, L_TARGET, record_cold, record_links
 from wiki_tui.vault.indexing.index import name_key
 from wiki_tui.vault.layout import is_home_page, is_page_path, listing_pages, special_pages
-from wiki_tui.vault.parse.page import Page, parse_page
-from wiki_tui.vault.indexing.resolve import Resolver, memoised
+from wiki_tui.vault.proposed import Proposed
 
 if TYPE_CHECKING:
     from wiki_tui.vault.view import VaultView
@@ -398,15 +397,16 @@ def _warning_line(warning: str) -> int:
 # -- a proposed change ------------------------------------------------------------------------
 
 def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
-                 parse: Callable[[str, str], Page] = parse_page) -> list[Finding]:
-    """Findings the proposed texts (path -> text, None = delete) would introduce. `parse`
-    reads a page's text (a caller that reads the same texts again passes a memoised one)."""
-    from wiki_tui.vault.layout import clean_path
-
-    changes = {clean_path(vault.root, p): text for p, text in files.items()}
-    all_paths = set(vault.pages) | set(vault.attachments)
-    after = (all_paths - {p for p, t in changes.items() if t is None}) | {p for p, t in changes.items() if t is not None}
-    resolve = memoised(Resolver(after).resolve)
+                 proposed: Proposed | None = None) -> list[Finding]:
+    """Findings the proposed texts (path -> text, None = delete) would introduce. `proposed`:
+    the vault after them, when the caller reads it too (the knowledge diff): each text is
+    parsed, each link resolved, once for both."""
+    if proposed is None:
+        proposed = Proposed(vault, files)
+    changes = proposed.files
+    after = proposed.paths
+    resolve = proposed.resolve
+    parse = proposed.parse
     suggest = Suggester(vault)
     index = vault._index
     records = vault.pages  # .record(path) per page the change touches: no full read

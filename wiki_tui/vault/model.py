@@ -15,17 +15,16 @@ Queries beyond the page map: `backlinks`, `outgoing`, `unlinked_mentions`, `reso
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, TypeVar
 
 from wiki_tui.vault import layout
+from wiki_tui.vault.gc_pause import no_gc
 from wiki_tui.vault.indexing.bulk import parse_all
 from wiki_tui.vault.indexing.catalog import parse_catalog
 from wiki_tui.vault.indexing.cache import ensure_state_dir, link_rows, record_cold
@@ -38,6 +37,7 @@ from wiki_tui.vault.parse.links import Link
 from wiki_tui.vault.find.mentions import Backlink, Mention, linked_mentions, unlinked_mentions
 from wiki_tui.vault.parse.page import Page, parse_page, read_page_text
 from wiki_tui.vault.indexing.resolve import Resolver, link_key
+from wiki_tui.vault.proposed import Proposed
 from wiki_tui.vault.parse.schema import SCHEMA_FILE, Schema, parse_schema
 from wiki_tui.vault.find.search import SearchHit, SearchIndex
 from wiki_tui.vault.state import state_dir
@@ -49,6 +49,8 @@ DISK_NAMES = "disk-names"  # meta key: the NFC path -> name on disk map (JSON), 
 PARSE_CHUNK = 4000  # pages parsed and written per step of a cold build (bounds its memory)
 RACY_NS = 2_000_000_000  # file times within 2 s of the cache save are not trusted
 
+
+T = TypeVar("T")
 
 LOG_FILE = "log.md"  # appended by every apply: its stamp says whether another one happened
 
@@ -73,6 +75,7 @@ class Vault:
         self._lock = threading.RLock()
         self._watcher = None
         self._synced_log: tuple[int, int] | None = None  # log.md's stamp at the last sync
+        self._by_page_set: dict[str, tuple[PageMap, int, Any]] = {}  # see by_page_set
         self.checked = True  # False: opened from the index without listing the disk (check_freshness)
         # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
         # True shows them (the default of each query's `include_listings`).
@@ -115,7 +118,9 @@ class Vault:
         return vault
 
     def _load(self, use_cache: bool, check: bool = True) -> None:
-        with _no_gc(lambda: False):
+        # a bulk load allocates ~10^6 containers: with the GC on, unpickling the cache takes
+        # 2.5x longer (gc_pause.py)
+        with no_gc():
             self._load_unguarded(use_cache, check)
 
     def _load_unguarded(self, use_cache: bool, check: bool) -> None:
@@ -132,15 +137,17 @@ class Vault:
             self._store.reset()
             self.pages = PageMap(self._store, self._reload_record)
         self._cold_build(self._list_disk())
+        self.checked = True
 
     def _list_disk(self) -> layout.Tree:
-        """One listing of the vault (a stat per file); it also says which names are NFD on disk."""
+        """One listing of the vault (a stat per file). Call with the lock held or not: what it
+        sets (log.md's stamp, the NFD names on disk) is set under it."""
         tree = scan_tree(self.root)
-        self._synced_log = tree.pages.get(LOG_FILE)  # see sync_with_disk
-        if tree.disk != self._disk:
-            self._disk = dict(tree.disk)
-            self._store.put_meta(DISK_NAMES, json.dumps(self._disk))
-        self.checked = True
+        with self._lock:
+            self._synced_log = tree.pages.get(LOG_FILE)  # see sync_with_disk
+            if tree.disk != self._disk:
+                self._disk = dict(tree.disk)
+                self._store.put_meta(DISK_NAMES, json.dumps(self._disk))
         return tree
 
     def _open_stored(self) -> bool:
@@ -151,6 +158,7 @@ class Vault:
             return False
         files = self._store.file_stamps()
         self.pages.stamps = stamps
+        self.pages.generation += 1
         self._files = files
         self.attachments = set(files)
         self._disk = json.loads(self._store.meta(DISK_NAMES) or "{}")
@@ -224,9 +232,10 @@ class Vault:
                 known = stored.get(path)
                 if known is None or known != stamp or stamp[0] >= indexed.get(path, 0) - RACY_NS:
                     changed.append(path)
-            gone = [p for p in stored if p not in tree.pages]
+            # gone from the listing, unless the watcher (started before it) saw it come since
+            gone = [p for p in stored if p not in tree.pages and not self._exists(p)]
             added_files = [p for p in tree.files if p not in old_files]
-            gone_files = [p for p in old_files if p not in tree.files]
+            gone_files = [p for p in old_files if p not in tree.files and not self._exists(p)]
             changes = [("added" if p not in stored else "modified", p) for p in changed]
             changes += [("deleted", p) for p in gone]
             changes += [("added", p) for p in added_files] + [("deleted", p) for p in gone_files]
@@ -234,9 +243,13 @@ class Vault:
                 for path in gone:
                     self._drop_page(path)
                 self._store.put_files((p, st) for p, st in tree.files.items() if old_files.get(p) != st)
-                self._files = dict(tree.files)
-                self.attachments = set(tree.files)
+                for path, stamp in tree.files.items():
+                    if old_files.get(path) != stamp:
+                        self._files[path] = stamp
+                self.attachments.update(added_files)
                 for path in gone_files:
+                    del self._files[path]
+                    self.attachments.discard(path)
                     self._store.drop_file(path)
                     self._file_presence_changed(path)
                 for path in added_files:
@@ -246,7 +259,11 @@ class Vault:
             if len(changed) + len(gone) > 100:
                 self._store.checkpoint()
             self.load_stats = {"cold": False, "parsed": len(changed), "removed": len(gone)}
+            self.checked = True
         return changes
+
+    def _exists(self, path: str) -> bool:
+        return stat_file(self.root, self._disk.get(path, path)) is not None
 
     def _load_schema(self) -> None:
         try:
@@ -400,6 +417,19 @@ class Vault:
         """source -> {target path: count} for every page (built on each call: a full read)."""
         with self._lock:
             return self._index.resolved(self.pages.stamps)
+
+    def by_page_set(self, key: str, build: Callable[[list[str]], T]) -> T:
+        """`build(paths)` of every page path, kept until a page is added or removed: what is
+        derived from the page names alone (the changes' twin index: 10k names keyed once, not
+        once per reply). The result is shared: it must not be changed by its users."""
+        with self._lock:
+            pages = self.pages
+            held = self._by_page_set.get(key)
+            if held is not None and held[0] is pages and held[1] == pages.generation:
+                return held[2]
+            value = build(list(pages))
+            self._by_page_set[key] = (pages, pages.generation, value)
+            return value
 
     def linking_to(self, path: str) -> dict[str, int]:
         """source -> how many of its links resolve to `path` (one indexed query)."""
@@ -604,7 +634,9 @@ class Vault:
     def _fuzzy_index(self) -> FuzzyIndex:
         if self._fuzzy is None:
             fuzzy = FuzzyIndex()
-            with _no_gc(self._is_big):
+            # frozen on a big vault: every later full collection would walk it (~150 ms at 10k
+            # pages, a visible stall). A small one is not: that would also pin cyclic garbage.
+            with no_gc(self._is_big):
                 fuzzy.build(self._store.titles())
             self._fuzzy = fuzzy
         return self._fuzzy
@@ -639,12 +671,13 @@ class Vault:
         with self._lock:
             return lint_vault(self)
 
-    def lint_changes(self, files: dict[str, str | None], *,
-                     parse: Callable[[str, str], Page] = parse_page):
+    def lint_changes(self, files: dict[str, str | None], *, proposed: Proposed | None = None):
+        """Findings the proposed texts would introduce (lint.py); `proposed`: the vault after
+        them (proposed.py), when the caller reads it too."""
         from wiki_tui.vault.lint import lint_changes
 
         with self._lock:
-            return lint_changes(self, files, parse=parse)
+            return lint_changes(self, files, proposed=proposed)
 
     # -- watching ----------------------------------------------------------------------------
     def start_watching(
@@ -691,25 +724,6 @@ class Vault:
 
 
 FREEZE_MIN_PAGES = 2000  # below this the GC walk is cheap; freezing is not worth its cost
-
-
-@contextmanager
-def _no_gc(freeze: Callable[[], bool]):
-    """Bulk loads allocate ~10^6 containers. With the cyclic GC on, it rescans them again and
-    again while they are built (unpickling the cache takes 2.5x longer), and afterwards every
-    full collection walks them all (~150 ms on 10k pages: a visible stall in the app). So: no
-    GC while building, then (for big vaults) `gc.freeze()` moves everything built so far out of
-    its reach. The index holds no reference cycles; reference counting still frees it when it
-    is dropped. Small vaults skip the freeze: it would also pin any cyclic garbage around."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if freeze():
-            gc.freeze()
-        if was_enabled:
-            gc.enable()
 
 
 __all__ = ["Vault", "Backlink", "Mention"]

@@ -17,16 +17,15 @@ and is drawn to the SVG its page embeds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from wiki_tui.changes.build import guards
 from wiki_tui.changes.build.form_files import complete_forms
 from wiki_tui.changes.build.outcome import judge
 from wiki_tui.changes.build.match import BOM, MatchError, apply_edits_report
 from wiki_tui.changes.lines import newline_style
-from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange
+from wiki_tui.changes.model import CREATE, DELETE, MODIFY, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.blocks import DELETE as B_DELETE
 from wiki_tui.changes.reply.blocks import EDIT as B_EDIT
 from wiki_tui.changes.reply.blocks import RENAME as B_RENAME
@@ -36,7 +35,8 @@ from wiki_tui.changes.reply.intent import aim, declared_intents
 from wiki_tui.changes.reply.page_paths import meant_path, twin_index
 from wiki_tui.changes.reply.path_rules import GuardError
 from wiki_tui.changes.reply.twins import TwinIndex, differs_by, twin_key
-from wiki_tui.vault.parse.page import Page, parse_page
+from wiki_tui.vault.gc_pause import no_gc
+from wiki_tui.vault.proposed import Proposed
 from wiki_tui.vault.parse.schema import catalog_path
 
 
@@ -324,6 +324,14 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
     (outcome.py); `declared` (path -> reason) adds to the intents the reply's prose declares,
     `source` is an ingest's raw source.
     """
+    with no_gc():  # ~10^5 objects made, few of them garbage yet (vault/gc_pause.py)
+        return _build(vault, blocks, operation=operation, title=title, model=model,
+                      source=source, declared=declared)
+
+
+def _build(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operation: str, title: str,
+           model: str, source: str, declared: dict[str, str] | None
+           ) -> tuple[Changeset, list[EditError]]:
     errors: list[EditError] = []
     reply_repairs: list[str] = []
     intents = dict(declared or {})
@@ -403,9 +411,10 @@ def build_changeset(vault: Any, blocks: Iterable[Block] | ParsedReply, *, operat
     changeset = Changeset(operation=operation, title=title, model=model, files=changes,
                           repairs=reply_repairs, source=source)
     changeset.errors = [str(e) for e in errors if e.retry]
-    parse = lru_cache(maxsize=None)(parse_page)  # the lint and the knowledge diff read each text once
-    changeset.findings = _lint(vault, changes, changeset, parse)
-    judge(vault, changeset, intents=aim(intents, seen.repaired), rewrites=seen.rewrites, parse=parse,
+    proposed = _proposed(vault, changes, changeset)  # read once by the lint and the knowledge diff
+    changeset.findings = _lint(vault, changes, changeset, proposed)
+    judge(vault, changeset, intents=aim(intents, seen.repaired), rewrites=seen.rewrites,
+          proposed=proposed,
           twins=seen.twins if hasattr(vault, "pages") and any(
               fc.kind == CREATE for fc in changes) else None)
     if changes:
@@ -457,22 +466,24 @@ def _protocol_error(perr: ProtocolError) -> EditError:
     return EditError(perr.path or "", f"reply line {perr.line}: {perr.message}", kind="protocol")
 
 
-def lint_input(changes: list[FileChange]) -> dict[str, str | None]:
-    """The overlay `Vault.lint_changes` expects: path -> proposed text, None for removed."""
-    files: dict[str, str | None] = {}
-    for fc in changes:
-        if fc.kind == RENAME and fc.old_path:
-            files[fc.old_path] = None
-        files[fc.path] = fc.proposed_text
-    return files
-
-
 def _lint(vault: Any, changes: list[FileChange], changeset: Changeset,
-          parse: Callable[[str, str], Page]) -> list[Any]:
-    if not changes or not hasattr(vault, "lint_changes"):
+          proposed: Proposed | None) -> list[Any]:
+    if not changes or proposed is None:
         return []
     try:
-        return list(vault.lint_changes(lint_input(changes), parse=parse))
+        return list(vault.lint_changes(proposed.files, proposed=proposed))
     except Exception as exc:  # a lint bug must not lose the model's proposal
         changeset.errors.append(f"(the changeset could not be linted: {exc!r})")
         return []
+
+
+def _proposed(vault: Any, changes: list[FileChange], changeset: Changeset) -> Proposed | None:
+    """The vault after the changes, read once for the lint and the knowledge diff (None: not a
+    Vault, or paths it refuses, which the lint would report)."""
+    if not changes or not hasattr(vault, "lint_changes"):
+        return None
+    try:
+        return Proposed(vault, proposed_texts(changes))
+    except Exception as exc:  # noqa: BLE001 - as a lint failure: the proposal is kept
+        changeset.errors.append(f"(the changeset could not be linted: {exc!r})")
+        return None

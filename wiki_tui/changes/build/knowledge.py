@@ -22,14 +22,16 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable
+from functools import lru_cache
+from typing import Any
 
 from wiki_tui.changes.build import knowledge_text as kt
-from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange
+from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
 from wiki_tui.vault.parse.page import Page, page_name, parse_page
-from wiki_tui.vault.indexing.resolve import Resolver, link_key, resolution_key
+from wiki_tui.vault.indexing.resolve import link_key, resolution_key
+from wiki_tui.vault.proposed import Proposed
 
 SPREAD_PAGES = 3  # the same kind of change on this many pages is "everywhere"
 COMMENT_SPREAD_PAGES = 2  # hidden comments planted on this many pages
@@ -193,9 +195,14 @@ def _listed(items: list[str]) -> str:
 class _Worlds:
     """Link resolution and anchors as the vault is, and as it will be after the changeset."""
 
-    def __init__(self, vault: Any, changes: list[FileChange]) -> None:
+    def __init__(self, vault: Any, changes: list[FileChange], proposed: Proposed | None) -> None:
         self.vault = vault
         self.real = hasattr(vault, "resolve") and hasattr(vault, "pages")
+        if self.real and proposed is None:
+            proposed = Proposed(vault, proposed_texts(changes))
+        # as the vault will be: the files, link resolution (remembered), each text parsed once
+        self.proposed = proposed
+        self.parse = proposed.parse if proposed is not None else lru_cache(maxsize=None)(parse_page)
         self.gone = {fc.old_path if fc.kind == RENAME else fc.path
                      for fc in changes if fc.kind in (DELETE, RENAME)}
         self.made = {fc.path for fc in changes if fc.kind in (CREATE, RENAME)}
@@ -206,40 +213,27 @@ class _Worlds:
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
         self._linking: dict[str, list[tuple[str, int]]] = {}
-        self._before: dict[tuple[str, str], str | None] = {}  # resolution_key -> path
-        self._after: dict[tuple[str, str], str | None] = {}
-        self._made_names = {p.rsplit("/", 1)[-1].lower() for p in self.made}
+        self._reach: dict[tuple[str, str], tuple[str | None, str | None, bool, bool]] = {}
 
-    def resolve_before(self, target: str, source: str) -> str | None:
-        if not self.real:
-            return target or source
+    def reach(self, target: str, source: str) -> tuple[str | None, str | None, bool, bool]:
+        """(now, after, cites now, cites after): the file a linkpath written in `source`
+        reaches as the vault is and as it will be, and whether the link cites a source then;
+        remembered by `resolution_key` (a page's links share their folder)."""
         key = resolution_key(target, source)
-        if key not in self._before:
-            self._before[key] = self.vault.resolve(target, source)
-        return self._before[key]
+        found = self._reach.get(key)
+        if found is None:
+            if self.proposed is None:  # not a Vault: links compared as written
+                now = later = target or source
+            else:
+                now, later = self.vault.resolve(target, source), self.proposed.resolve(target, source)
+            cites = _cites(target)
+            found = (now, later, cites or (now is not None and _cites(now)),
+                     cites or (later is not None and _cites(later)))
+            self._reach[key] = found
+        return found
 
     def resolve_after(self, target: str, source: str) -> str | None:
-        if not self.real:
-            return target or source
-        key = resolution_key(target, source)
-        if key not in self._after:
-            self._after[key] = self._resolve_after(target, source)
-        return self._after[key]
-
-    def _resolve_after(self, target: str, source: str) -> str | None:
-        now = self.resolve_before(target, source)
-        if not (self.gone or self.made):
-            return now
-        name = target.strip().rsplit("/", 1)[-1].lower()
-        if now not in self.gone and now is not None and not target.startswith(".") and \
-                name not in self._made_names and name + ".md" not in self._made_names:
-            return now  # nothing the changeset makes or removes can answer instead
-        # Resolution depends only on the files the linkpath can reach: those of the vault
-        # (minus what goes) and those the changeset makes.
-        reach = [p for p in self.vault.candidates(target, source) if p not in self.gone]
-        if now is not None and now not in self.gone:
-            reach.append(now)
-        return Resolver([*reach, *self.made]).resolve(target, source)
+        return self.reach(target, source)[1]
 
     def namesakes(self, path: str) -> bool:
         """Whether a file other than `path` answers to its file name after the change."""
@@ -324,18 +318,19 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
     changeset deletes, is the same link; a link to a page the changeset creates is known by
     that page; one that reaches nothing, by its text."""
     out = []
+    reach, moved, gone = world.reach, world.moved, world.gone  # the loop runs once per link
     for link in page.links:
         if link.kind == "external":
             continue
-        now = world.resolve_before(link.target, path)
-        target = world.resolve_after(link.target, path) if after else now
-        known = world.moved.get(now, now) if now is not None else target
-        ident = (known or "?" + link_key(link.target), _subpath_key(link.subpath), link.embed)
-        citation = _cites(link.target) or (target is not None and _cites(target))
+        now, later, cites_now, cites_later = reach(link.target, path)
+        target, citation = (later, cites_later) if after else (now, cites_now)
+        known = moved.get(now, now) if now is not None else target
+        sub = link.subpath
+        ident = (known or "?" + link_key(link.target), _subpath_key(sub) if sub else "",
+                 link.embed)
         broken = target is None or (
-            bool(link.subpath) and _anchor_missing(world.anchors(target, after=after),
-                                                   link.subpath))
-        out.append((ident, link, citation, broken, now if now in world.gone else None))
+            bool(sub) and _anchor_missing(world.anchors(target, after=after), sub))
+        out.append((ident, link, citation, broken, now if now in gone else None))
     return out
 
 
@@ -409,9 +404,10 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         else:
             written.append((ident, link))
     by_display: dict = {}
-    for j, link in written:
-        if _shown(link):
-            by_display.setdefault(_shown(link), []).append((j, link))
+    for j, link in written if removed else ():  # nothing removed: nothing retargeted
+        shown = _shown(link)
+        if shown:
+            by_display.setdefault(shown, []).append((j, link))
     paired: set = set()
     for i, link in removed:
         candidates = by_display.get(_shown(link), [])
@@ -621,15 +617,17 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
 # -- the changeset -----------------------------------------------------------------------------
 def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None = None,
                    source_text: str | None = None,
-                   parse: Callable[[str, str], Page] = parse_page) -> KnowledgeDiff:
+                   proposed: Proposed | None = None) -> KnowledgeDiff:
     """The knowledge diff of `changeset` against `vault` (a wiki_tui.vault.Vault, or anything
     with a `root`: then links are compared as written, without resolution).
 
     `source_text`: an ingest's raw source, to see which pages it never mentions (read from
-    `changeset.source` when not given). `parse` reads a page's text (parse_page, memoised by
-    build_changeset so that its lint and this diff read each proposed text once)."""
+    `changeset.source` when not given). `proposed`: the vault after the changeset
+    (vault/proposed.py), given by build_changeset so that its lint and this diff parse each
+    text and resolve each link once; made here when not given."""
     changes = [fc for fc in changeset.files if fc.path.lower().endswith(".md")]
-    world = _Worlds(vault, changeset.files)  # every file: a page may embed a drawn SVG
+    world = _Worlds(vault, changeset.files, proposed)  # every file: a page may embed a drawn SVG
+    parse = world.parse
     for fc in changes:
         if fc.base_text is not None:
             world.before[fc.old_path or fc.path] = parse(fc.old_path or fc.path, fc.base_text)

@@ -9,24 +9,24 @@ file is held with the reason.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from wiki_tui.changes.build.invariants import Breach, assess
 from wiki_tui.changes.build.knowledge import KnowledgeDiff, knowledge_diff
 from wiki_tui.changes.model import Changeset
 from wiki_tui.changes.reply.twins import TwinIndex
-from wiki_tui.vault.parse.page import Page, parse_page
+from wiki_tui.vault.proposed import Proposed
 
 
 def judge(vault: Any, changeset: Changeset, *, intents: dict[str, str] | None = None,
           rewrites: set[str] = frozenset(), twins: TwinIndex | None = None,
-          parse: Callable[[str, str], Page] = parse_page) -> KnowledgeDiff:
-    """Compute and attach the knowledge diff and the breaches of `changeset` (`parse`: how a
-    page's text is read, memoised by a caller that read the same texts already)."""
+          proposed: Proposed | None = None) -> KnowledgeDiff:
+    """Compute and attach the knowledge diff and the breaches of `changeset` (`proposed`: the
+    vault after it, vault/proposed.py, when the caller read it already for the lint)."""
     intents = dict(intents or changeset.intents or {})
     changeset.intents = intents
     try:
-        diff = knowledge_diff(vault, changeset, twins=twins, parse=parse)
+        diff = knowledge_diff(vault, changeset, twins=twins, proposed=proposed)
         assess(changeset, diff, intents=intents, rewrites=set(rewrites))
     except Exception as exc:  # noqa: BLE001 - a bug here must hold, never pass, the change
         diff = KnowledgeDiff()

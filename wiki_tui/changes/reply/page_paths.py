@@ -21,7 +21,7 @@ an existing page's file name; a WRITE named after an alias is refused as a near-
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -104,8 +104,15 @@ def _missing(path: str, kind: str, near: list[str]) -> GuardError:
 
 
 def twin_index(vault: Any) -> TwinIndex:
-    """The vault's pages keyed for twin lookups (twins.py)."""
-    return TwinIndex(p for p in vault.pages  # paths only: no record is read
+    """The vault's pages keyed for twin lookups (twins.py); a Vault keeps it until its set of
+    pages changes."""
+    if hasattr(vault, "by_page_set"):
+        return vault.by_page_set("twins", _twin_index)
+    return _twin_index(vault.pages)
+
+
+def _twin_index(paths: Iterable[str]) -> TwinIndex:
+    return TwinIndex(p for p in paths  # paths only: no record is read
                      # never aim a block at log.md/index.md
                      if p.lower().endswith(".md") and p.casefold() not in GENERATED)
 

@@ -133,6 +133,17 @@ class Resolver:
         self.remove(old)
         self.add(new)
 
+    def changed(self, gone: Iterable[str] = (), made: Iterable[str] = ()) -> "Resolver":
+        """A resolver over these files without `gone` and with `made` (this one unchanged): the
+        table is copied at once (its values are never mutated in place), not rebuilt per file."""
+        copy = Resolver()
+        copy._by_name = dict(self._by_name)
+        for path in gone:
+            copy.remove(path)
+        for path in made:
+            copy.add(path)
+        return copy
+
     def __contains__(self, path: str) -> bool:
         path = normalize_path(path)
         return path in _all(self._by_name.get(_basename(path.lower())))

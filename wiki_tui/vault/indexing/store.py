@@ -418,6 +418,7 @@ class PageMap(Mapping[str, Page]):
         self.reload = reload  # parses a page again when its stored record does not load
         self.stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size)
         self._objects: dict[str, Page] = {}  # insertion order = least recently used first
+        self.generation = 0  # counts the changes to the set of paths (a page added or removed)
 
     def __getitem__(self, path: str) -> Page:
         page = self._objects.pop(path, None)
@@ -504,12 +505,15 @@ class PageMap(Mapping[str, Page]):
         """Store (path, record, stamp, indexed_ns) rows at once (`new`: none is stored yet)."""
         self.store.put_pages(rows, new=new)
         for path, _record, stamp, _ns in rows:
+            if path not in self.stamps:
+                self.generation += 1
             self.stamps[path] = stamp
             self._objects.pop(path, None)
 
     def remove(self, path: str) -> None:
         self.store.drop_page(path)
-        self.stamps.pop(path, None)
+        if self.stamps.pop(path, None) is not None:
+            self.generation += 1
         self._objects.pop(path, None)
 
 
