@@ -203,20 +203,9 @@ def is_placeholder(line: str) -> bool:
     return len(core.split()) <= 10 and _PLACEHOLDER.fullmatch(core) is not None
 
 
-# Every placeholder line holds one of these (an ellipsis, or a word _PLACEHOLDER cannot match
-# without), in the same case-blind reading: text with none of them has no placeholder line, and
-# a megabyte of it is cleared with one search instead of a test per line.
-_PLACEHOLDER_HINT = re.compile(
-    r"…|\.\s?\.\s?\.|rest|remainder|existing|remaining|previous|original|earlier|old|everything"
-    r"|omitted|elided|as\s+is|as\s+before|same|shown|brevity|truncated|kept|snip|change",
-    re.IGNORECASE)
-
-
 def find_placeholder(lines: list[str], known: set[str]) -> tuple[int, str] | None:
     """(1-based index, line) of the first placeholder line that is not among `known` (stripped
     lines the page or the SEARCH already had), outside code fences; None if there is none."""
-    if _PLACEHOLDER_HINT.search("\n".join(lines)) is None:
-        return None
     fence = ""
     for i, line in enumerate(lines, 1):
         body = line.rstrip("\r\n")
