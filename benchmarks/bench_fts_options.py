@@ -15,7 +15,8 @@ the vault and searching once if missing), copies them into option tables in a sc
 - candidates_K: the base table; the pages holding a term in their title are ranked in full, the
   rest of the ranking looks only at the first K matches (by rowid) before bm25.
 - app: `SearchIndex._ranked_rows` as the app runs it today (terms in over half the pages are
-  left out of an AND query's scoring).
+  left out of an AND query's scoring; common words ranked from impact lists, built on the first
+  run of each query, which is not timed, as for every option).
 
 For each: build CPU seconds, file size, query CPU p50/p95 (ms, every query `--runs` times), and
 the top-10 overlap with base (mean, worst, how many queries differ). CPU time, not wall: the
@@ -163,6 +164,8 @@ def _scores(base: sqlite3.Connection, expr: str, rowids: list[int]) -> dict[int,
 
 
 def main() -> None:
+    from wiki_tui.vault.find.impact import SCHEMA as IMPACT_SCHEMA
+    from wiki_tui.vault.find.impact import Impacts
     from wiki_tui.vault.find.search import SearchIndex, parse_query
 
     parser = argparse.ArgumentParser()
@@ -203,6 +206,8 @@ def main() -> None:
         }
         index = SearchIndex.__new__(SearchIndex)  # today's ranking code over the base table
         index._conn = base
+        index._impacts = Impacts((10.0, 1.0))
+        base.executescript(IMPACT_SCHEMA)
         base.execute("CREATE TABLE files(path TEXT PRIMARY KEY, id INTEGER UNIQUE NOT NULL, mtime, size)")
         base.execute("INSERT INTO files SELECT rowid, rowid, 0, 0 FROM docs")
         base.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'docs', 'row')")

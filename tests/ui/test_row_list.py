@@ -117,7 +117,7 @@ def screen_lines(app: App) -> list[str]:
             for y in range(rows.scrollable_content_region.height)]
 
 
-async def test_disabled_rows_are_skipped_and_ends_hold():
+async def test_disabled_rows_are_skipped_and_the_cursor_goes_round():
     rows = [Row("heading", disabled=True), Row("a", "a"), Row("off", disabled=True),
             Row("b", "b"), Row("tail", disabled=True)]
     app = ListHost(rows)
@@ -128,13 +128,15 @@ async def test_disabled_rows_are_skipped_and_ends_hold():
         await pilot.press("down")
         assert widget.highlighted == 3  # over the disabled one
         await pilot.press("down")
-        assert widget.highlighted == 3  # nothing enabled below: it stays
-        await pilot.press("end")
+        assert widget.highlighted == 1  # round past the end, as OptionList went
+        await pilot.press("up")
         assert widget.highlighted == 3
-        await pilot.press("home", "up")
+        await pilot.press("home")
         assert widget.highlighted == 1
+        await pilot.press("end")
+        assert widget.highlighted == 3  # the last enabled row, not the disabled tail
         await pilot.press("enter")
-        assert app.chosen == ["a"]
+        assert app.chosen == ["b"]
 
 
 async def test_long_lines_are_cut_and_wrapped_rows_follow_the_width():

@@ -148,3 +148,27 @@ def test_a_cold_build_cut_short_is_built_again(tmp_path, monkeypatch):
     assert again.load_stats["cold"] is False and not again.checked
     assert again._store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     again.close()
+
+
+def test_a_page_the_watcher_adds_during_the_listing_is_not_dropped(tmp_path, monkeypatch):
+    """The watcher starts before the check: a page written after the listing was taken is
+    already in the index by the time the check compares, and stays there."""
+    import wiki_tui.vault.model as model
+
+    root = write(tmp_path / "v", BASIC)
+    age(root)
+    _indexed(root)
+    vault = Vault.open(root, check=False)
+    real_scan = model.scan_tree
+
+    def listing_then_a_new_page(path):
+        tree = real_scan(path)
+        (root / "Arrived.md").write_text("[[Note]]\n")
+        vault.refresh_file("Arrived.md")  # what the watcher thread does
+        return tree
+
+    monkeypatch.setattr(model, "scan_tree", listing_then_a_new_page)
+    changes = vault.check_freshness()
+    assert ("deleted", "Arrived.md") not in changes
+    assert "Arrived.md" in vault.pages and vault.linking_to("Note.md").get("Arrived.md") == 1
+    vault.close()

@@ -137,15 +137,17 @@ class Vault:
             self._store.reset()
             self.pages = PageMap(self._store, self._reload_record)
         self._cold_build(self._list_disk())
+        self.checked = True
 
     def _list_disk(self) -> layout.Tree:
-        """One listing of the vault (a stat per file); it also says which names are NFD on disk."""
+        """One listing of the vault (a stat per file). Call with the lock held or not: what it
+        sets (log.md's stamp, the NFD names on disk) is set under it."""
         tree = scan_tree(self.root)
-        self._synced_log = tree.pages.get(LOG_FILE)  # see sync_with_disk
-        if tree.disk != self._disk:
-            self._disk = dict(tree.disk)
-            self._store.put_meta(DISK_NAMES, json.dumps(self._disk))
-        self.checked = True
+        with self._lock:
+            self._synced_log = tree.pages.get(LOG_FILE)  # see sync_with_disk
+            if tree.disk != self._disk:
+                self._disk = dict(tree.disk)
+                self._store.put_meta(DISK_NAMES, json.dumps(self._disk))
         return tree
 
     def _open_stored(self) -> bool:
@@ -230,9 +232,10 @@ class Vault:
                 known = stored.get(path)
                 if known is None or known != stamp or stamp[0] >= indexed.get(path, 0) - RACY_NS:
                     changed.append(path)
-            gone = [p for p in stored if p not in tree.pages]
+            # gone from the listing, unless the watcher (started before it) saw it come since
+            gone = [p for p in stored if p not in tree.pages and not self._exists(p)]
             added_files = [p for p in tree.files if p not in old_files]
-            gone_files = [p for p in old_files if p not in tree.files]
+            gone_files = [p for p in old_files if p not in tree.files and not self._exists(p)]
             changes = [("added" if p not in stored else "modified", p) for p in changed]
             changes += [("deleted", p) for p in gone]
             changes += [("added", p) for p in added_files] + [("deleted", p) for p in gone_files]
@@ -240,9 +243,13 @@ class Vault:
                 for path in gone:
                     self._drop_page(path)
                 self._store.put_files((p, st) for p, st in tree.files.items() if old_files.get(p) != st)
-                self._files = dict(tree.files)
-                self.attachments = set(tree.files)
+                for path, stamp in tree.files.items():
+                    if old_files.get(path) != stamp:
+                        self._files[path] = stamp
+                self.attachments.update(added_files)
                 for path in gone_files:
+                    del self._files[path]
+                    self.attachments.discard(path)
                     self._store.drop_file(path)
                     self._file_presence_changed(path)
                 for path in added_files:
@@ -252,7 +259,11 @@ class Vault:
             if len(changed) + len(gone) > 100:
                 self._store.checkpoint()
             self.load_stats = {"cold": False, "parsed": len(changed), "removed": len(gone)}
+            self.checked = True
         return changes
+
+    def _exists(self, path: str) -> bool:
+        return stat_file(self.root, self._disk.get(path, path)) is not None
 
     def _load_schema(self) -> None:
         try:

@@ -22,7 +22,10 @@ class PageInfo:
 
 
 def page_infos(vault: Any) -> Iterator[PageInfo]:
-    records = getattr(vault.pages, "records", None)
+    """Every page's PageInfo, by path. From the index on disk a batch of records at a time
+    (PageMap.iter_records), so 50k pages are never all in memory and a reader that stops
+    early stops the reading."""
+    records = getattr(vault.pages, "iter_records", None)
     if records is not None:
         try:
             from wiki_tui.vault.indexing.cache import R
@@ -31,7 +34,7 @@ def page_infos(vault: Any) -> Iterator[PageInfo]:
         fields = ("name", "title", "aliases", "type", "summary", "sources", "tags")
         if R is not None and all(k in R for k in fields):
             idx = [R[k] for k in fields]
-            for path, rec in records().items():
+            for path, rec in records():
                 yield PageInfo(path, rec[idx[0]], rec[idx[1]], tuple(rec[idx[2]] or ()),
                                rec[idx[3]], rec[idx[4]], tuple(rec[idx[5]] or ()),
                                tuple(rec[idx[6]] or ()))

@@ -92,7 +92,10 @@ def pages_by_property(vault: Vault, name: str, value: str | None = None,
         raise ToolInputError("value must be text")
     wanted = value.strip().casefold() if value is not None else None
     rows = []
-    for path, record in sorted(vault.pages.records().items()):
+    # Only pages whose stored record holds the name's bytes are unpickled (a rare property
+    # at 50k pages reads a handful), and those a batch at a time, by path.
+    needle = key.encode("utf-8", "surrogatepass")
+    for path, record in vault.pages.iter_records(contains=needle):
         frontmatter = record_cold(record).frontmatter
         if key in frontmatter and _matches(frontmatter[key], wanted):
             rows.append({"path": path, "title": record[R_TITLE],

@@ -65,8 +65,9 @@ class Row:
 
 
 class RowList(ScrollView, can_focus=True):
-    """A scrolling list of `Row`s with a highlight: up/down (and the owner's j/k/g/G), home/end,
-    page up/down skip disabled rows; enter or a click posts OptionSelected."""
+    """A scrolling list of `Row`s with a highlight: up/down (and the owner's j/k/g/G; round past
+    either end), home/end, page up/down skip disabled rows; enter or a click posts
+    OptionSelected."""
 
     DEFAULT_CSS = """
     RowList {
@@ -211,17 +212,21 @@ class RowList(ScrollView, can_focus=True):
         if found is not None:
             self.highlighted = found
 
-    def action_cursor_down(self) -> None:
-        current = self.highlighted
-        found = self._enabled_from(0 if current is None else current + 1, 1)
+    def _step(self, step: int) -> None:
+        """The next enabled row that way, round past the end (as OptionList does)."""
+        current, last = self.highlighted, len(self._rows) - 1
+        start = (0 if step > 0 else last) if current is None else current + step
+        found = self._enabled_from(start, step)
+        if found is None and current is not None:
+            found = self._enabled_from(0 if step > 0 else last, step)
         if found is not None:
             self.highlighted = found
 
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
     def action_cursor_up(self) -> None:
-        current = self.highlighted
-        found = self._enabled_from(len(self._rows) - 1 if current is None else current - 1, -1)
-        if found is not None:
-            self.highlighted = found
+        self._step(-1)
 
     def action_first(self) -> None:
         self._move(0, 1)
@@ -232,7 +237,10 @@ class RowList(ScrollView, can_focus=True):
     def _move_page(self, direction: int) -> None:
         if not self._rows:
             return
-        current = self.highlighted or 0
+        current = self.highlighted
+        if current is None:  # nothing highlighted: page down goes to the end, up to the start
+            self._move(len(self._rows) - 1, -1) if direction > 0 else self._move(0, 1)
+            return
         line = self._starts[current] + direction * max(1, self.scrollable_content_region.height)
         line = max(0, min(self.line_count - 1, line))
         self._move(self._row_at_line(line), direction)

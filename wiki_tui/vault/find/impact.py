@@ -6,9 +6,11 @@ list of pages for its IDF, so a word held by a fifth of 50,000 pages costs ~15 m
 few hits are shown. For a token (a word, or a prefix while typing) held by at least COMMON_DOCS
 pages, `Impacts` keeps the LIST_SIZE pages where the token weighs most in BM25, each with its
 weighted count (title x10 + body), whether the title holds it, and its length: built on first use
-from FTS5's own ranking, stored beside the FTS5 table, kept in step on every write. Two caps go
-with a list: its floor (no page outside the list weighs more for the token) and its body cap (no
-page holding the token only in its body weighs more).
+from one FTS5 scoring of the pages holding it, stored beside the FTS5 table, kept in step on
+every write (a page written is counted here, lowercased with accents folded: what FTS5's
+tokenizer matches, but for rare characters). Two caps go with a list: its floor (no page outside
+the list weighs more for the token) and its body cap (no page holding the token only in its body
+weighs more). A prefix that only one indexed word starts with uses that word's list.
 
 An AND of common tokens (one word, or several, with words left out) is ranked here with the
 same BM25 as FTS5 (k1, b, IDF, column weights) by the threshold algorithm: the candidates are
@@ -79,7 +81,7 @@ class Impacts:
         titled_all = self._titled_all(conn, phrases)
         if titled_all is not None and len(titled_all) < limit:
             return None  # the rest of the answer holds a word in the body only: no list orders those
-        lists = {tok: self._list(conn, tok, df[tok], rows, avgdl, titled_all is not None) for tok in df}
+        lists = {tok: self._list(conn, tok, df[tok], rows, avgdl) for tok in df}
         idf = {tok: _idf(rows, df[tok]) for tok in df}
         model = _Model(avgdl, idf, phrases, excluded, self.weights, lists)
         known: dict[int, dict[str, tuple[float, int]]] = {}  # candidate -> token -> (freq, titled)
@@ -135,9 +137,9 @@ class Impacts:
                                             (expr, LIST_SIZE))}
         return found if len(found) < LIST_SIZE else None
 
-    def _list(self, conn, token: str, df: int, rows: int, avgdl: float, body_cap_needed: bool):
-        """(floor, body_cap, [(rowid, freq, titled, size)]) of a common token: as stored, or
-        built when missing or stale. The caps were set at the mean page length of their day;
+    def _list(self, conn, token: str, df: int, rows: int, avgdl: float):
+        """(floor, body_cap, [(rowid, freq, titled, size)]) of a common token: as held or stored,
+        or built when missing or stale. The caps were set at the mean page length of their day;
         a page's weight grows at most in proportion to that mean, so they are scaled up by it."""
         held = self._held.get(token)
         if held is None:
@@ -153,11 +155,7 @@ class Impacts:
             if len(self._held) >= LISTS_HELD:
                 del self._held[next(iter(self._held))]
         floor, body_cap, built_at, entries, stored = held
-        if body_cap < 0 and body_cap_needed:
-            body_cap = self._body_cap(conn, token, df, rows, built_at)
-            stored = stored and self._try(
-                conn, lambda: conn.execute("UPDATE impact_lists SET body_cap=? WHERE token=?", (body_cap, token)))
-        if not stored:  # built now, or stored not yet (another process was writing)
+        if not stored:  # built now, or not stored yet (another process was writing)
             stored = self._try(conn, lambda: self._store(conn, token, floor, body_cap, built_at, entries))
         self._held[token] = (floor, body_cap, built_at, entries, stored)
         scale = max(1.0, avgdl / built_at)
@@ -178,43 +176,24 @@ class Impacts:
             conn.execute(f"PRAGMA busy_timeout = {int(wait)}")
 
     def _build(self, conn, token: str, df: int, rows: int, avgdl: float):
-        """From FTS5's own ranking of the token alone: each page's weighted count follows from
-        its bm25 score, the token's IDF and the page's length; its title tells whether the title
-        holds it. The body cap is the best listed page holding it only in its body (no page
-        outside the list weighs more), or unknown (-1) when every listed page has it in its
-        title."""
-        ranked = conn.execute(
-            f"SELECT rowid, bm25(docs, {self.weights[0]}, {self.weights[1]}) AS r FROM docs "
-            "WHERE docs MATCH ? ORDER BY r LIMIT ?",
-            (token, LIST_SIZE),
+        """From one FTS5 scoring of every page holding the token (about the cost of ranking it):
+        the best LIST_SIZE, each one's weighted count following from its bm25 score, the token's
+        IDF and the page's length; the floor; the body cap, the best of the pages FTS5 does not
+        find the token in the title of."""
+        scored = conn.execute(
+            f"SELECT rowid, bm25(docs, {self.weights[0]}, {self.weights[1]}) FROM docs WHERE docs MATCH ?",
+            (token,),
         ).fetchall()
-        ids = [r[0] for r in ranked]
-        texts = _texts(conn, ids, title_only=True)
-        word, star = _TOKEN.fullmatch(token).groups()  # type: ignore[union-attr]
+        titled = {r for (r,) in conn.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (f"title : {token}",))}
+        best = heapq.nsmallest(LIST_SIZE, scored, key=lambda row: (row[1], row[0]))
         idf = _idf(rows, df)
-        entries, weight, body_cap = [], 0.0, -1.0
-        for rowid, score in ranked:
-            weight = -score / idf
-            title, _, size = texts.get(rowid, ("", "", 0))
-            titled = count(fold(title), word, bool(star)) > 0
-            if not titled:
-                body_cap = max(body_cap, weight)
-            entries.append((rowid, _unsaturate(weight, size, avgdl), int(titled), size))
-        if len(ranked) < LIST_SIZE:
+        sizes = _sizes(conn, [r for r, _ in best])
+        entries = [(r, _unsaturate(-score / idf, sizes.get(r, 0), avgdl), int(r in titled), sizes.get(r, 0))
+                   for r, score in best]
+        if len(best) < LIST_SIZE:
             return 0.0, 0.0, entries  # every page holding it is listed
-        return weight, body_cap, entries
-
-    def _body_cap(self, conn, token: str, df: int, rows: int, avgdl: float) -> float:
-        """The weight of the best page holding the token in its body only (a full FTS5 pass)."""
-        best = conn.execute(
-            f"SELECT bm25(docs, {self.weights[0]}, {self.weights[1]}) AS r FROM docs WHERE docs MATCH ? "
-            "ORDER BY r LIMIT 1",
-            (f"{token} NOT title : {token}",),
-        ).fetchone()
-        if not best:
-            return 0.0
-        # a weight at today's mean length is at most this much at the list's (see _list)
-        return -best[0] / _idf(rows, df) * max(1.0, avgdl / corpus(conn)[1])
+        body_best = min((score for r, score in scored if r not in titled), default=0.0)
+        return -best[-1][1] / idf, -body_best / idf, entries
 
     def _store(self, conn, token: str, floor: float, body_cap: float, avgdl: float, entries) -> None:
         conn.execute("SAVEPOINT impact")
@@ -292,7 +271,7 @@ class Impacts:
             weight = _saturate(freq, size, avgdl)
             if weight > floor:
                 rows.append((token, rowid, freq, int(in_title > 0), size))
-            if not in_title and 0 <= body_cap < weight:
+            if not in_title and weight > body_cap:
                 caps.append((weight, token))
         conn.executemany("INSERT OR REPLACE INTO impacts VALUES(?,?,?,?,?)", rows)
         conn.executemany("UPDATE impact_lists SET body_cap=? WHERE token=?", caps)
@@ -319,8 +298,7 @@ class _Model:
         self.tokens = [(tok, *_TOKEN.fullmatch(tok).groups()) for tok in idf]  # type: ignore[misc]
         self.cap = {tok: idf[tok] * floor for tok, (floor, _, _) in lists.items()}
         # what a token adds at most on a page that holds it in its body only, not listed
-        self.gap = {tok: self.cap[tok] - idf[tok] * min(floor, body_cap) if body_cap >= 0 else 0.0
-                    for tok, (floor, body_cap, _) in lists.items()}
+        self.gap = {tok: self.cap[tok] - idf[tok] * min(floor, body_cap) for tok, (floor, body_cap, _) in lists.items()}
 
     def upper(self, entry: dict, size: int, titled_all: set[int] | None, rowid: int) -> float:
         """The most the page can score: listed tokens counted, the others at their floors; when
@@ -402,14 +380,13 @@ def _sizes(conn, rowids: list[int]) -> dict[int, int]:
     return out
 
 
-def _texts(conn, rowids: list[int], title_only: bool = False) -> dict[int, tuple[str, str, int]]:
-    """(title, text, length in tokens) of each page (the text left empty with `title_only`)."""
+def _texts(conn, rowids: list[int]) -> dict[int, tuple[str, str, int]]:
+    """(title, text, length in tokens) of each page."""
     if not rowids:
         return {}
     marks = ",".join("?" * len(rowids))
-    body = "''" if title_only else "c.c1"
     return {r: (t or "", b or "", sum(varints(sz))) for r, t, b, sz in conn.execute(
-        f"SELECT c.id, c.c0, {body}, s.sz FROM docs_content c JOIN docs_docsize s ON s.id = c.id "
+        f"SELECT c.id, c.c0, c.c1, s.sz FROM docs_content c JOIN docs_docsize s ON s.id = c.id "
         f"WHERE c.id IN ({marks})", rowids)}
 
 

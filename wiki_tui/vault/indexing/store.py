@@ -343,6 +343,28 @@ class Store:
         with self.transaction() as conn:
             conn.execute("DELETE FROM files WHERE path=?", (path,))
 
+    # -- reading every page, a batch at a time --------------------------------------------------
+    def record_batches(self, size: int = 500, contains: bytes = b"") -> Iterator[list[tuple[str, Record | None]]]:
+        """Every stored (path, record), by path, `size` rows a batch: each batch one query that
+        starts after the last path seen (keyset), the lock held only for it, so a reader of
+        every page (the agent's page list, a property query) never holds 50k records at once
+        and one that stops early reads no further. `contains`: only rows whose stored record
+        holds these bytes, tested in SQL before anything is unpickled (a str in a record, its
+        packed parts included, is pickled as its UTF-8 bytes where it first occurs: a page whose
+        record lacks a key's bytes cannot hold the key)."""
+        after = ""
+        where, needle = ("AND instr(record, ?) > 0", (contains,)) if contains else ("", ())
+        query = f"SELECT path, record FROM pages WHERE path > ? {where} ORDER BY path LIMIT ?"
+        while True:
+            with self.lock:
+                rows = self.conn.execute(query, (after, *needle, size)).fetchall()
+            if not rows:
+                return
+            yield [(path, _load(blob)) for path, blob in rows]
+            if len(rows) < size:
+                return
+            after = rows[-1][0]
+
 
 _PROBES = (
     "SELECT path, mtime, size, indexed_ns, title, type, summary, aliases, record FROM pages",
@@ -459,6 +481,16 @@ class PageMap(Mapping[str, Page]):
             if record is not None:
                 out[path] = record
         return out
+
+    def iter_records(self, size: int = 500, contains: bytes = b"") -> Iterator[tuple[str, Record]]:
+        """(path, record) of every page, by path, read `size` at a time (Store.record_batches:
+        memory stays one batch; `contains` filters on the stored bytes in SQL)."""
+        for batch in self.store.record_batches(size, contains):
+            for path, record in batch:
+                if record is None and self.reload is not None and path in self.stamps:
+                    record = self.reload(path)
+                if record is not None:
+                    yield path, record
 
     def put(self, page: Page, stamp: tuple[int, int] = (0, 0), indexed_ns: int = 0) -> Record:
         record = page_to_record(page)
