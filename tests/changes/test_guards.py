@@ -274,41 +274,6 @@ def test_placeholders_inside_code_fences_and_known_lines_are_page_text():
     assert find_placeholder(lines, {"..."}) is None
 
 
-_PLACEHOLDER_WORDS = ["rest", "remainder", "of", "the", "this", "page", "section", "content",
-                      "existing", "remaining", "previous", "original", "unchanged", "earlier",
-                      "old", "everything", "else", "is", "are", "remains", "stays", "here",
-                      "below", "follows", "omitted", "elided", "as", "before", "same", "not",
-                      "shown", "for", "brevity", "truncated", "kept", "snip", "no", "changes",
-                      "REST", "Unchanged", "ſnip", "\u212aept", "water", "H4", "1761"]
-_PLACEHOLDER_MARKS = ["", "...", "…", ". . .", ".. .", "<!--", "-->", "(", ")", "[", "]", "*",
-                      "//", "%%", "- ", "> ", "#", ".", ":"]
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.one_of(st.sampled_from(_PLACEHOLDER_WORDS),
-                          st.sampled_from(_PLACEHOLDER_MARKS),
-                          st.text(alphabet="ab .…-\u00a0", max_size=4)), max_size=9),
-       st.sampled_from([" ", "", "  ", "\t"]))
-def test_every_placeholder_line_is_found_by_the_one_search_over_the_text(parts, sep):
-    """find_placeholder first searches the whole text for a hint (an ellipsis, or a word every
-    placeholder needs): a line that is a placeholder always holds one, so the search never
-    lets one through."""
-    from wiki_tui.changes.build.guards import _PLACEHOLDER_HINT
-
-    line = sep.join(parts)
-    if is_placeholder(line):
-        assert _PLACEHOLDER_HINT.search(line), line
-        assert find_placeholder(["# Page", "text", line, "more"], set()) == (3, line.strip())
-
-
-def test_pages_without_any_hint_have_no_placeholder():
-    lines = [f"Line {n} about [[Some page {n}]] and more words to fill a realistic line."
-             for n in range(50)]
-    assert find_placeholder(lines, set()) is None
-    assert find_placeholder([*lines, "…"], set()) == (51, "…")
-    assert find_placeholder([*lines, "(rest unchanged)"], set()) == (51, "(rest unchanged)")
-
-
 def test_rewrite_warning():
     base = "---\ntitle: H4\n---\n# H4\n\none\ntwo\nthree\nfour\n"
     assert rewrite_warning(base, base + "five\n") is None

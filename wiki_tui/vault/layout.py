@@ -131,12 +131,14 @@ def stat_file(root: Path, rel: str) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-def clean_path(root: Path, path: str | os.PathLike[str]) -> str:
-    """A vault-relative POSIX NFC path; VaultError for anything outside the vault."""
-    return clean_path_on_disk(root, path)[0]
+def clean_path(root: Path, path: str | os.PathLike[str], *, real_root: str | None = None) -> str:
+    """A vault-relative POSIX NFC path; VaultError for anything outside the vault.
+    `real_root`: os.path.realpath(root), when the caller cleans many paths at once."""
+    return clean_path_on_disk(root, path, real_root=real_root)[0]
 
 
-def clean_path_on_disk(root: Path, path: str | os.PathLike[str]) -> tuple[str, str]:
+def clean_path_on_disk(root: Path, path: str | os.PathLike[str], *,
+                       real_root: str | None = None) -> tuple[str, str]:
     """(NFC vault path, the path as given, relative): they differ for NFD file names."""
     raw = os.fspath(path)
     if not raw:
@@ -162,7 +164,7 @@ def clean_path_on_disk(root: Path, path: str | os.PathLike[str]) -> tuple[str, s
         raise VaultError(f"{raw} is the vault folder itself, not a file")
     given = "/".join(parts)
     real = os.path.realpath(Path(root) / given)
-    if not _inside(real, os.path.realpath(root)):
+    if not _inside(real, real_root or os.path.realpath(root)):
         raise VaultError(f"{raw} leads outside the vault (symlink)")
     return normalize_path(given), given
 

@@ -13,6 +13,7 @@ Built for one pass while nothing is written: it does not follow the vault afterw
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
@@ -28,7 +29,9 @@ class Proposed:
     """`files`: path -> proposed text, None for a file the change removes."""
 
     def __init__(self, vault: "VaultView", files: dict[str, str | None]) -> None:
-        self.files = {clean_path(vault.root, p): text for p, text in files.items()}
+        real_root = os.path.realpath(vault.root)
+        self.files = {clean_path(vault.root, p, real_root=real_root): text
+                      for p, text in files.items()}
         gone = [p for p, t in self.files.items() if t is None]
         kept = [p for p, t in self.files.items() if t is not None]
         with vault._lock:  # the watcher may be feeding changes in meanwhile

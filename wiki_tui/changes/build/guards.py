@@ -25,10 +25,18 @@ _LINK_BREAKERS = re.compile(r"[#^\[\]]")
 
 class FolderNames:
     """The names in each folder by their case- and Unicode-blind key, each folder listed once
-    (one per changeset: nothing is written while it is built)."""
+    (one per changeset: nothing is written while it is built); the vault folder's real path
+    too, resolved once."""
 
     def __init__(self) -> None:
         self._by_folder: dict[Path, dict[str, list[str]]] = {}
+        self._real: dict[str, Path] = {}
+
+    def real_root(self, vault_root: Path | str) -> Path:
+        key = str(vault_root)
+        if key not in self._real:
+            self._real[key] = Path(vault_root).resolve()
+        return self._real[key]
 
     def same_key(self, folder: Path, name: str) -> list[str]:
         """The names in `folder` equal to `name` but for case or Unicode form (`name` too)."""
@@ -54,7 +62,8 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
     protected part of it). `folders`: the folder listings of this changeset so far (each folder
     is listed once per changeset, not once per new page).
     """
-    root = Path(vault_root).resolve()
+    folders = folders or FolderNames()
+    root = folders.real_root(vault_root)
     catalog = catalog_path(root)
     clean = clean_relative(path, rendered=rendered, catalog=catalog)
     if clean.casefold() == catalog.casefold():  # index.md is refused by clean_relative already
@@ -66,7 +75,7 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
     for i, part in enumerate(parts):
         cur = cur / part
         if not os.path.lexists(cur):
-            _check_collision(clean, cur.parent, part, folders or FolderNames())
+            _check_collision(clean, cur.parent, part, folders)
             for new_part in parts[i:]:
                 _check_new_name(clean, new_part)
             break  # nothing further exists: it will be created as real folders
@@ -194,20 +203,9 @@ def is_placeholder(line: str) -> bool:
     return len(core.split()) <= 10 and _PLACEHOLDER.fullmatch(core) is not None
 
 
-# Every placeholder line holds one of these (an ellipsis, or a word _PLACEHOLDER cannot match
-# without), in the same case-blind reading: text with none of them has no placeholder line, and
-# a megabyte of it is cleared with one search instead of a test per line.
-_PLACEHOLDER_HINT = re.compile(
-    r"…|\.\s?\.\s?\.|rest|remainder|existing|remaining|previous|original|earlier|old|everything"
-    r"|omitted|elided|as\s+is|as\s+before|same|shown|brevity|truncated|kept|snip|change",
-    re.IGNORECASE)
-
-
 def find_placeholder(lines: list[str], known: set[str]) -> tuple[int, str] | None:
     """(1-based index, line) of the first placeholder line that is not among `known` (stripped
     lines the page or the SEARCH already had), outside code fences; None if there is none."""
-    if _PLACEHOLDER_HINT.search("\n".join(lines)) is None:
-        return None
     fence = ""
     for i, line in enumerate(lines, 1):
         body = line.rstrip("\r\n")
