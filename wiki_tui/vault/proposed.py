@@ -14,7 +14,7 @@ Built for one pass while nothing is written: it does not follow the vault afterw
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Callable
 
 from wiki_tui.vault.indexing.resolve import Resolver, memoised
@@ -34,12 +34,20 @@ class Proposed:
                       for p, text in files.items()}
         gone = [p for p, t in self.files.items() if t is None]
         kept = [p for p, t in self.files.items() if t is not None]
+        self._vault, self._gone, self._kept = vault, gone, kept
         with vault._lock:  # the watcher may be feeding changes in meanwhile
-            self.paths = (set(vault.pages) | set(vault.attachments)).difference(gone).union(kept)
             resolver = vault._resolver.changed(gone, kept)
         self._resolver: Resolver = resolver
         self.resolve: Callable[[str, str], str | None] = memoised(resolver.resolve)
         self.parse: Callable[[str, str], Page] = lru_cache(maxsize=None)(parse_page)
+
+    @cached_property
+    def paths(self) -> set[str]:
+        """Every file after the change (made on first use: the knowledge diff never asks)."""
+        vault = self._vault
+        with vault._lock:
+            return (set(vault.pages) | set(vault.attachments)).difference(self._gone).union(
+                self._kept)
 
     def __contains__(self, path: str) -> bool:
         """Whether a file is at `path` after the change."""
