@@ -20,13 +20,13 @@ missing or unknown type go under "## Other"; empty sections are left out. Entrie
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import Any
 
 from wiki_tui.changes.apply.logmd import link_target, safe_display
+from wiki_tui.vault.gc_pause import no_gc
 from wiki_tui.vault.layout import INDEX_TEMPLATE
 
 INDEX_PATH = "index.md"
@@ -88,9 +88,7 @@ def page_rows(pages: Any) -> Iterable[tuple[str, str, Any, Any]]:
     The vault keeps pages as plain records and builds Page objects lazily (~0.1 ms each);
     reading the record slots directly keeps a 10k-page render in milliseconds.
     """
-    enabled = gc.isenabled()
-    gc.disable()  # as in render_rows
-    try:
+    with no_gc():  # as in render_rows
         rows = getattr(pages, "rows", None)
         if callable(rows):  # the vault's page map: one read of its index, no page built
             return list(rows())
@@ -102,9 +100,6 @@ def page_rows(pages: Any) -> Iterable[tuple[str, str, Any, Any]]:
             return [(r[p], r[t], r[s], r[k]) for r in records().values()]
         items = pages.values() if isinstance(pages, Mapping) else pages
         return [(pg.path, pg.title, pg.summary, pg.type) for pg in items]
-    finally:
-        if enabled:
-            gc.enable()
 
 
 CANVAS = ".canvas"
@@ -174,13 +169,8 @@ def render_rows(rows: Iterable[tuple[str, str, Any, Any]], types: Mapping[str, s
     types_key = (catalog, tuple((types or {}).items()))
     if _last is not None and _last[0] == types_key and _last[1] == rows:
         return _last[2]  # same rows as last time (an apply that changed no title or summary)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with no_gc():
         text = _render_rows(rows, types, not_listed(catalog))
-    finally:
-        if enabled:
-            gc.enable()
     _last = (types_key, rows, text)
     return text
 
