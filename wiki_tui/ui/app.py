@@ -237,7 +237,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         # What changed while wiki-tui was not running (the watcher, started first, sees what
         # changes from now on): re-indexed, then shown like any outside change.
         try:
-            changes = vault.check_freshness()
+            changes = [] if vault.checked else vault.check_freshness()  # checked: a cold build
         except Exception as exc:  # an index that cannot be brought up to date must not stop the app
             changes = []
             self.call_from_thread(self.conversation.add_note,

@@ -508,9 +508,10 @@ class WikiBrowser(Container):
             if path.startswith(root):
                 path = Path(path).relative_to(root).as_posix()
             paths.add(path)
-        if not paths:
+        trees = self.query(PageTree)
+        if not paths or not trees:  # not composed yet: it will show the vault as it is by then
             return
-        tree = self.query_one(PageTree)
+        tree = trees.first()
         pages = self.vault.pages
         if any((p in pages) != (p in tree.paths) for p in paths):
             tree.build(pages)
