@@ -30,9 +30,12 @@ def notes(app: WikiApp) -> list[str]:
 
 def picker_shows(app: WikiApp, text: str) -> bool:
     """The screen on top lists `text` first (its search worker has reported)."""
+    from textual.widgets import OptionList
+
     from wiki_tui.ui.browser.rows import RowList
 
-    for options in app.screen.query(RowList):
+    # the browser's pickers list with RowList, the command palette with Textual's OptionList
+    for options in [*app.screen.query(RowList), *app.screen.query(OptionList)]:
         if options.option_count and text in str(options.get_option_at_index(0).prompt):
             return True
     return False
