@@ -139,22 +139,20 @@ class LinkIndex:
 
     def resolved(self, pages: Iterable[str] = ()) -> dict[str, dict[str, int]]:
         """source -> {target: count} for every page (each of `pages` present, links or not)."""
-        out: dict[str, dict[str, int]] = {p: {} for p in pages}
-        with self.store.lock:
-            for source, target, count in self.store.conn.execute(
-                "SELECT src, target, sum(n) FROM links WHERE target IS NOT NULL GROUP BY src, target"
-            ):
-                out.setdefault(source, {})[target] = count
-        return out
+        return self._by_source(
+            "SELECT src, target, sum(n) FROM links WHERE target IS NOT NULL GROUP BY src, target",
+            pages)
 
     def unresolved(self, pages: Iterable[str] = ()) -> dict[str, dict[str, int]]:
         """source -> {linkpath as written: count} for every page."""
+        return self._by_source("SELECT src, linkpath, n FROM links WHERE target IS NULL", pages)
+
+    def _by_source(self, sql: str, pages: Iterable[str]) -> dict[str, dict[str, int]]:
+        """source -> {key: count} from (source, key, count) rows, each of `pages` present."""
         out: dict[str, dict[str, int]] = {p: {} for p in pages}
         with self.store.lock:
-            for source, linkpath, count in self.store.conn.execute(
-                "SELECT src, linkpath, n FROM links WHERE target IS NULL"
-            ):
-                out.setdefault(source, {})[linkpath] = count
+            for source, key, count in self.store.conn.execute(sql):
+                out.setdefault(source, {})[key] = count
         return out
 
     def _pairs(self, sql: str, args: tuple) -> dict[str, int]:
