@@ -429,7 +429,7 @@ def _flag_rewrite(fc: FileChange, declared: bool) -> None:
     the review, and a hold for `--yes` unless the reply marked it `(rewrite)`."""
     if fc.base_text is None or fc.proposed_text is None:
         return
-    warning = guards.rewrite_warning(fc.base_text, fc.proposed_text)
+    warning = guards.rewrite_warning(fc.base_text, fc.proposed_text, fc.path)
     if warning is None:
         return
     fc.warnings.append(warning + (" (the reply marked it as a rewrite)" if declared else ""))

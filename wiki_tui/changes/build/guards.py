@@ -239,11 +239,22 @@ def _title(text: str) -> str:
     return heading.group(1) if heading else ""
 
 
-def rewrite_warning(base: str, proposed: str) -> str | None:
+def rewrite_warning(base: str, proposed: str, path: str = "") -> str | None:
     """What the person must know about a WRITE over an existing page: it changes the page's
-    title (another subject), or most of its lines go. None for an ordinary update."""
+    title (another subject), or most of its lines go. None for an ordinary update. A canvas is
+    judged by its nodes and edges (re-serialised JSON or moved nodes take nothing away)."""
     from collections import Counter
 
+    if path.lower().endswith(".canvas"):
+        from wiki_tui.changes.build.knowledge_canvas import items
+
+        old, new = items(base), items(proposed)
+        if old is not None and new is not None:
+            total, gone = sum(old.values()), sum((old - new).values())
+            if total >= REWRITE_MIN_LINES and gone / total >= REWRITE_SHARE:
+                return (f"rewrites the whole canvas: {round(gone / total * 100)} % of its nodes "
+                        f"and edges go ({gone} of {total})")
+            return None
     old = Counter(map(str.strip, base.splitlines()))
     new = Counter(map(str.strip, proposed.splitlines()))
     old.pop("", None)  # blank lines say nothing about what goes

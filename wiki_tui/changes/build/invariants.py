@@ -17,7 +17,8 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
            "made" → "never made"; a word for its opposite: "slow" → "fast"; two of its figures
            or names trading places) (unless the page gains a citation with them), text struck
            through with nothing said in its place, text hidden in an invisible element,
-           sentences dropped (their words gone from the page), callouts or table rows removed
+           sentences dropped (their words gone from the page), callouts, table rows or canvas
+           edges removed (a canvas is judged by its nodes and edges: knowledge_canvas.py)
   rewrite  most of a page replaced (an EDIT as well as a WRITE), or a page turned into JSON/HTML
   code     text changed inside code fences or comments
   twin     a new page whose name twins an existing one
@@ -141,6 +142,8 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
         claims.append(f"removes callouts {_listed(d.callouts_removed)}")
     if d.rows_removed:
         claims.append(f"removes table rows {_listed(d.rows_removed)}")
+    if d.edges_removed:
+        claims.append(f"removes canvas edges {_listed(d.edges_removed)}")
     if claims:
         out.append(("claims", "; ".join(claims)))
     if d.disguise:

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from wiki_tui.changes.build import knowledge_text as kt
+from wiki_tui.changes.build.knowledge_canvas import canvas_findings
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
@@ -89,6 +90,7 @@ class PageDiff:
     struck: list[str] = field(default_factory=list)  # ~~claims~~ struck through, nothing beside
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
+    edges_removed: list[str] = field(default_factory=list)  # a canvas's "A —built→ B"
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
     # how much
     rewritten: float = 0.0  # share of the base's non-blank lines that go
@@ -145,6 +147,7 @@ class PageDiff:
         add("struck through", self.struck)
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
+        add("canvas edges removed", self.edges_removed)
         add("text changed inside code or comments", self.code_changed)
         add("external links added", self.external_added)
         add("hidden comments added", self.comments_added)
@@ -665,6 +668,13 @@ def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None 
             world.after[fc.path] = parse(fc.path, fc.proposed_text)
     changed = {p for fc in changes for p in (fc.path, fc.old_path) if p}
     out = KnowledgeDiff([page_diff(world, fc, changed, twins) for fc in changes])
+    for fc in changeset.files:  # boards: read by their nodes and edges, not their JSON lines
+        if fc.path.lower().endswith(".canvas") and not fc.rendered_from:
+            d = PageDiff(fc.path, fc.kind, fc.old_path)
+            canvas_findings(d, fc.base_text, fc.proposed_text)
+            d.blocks = len(fc.hunks)
+            _inbound(world, d, changed)
+            out.pages.append(d)
     for d in out.pages:
         d.inbound_broken.extend(world.broken_by.get(d.old_path or d.path, []))
         lost = world.anchors_lost.get(d.path, set()) - set(d.anchors_removed)
