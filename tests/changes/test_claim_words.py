@@ -17,6 +17,8 @@ from wiki_tui.changes.build.knowledge_text import polarity_flips
     ("the thirty-first day", "the 31st day"),
     ("18 Nov 1761", "18 November 1761"),
     ("2,500 `pounds`", "`2,500` pounds"),
+    ("paid on 1765-10-28", "paid on 28 October 1765"),
+    ("a 12% rise", "a 12 per cent rise"),
 ])
 def test_the_same_figure_in_other_words_compares_equal(a, b):
     assert cw.figures(a) == cw.figures(b)
@@ -29,6 +31,7 @@ def test_the_same_figure_in_other_words_compares_equal(a, b):
     ("about thirteen centimetres", "about thirty centimetres"),
     ("£450", "$450"),
     ("in the 1760s", "in the 1770s"),
+    ("paid on 1765-10-28", "paid on 28 November 1765"),
     ("a 5km walk", "a 5mi walk"),
 ])
 def test_a_figure_that_counts_something_else_differs(a, b):
@@ -47,6 +50,7 @@ def test_one_and_first_alone_are_not_figures():
     ("H4 went to Jamaica in 1761 and to Barbados in 1764", "H4 went to Jamaica in 1764 and to Barbados in 1761"),
     ("Harrison beat Maskelyne to the prize money", "Maskelyne beat Harrison to the prize money"),
     ("Parliament paid him a further sum in 1773", "Parliament reportedly paid him a further sum in 1773"),
+    ("Harrison was born in c. 1693 at Foulby in Yorkshire", "Harrison was born in 1693 at Foulby in Yorkshire"),
 ])
 def test_a_sentence_turned_around_is_found(old, new):
     assert polarity_flips(old, new) == [(old, new)]

@@ -183,6 +183,10 @@ INTENDED: list[OutcomeCase] = [
         JH, "H3 took nearly nineteen years", "H3 took almost nineteen years")),
     OutcomeCase("link-given-a-label", edit(
         H4, "[[Larcum Kendall]]\nmade K1", "[[Larcum Kendall|Kendall]]\nmade K1")),
+    OutcomeCase("iso-date-written-out", edit(
+        "concepts/Trial dates.md", "The Board paid 2,500 pounds on 1765-10-28",
+        "The Board paid 2,500 pounds on 28 October 1765"),
+        setup={"concepts/Trial dates.md": _DATES_PAGE}),
     OutcomeCase("bookkeeping-date-updated", edit(
         "concepts/Trial dates.md", "updated: 2026-11-01", "updated: 2026-11-03"),
         setup={"concepts/Trial dates.md": _DATES_PAGE.replace("summary: x\n",

@@ -7,7 +7,8 @@ when a word is put in place of its opposite ("slow" → "fast", "confirmed" → 
 "reliable" → "unreliable"), and when two of its facts trade places ("Harrison beat Mudge" →
 "Mudge beat Harrison"). Each function reads plain text and returns values that compare with
 `Counter` arithmetic, so that a reworded sentence saying the same thing compares equal: figures
-are normalised ("1761–62" = "1761-62", "thirteen" = "13", "fourth" = "4th").
+are normalised ("1761–62" = "1761-62", "thirteen" = "13", "fourth" = "4th", "12%" =
+"12 per cent", "1765-10-28" = "28 October 1765").
 """
 
 from __future__ import annotations
@@ -63,14 +64,21 @@ def _ordinal(n: int) -> str:
 
 
 def _unit(word: str | None) -> str:
-    return " " + " ".join(word.lower().split()) if word else ""
+    if not word:
+        return ""
+    w = " ".join(word.lower().split())
+    return " percent" if w in ("per cent", "per cents", "percents") else " " + w
 
 
 def _token(m: re.Match) -> str:
     g = m.groupdict()
     if g["num"] is not None:
         num = g["num"].replace("–", "-")
-        return f"{g['cur'] or ''}{num}{(g['suf'] or '').lower()}{_unit(g['unit'])}"
+        suffix = (g["suf"] or "").lower()
+        unit = _unit(g["unit"])
+        if suffix == "%":  # 12% = 12 per cent = 12 percent
+            suffix, unit = "", " percent"
+        return f"{g['cur'] or ''}{num}{suffix}{unit}"
     if g["tens"]:
         n = _TENS[g["tens"].lower()]
         if g["tord"]:
@@ -82,10 +90,22 @@ def _token(m: re.Match) -> str:
     return _ordinal(_ORDINAL[g["ord"].lower()]) + _unit(g["unit"])
 
 
+_ISO_DATE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
+
+
 def figures(text: str) -> Counter:
     """Numbers (digits or words, with the unit or scale word after them), ordinals, and month
-    names in `text`, normalised, as a multiset."""
-    found = Counter(_token(m) for m in _FIGURE.finditer(text))
+    names in `text`, normalised, as a multiset. An ISO date counts as its year, month name and
+    day, so "1765-10-28" and "28 October 1765" compare equal."""
+    found: Counter = Counter()
+    for m in _FIGURE.finditer(text):
+        token = _token(m)
+        iso = _ISO_DATE.fullmatch(token)
+        if iso:
+            found.update((iso.group(1), _MONTHS[int(iso.group(2)) - 1].lower(),
+                          str(int(iso.group(3)))))
+        else:
+            found[token] += 1
     found.update(MONTH_OF[m] for m in _MONTH.findall(text))
     return found
 

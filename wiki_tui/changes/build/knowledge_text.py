@@ -315,7 +315,8 @@ _LINK_INNER = re.compile(r"!?\[\[([^\]\n]*)\]\]|!?\[([^\]\n]*)\]\([^)\n]*\)")
 # Words that make a claim less than certain: one added or removed changes what it asserts.
 _HEDGE = re.compile(r"\b(?:may|might|could|possibly|probably|perhaps|likely|reportedly|allegedly|"
                     r"apparently|supposedly|seemingly|arguably|presumably|rumou?red|disputed|"
-                    r"unconfirmed|uncertain|approximately|roughly|circa|nearly|almost)\b",
+                    r"unconfirmed|uncertain|approximately|roughly|circa|nearly|almost)\b"
+                    r"|\b(?:c|ca)\.(?=[ \t]*\d)",
                     re.IGNORECASE)
 
 
