@@ -184,8 +184,8 @@ INTENDED: list[OutcomeCase] = [
     OutcomeCase("link-given-a-label", edit(
         H4, "[[Larcum Kendall]]\nmade K1", "[[Larcum Kendall|Kendall]]\nmade K1")),
     OutcomeCase("iso-date-written-out", edit(
-        "concepts/Trial dates.md", "The Board paid 2,500 pounds on 1765-10-28",
-        "The Board paid 2,500 pounds on 28 October 1765"),
+        "concepts/Trial dates.md", "The Board paid 2,500 pounds on 1765-10-28 ([[Board of Longitude]]).",
+        "The Board paid 2,500 pounds on 28 October 1765 ([[Board of Longitude]])."),
         setup={"concepts/Trial dates.md": _DATES_PAGE}),
     OutcomeCase("bookkeeping-date-updated", edit(
         "concepts/Trial dates.md", "updated: 2026-11-01", "updated: 2026-11-03"),
