@@ -246,6 +246,16 @@ def _refresh(vault: Any, paths: list[str]) -> None:
         refresh(path)
 
 
+def _catalog_refresh(vault: Any, plan: Plan) -> None:
+    """The vault learns the rewritten catalog from the bytes written (its links follow from
+    the lines that changed: nothing re-parsed), or re-reads it if it cannot."""
+    rewritten = getattr(vault, "catalog_rewritten", None)
+    if rewritten is None:
+        _refresh(vault, [plan.index_path])
+    else:
+        rewritten(plan.index_path, plan.index_backup, plan.index_bytes)
+
+
 def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[str | None, str | None]:
     """Execute the plan with the vault's git repository (if any); (commit, notice)."""
     repo = GitRepo.open(root)
@@ -263,8 +273,9 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
     notice = outcome.notice if repo is not None else no_repo_notice()
     if outcome.hand_commit:
         notice = _join(_hand_notice(outcome), notice)
-    touched = [*plan.contents, logmd.LOG_PATH] + ([plan.index_path] if plan.index_bytes is not None else [])
-    _refresh(vault, touched)
+    _refresh(vault, [*plan.contents, logmd.LOG_PATH])
+    if plan.index_bytes is not None:
+        _catalog_refresh(vault, plan)
     mark = getattr(vault, "mark_synced", None)
     if mark is not None:  # the lock is still held: no other apply happened since the sync
         mark()

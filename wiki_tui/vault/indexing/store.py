@@ -255,6 +255,14 @@ class Store:
             conn.executemany("INSERT INTO names VALUES(?,?)", names)
             conn.executemany("INSERT INTO tags VALUES(?,?,?,?)", tags)
 
+    def defer_record(self, path: str, stamp: tuple[int, int], indexed_ns: int) -> None:
+        """The page at `path` changed to `stamp` and its record is to be made when first read
+        (an empty blob does not load: PageMap.record parses the page again). Its title, names
+        and tags stay: the caller knows they did not change."""
+        with self.transaction() as conn:
+            conn.execute("UPDATE pages SET mtime=?, size=?, indexed_ns=?, record=x'' WHERE path=?",
+                         (*stamp, indexed_ns, path))
+
     def drop_page(self, path: str) -> None:
         with self.transaction() as conn:
             for table in ("pages", "names", "tags"):
@@ -353,7 +361,8 @@ class Store:
         packed parts included, is pickled as its UTF-8 bytes where it first occurs: a page whose
         record lacks a key's bytes cannot hold the key)."""
         after = ""
-        where, needle = ("AND instr(record, ?) > 0", (contains,)) if contains else ("", ())
+        # a deferred record (an empty blob) may hold anything once made: it is let through
+        where, needle = ("AND (instr(record, ?) > 0 OR length(record) = 0)", (contains,)) if contains else ("", ())
         query = f"SELECT path, record FROM pages WHERE path > ? {where} ORDER BY path LIMIT ?"
         while True:
             with self.lock:
@@ -509,6 +518,13 @@ class PageMap(Mapping[str, Page]):
                 self.generation += 1
             self.stamps[path] = stamp
             self._objects.pop(path, None)
+
+    def defer(self, path: str, stamp: tuple[int, int], indexed_ns: int) -> None:
+        """`path` (a stored page) changed on disk to `stamp`; its record is made again when
+        next read (Store.defer_record: the caller knows its title, names and tags held)."""
+        self.store.defer_record(path, stamp, indexed_ns)
+        self.stamps[path] = stamp
+        self._objects.pop(path, None)
 
     def remove(self, path: str) -> None:
         self.store.drop_page(path)
