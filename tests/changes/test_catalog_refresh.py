@@ -139,3 +139,36 @@ def test_undo_and_a_new_session_keep_the_catalog_exact(plain_vault: Path):
     assert _answers(again, "index.md") == _answers(fresh, "index.md")
     fresh.close()
     again.close()
+
+
+def _ls_tree(root: Path) -> frozenset[str]:
+    return frozenset(git(root, "ls-tree", "-r", "-z", "--name-only", "HEAD").split("\0")) - {""}
+
+
+def test_the_committed_file_set_follows_each_accept_without_ls_tree(plain_vault: Path, monkeypatch):
+    """The catalog lists the pages of the commit it goes into: the set of HEAD's files, read
+    once and then carried from commit to commit, equals git's at every step, outside commits,
+    the person's own edits and undo included."""
+    from wiki_tui.changes import gitops
+
+    rng = random.Random(8)
+    vault = Vault.open(plain_vault, use_cache=False)
+    reads = []
+    real = gitops.GitRepo.head_files
+    monkeypatch.setattr(gitops.GitRepo, "head_files", lambda self, rev="HEAD": reads.append(rev) or real(self, rev))
+    for n in range(8):
+        apply_changeset(vault, _random_change(rng, plain_vault, vault, n))
+        assert gitops.committed_files(plain_vault) == _ls_tree(plain_vault), n
+        if n == 3:  # the person commits a note of their own from a terminal
+            (plain_vault / "concepts" / "Mine.md").write_text(page("Mine"), encoding="utf-8")
+            git(plain_vault, "add", "concepts/Mine.md")
+            git(plain_vault, "commit", "-q", "-m", "mine")
+            vault.refresh_file("concepts/Mine.md")
+        if n == 5:  # an edit of theirs, uncommitted, to a page the next change touches
+            target = sorted(p for p in vault.pages if p.startswith("entities/"))[0]
+            (plain_vault / target).write_text(page("Edited by hand"), encoding="utf-8")
+            vault.refresh_file(target)
+    assert len(reads) <= 4  # the first read, after the outside commit, after the hand edit
+    undo_last(vault)
+    assert gitops.committed_files(plain_vault) == _ls_tree(plain_vault)
+    vault.close()

@@ -25,7 +25,7 @@ from wiki_tui.changes.build.form_files import follow_pages
 from wiki_tui.changes.build.merge import merge3
 from wiki_tui.changes.build.review_notes import mark_review_notes
 from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION, TRAILER_REVERTS, GitError,
-                                     GitRepo, commit_message, committed_files, git_installed,
+                                     GitRepo, commit_message, committed_files, git_installed, note_commit,
                                      index_lock, no_repo_notice, parse_trailers)
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, REJECTED, RENAME,
                                     Changeset, FileChange, text_hash)
@@ -261,6 +261,10 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
     repo = GitRepo.open(root)
     try:
         outcome = transaction.execute(root, plan, repo, on_step)
+        if repo is not None and outcome.commit and not outcome.hand_commit:
+            written = {p for p, data in plan.contents.items() if data is not None}
+            written |= {logmd.LOG_PATH} | ({plan.index_path} if plan.index_bytes is not None else set())
+            note_commit(root, repo, outcome.commit, written, set(plan.contents) - written)
     except GitError as exc:
         raise ApplyError(f"{exc}. Nothing was written.") from None
     except transaction.RollbackIncomplete as exc:
