@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.changes.apply import atomic, logmd, transaction
-from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows, not_listed, page_rows, render_rows
+from wiki_tui.changes.apply import atomic, catalog_cache, logmd, transaction
+from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows
 from wiki_tui.changes.apply.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
 from wiki_tui.changes.apply.vault_lock import VaultBusy, vault_lock
 from wiki_tui.changes.build.form_files import follow_pages
@@ -172,36 +172,16 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
     current = atomic.read_bytes(root / catalog)
     if current is not None and is_home_page(current.decode("utf-8", "replace")):
         return None, current, [], HOME_PAGE_NOTICE.format(path=catalog)
-    skipped = not_listed(catalog)
-    rows = page_rows(vault.pages)
-    at = {row[0]: i for i, row in enumerate(rows) if row[0] in texts} if texts else {}
-    gone = []
+    changed: dict[str, tuple | None] = {}  # the changeset's pages: their rows (None: gone)
     for path, text in texts.items():
-        if text is None or not path.lower().endswith(".md"):
-            if path in at:
-                gone.append(at[path])
-            continue
-        page = _parse(path, text)
-        row = (path, page.title, page.summary, page.type)
-        if path in at:
-            rows[at[path]] = row  # in place: unchanged metadata keeps the rows identical
-        else:
-            rows.append(row)
-    for i in sorted(gone, reverse=True):
-        del rows[i]
+        if path.lower().endswith(".md") or path in vault.pages:
+            page = _parse(path, text) if text is not None and path.lower().endswith(".md") else None
+            changed[path] = None if page is None else (path, page.title, page.summary, page.type)
     schema = getattr(vault, "schema", None)
     types = getattr(schema, "types", None)
-    rows += canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
-    committed = committed_files(root)
-    left_out: list[str] = []
-    if committed is not None:
-        kept = [row for row in rows if row[0] in committed or row[0] in texts
-                or row[0] in skipped]
-        if len(kept) != len(rows):
-            left_out = sorted(row[0] for row in rows if row[0] not in committed
-                              and row[0] not in texts and row[0] not in skipped)
-            rows = kept
-    rendered = render_rows(rows, types, catalog)
+    canvases = canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
+    rendered, left_out = catalog_cache.render(vault.pages, types, catalog, committed_files(root),
+                                              changed, texts, canvases)
     new = atomic.encode(rendered, atomic.FileFormat.of(current))
     return (None if new == current else new), current, left_out, None
 
