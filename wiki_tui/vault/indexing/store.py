@@ -124,6 +124,7 @@ class Store:
             if target != ":memory:":
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute("PRAGMA wal_autocheckpoint=64")  # as search.WAL_PAGES: no 4 MB fold in one edit
             conn.execute("PRAGMA cache_size=-8192")  # 8 MB
             conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT)")
             row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
