@@ -58,7 +58,7 @@ def test_kept_entries_render_as_a_full_render_over_random_changes():
         changed = {}
         for path in rng.sample(paths, rng.randint(0, 3)):  # the changeset's own pages
             changed[path] = None if rng.random() < 0.3 else (path, *(lambda p: (p.title, p.summary, p.type))(_page(rng, path)))
-        text, left_out = catalog_cache.render(pages, TYPES, "index.md", committed, changed, changed)
+        text, left_out, _ = catalog_cache.render(pages, TYPES, "index.md", committed, changed, changed)
         assert text == _full(pages, committed, changed, changed), step
         if committed is not None:
             assert left_out == sorted(p for p in pages if p not in committed and p not in changed

@@ -377,18 +377,22 @@ class Vault:
             self.refresh_file(old)
             self.refresh_file(new)
 
-    def catalog_rewritten(self, path: str, old: bytes | None, new: bytes) -> None:
+    def catalog_rewritten(self, path: str, old: bytes | None, new: bytes,
+                          lines: tuple[bytes, list[str], list[str]] | None = None) -> None:
         """The catalog at `path` was rewritten from `old` to `new` (an apply's own bytes; the
         file holds `new`). Its links follow from the lines that changed (catalog_delta): when
         the index holds `old`'s links, they are adjusted by those lines and its record is
         made when first read, nothing parsed now (at 50k pages, re-reading 50k links cost
-        most of an accept). Otherwise, the file is re-read as any other (refresh_file)."""
+        most of an accept). `lines`: (catalog_digest of the text they change, the lines
+        dropped, added), when the writer knows them: used if that text is `old`. Otherwise,
+        the file is re-read as any other (refresh_file)."""
         with self._lock, self._store.transaction():
             stamp = stat_file(self.root, self._disk.get(path, path))
             delta = None
             if (path == self.catalog and path in self._stamps and old is not None and stamp is not None
                     and self._catalog_digest is not None and self._catalog_digest == catalog_digest(old)):
-                delta = catalog_delta(old, new)
+                known = lines[1:] if lines is not None and lines[0] == self._catalog_digest else None
+                delta = catalog_delta(old, new, known)
             if delta is None or not self._index.adjust_links(path, delta):
                 self.refresh_file(path)
                 return

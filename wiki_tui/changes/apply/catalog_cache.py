@@ -10,6 +10,10 @@ changeset (rendered from its texts, which may not have been written) and the can
 pages: read each time, as render_rows' callers do). Anything else (another page map, another
 schema, the log started over) and the entries are built again from every row.
 
+A render that followed the last one also says which entry lines it dropped and added, and of
+which text (its digest): the vault adjusts the catalog's links by those lines instead of
+comparing 50k lines (Vault.catalog_rewritten).
+
 What `CatalogCache.render` gives is byte for byte what `index_md.render_rows` gives for the
 same rows (tests/changes/test_catalog_cache.py checks that over random sequences of changes).
 """
@@ -23,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from wiki_tui.changes.apply.index_md import HEADER, OTHER, _entry, not_listed, page_rows, section_title
+from wiki_tui.vault.indexing.catalog import catalog_digest
 
 Row = tuple[str, str, Any, Any]  # (path, title, summary, type)
 
@@ -45,6 +50,9 @@ class CatalogCache:
         self.committed: frozenset[str] | None = None
         self.mark: tuple[int, int] | None = None
         self.again: set[str] = set()  # paths to look at again next time (changeset, canvases)
+        self.digest: bytes | None = None  # catalog_digest of the last text rendered, UTF-8
+        self.gone: list[str] | None = None  # entry lines dropped and added by this render
+        self.added: list[str] = []
 
     def fits(self, pages: Any, types: Mapping[str, str] | None, catalog: str) -> bool:
         return self.pages() is pages and self.types_key == (catalog, tuple((types or {}).items()))
@@ -90,6 +98,8 @@ class CatalogCache:
         old = self.placed.pop(path, None)
         if old is not None:
             keys, at = self.keys[old[0]], bisect_left(self.keys[old[0]], old[1])
+            if self.gone is not None:
+                self.gone.append(self.lines[old[0]][at])
             del keys[at], self.lines[old[0]][at]
         self.left_out.discard(path)
         if row is None or path in self.skipped:
@@ -108,7 +118,16 @@ class CatalogCache:
         at = bisect_left(keys, key)
         keys.insert(at, key)
         self.lines[section].insert(at, line)
+        self.added.append(line)
         self.placed[path] = (section, key)
+
+    def diff(self, base: bytes | None) -> tuple[bytes, list[str], list[str]] | None:
+        """(digest of the text this render started from, the entry lines it dropped, the lines
+        it added with every section heading now shown), or None when it was filled anew."""
+        if self.gone is None or base is None:
+            return None
+        headings = [f"## {h}" for h, lines in zip(self.headings, self.lines) if lines]
+        return base, self.gone, self.added + headings
 
     def text(self) -> str:
         parts = [HEADER]
@@ -124,8 +143,8 @@ _lock = threading.Lock()
 
 def render(pages: Any, types: Mapping[str, str] | None, catalog: str, committed: frozenset[str] | None,
            changed: Mapping[str, Row | None], paths: Iterable[str] = (),
-           canvases: Iterable[Row] = ()) -> tuple[str, list[str]]:
-    """(the catalog's text, the pages left out as not committed) for the vault's `pages` with
+           canvases: Iterable[Row] = ()) -> tuple[str, list[str], tuple | None]:
+    """(the catalog's text, the pages left out as not committed, CatalogCache.diff) for the vault's `pages` with
     the changeset's page rows `changed` over them (None: the page goes), and the `canvases`
     rows. Only the paths of `committed` are listed, and the changeset's own `paths` (None:
     no git, every path listed)."""
@@ -137,7 +156,7 @@ def render(pages: Any, types: Mapping[str, str] | None, catalog: str, committed:
         cache = CatalogCache(pages, types, catalog)
         cache.fill([*(r for r in page_rows(pages) if r[0] not in changed), *canvases,
                     *(r for r in changed.values() if r is not None)], listed)
-        return cache.text(), sorted(cache.left_out)
+        return cache.text(), sorted(cache.left_out), None
     with _lock:
         cache, changes = _cache, None
         if cache is not None and cache.fits(pages, types, catalog) and cache.mark is not None \
@@ -148,7 +167,9 @@ def render(pages: Any, types: Mapping[str, str] | None, catalog: str, committed:
             cache = _cache = None  # until filled: a failure half-way leaves no cache behind
             cache = CatalogCache(pages, types, catalog)
             cache.fill((r for r in page_rows(pages) if r[0] not in changed), listed)
+            base = None
         else:
+            base, cache.gone, cache.added = cache.digest, [], []
             if committed is not None and cache.committed is not committed:
                 changes |= cache.committed ^ committed
             changes |= cache.again
@@ -163,5 +184,9 @@ def render(pages: Any, types: Mapping[str, str] | None, catalog: str, committed:
             cache.place(row[0], row, listed(row[0]))
         cache.mark, cache.committed = mark, committed
         cache.again = set(changed) | {row[0] for row in canvases}
+        _cache = None  # until the text and its digest are made
+        text = cache.text()
+        diff = cache.diff(base)
+        cache.digest, cache.gone, cache.added = catalog_digest(text.encode("utf-8", "surrogatepass")), None, []
         _cache = cache
-        return cache.text(), sorted(cache.left_out)
+        return text, sorted(cache.left_out), diff

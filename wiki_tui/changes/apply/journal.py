@@ -161,9 +161,9 @@ def _bookkeeping(root: Path) -> tuple[str, str]:
 
 
 def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
-                ) -> tuple[bytes | None, bytes | None, list[str], str | None]:
-    """(new catalog bytes or None if unchanged, current catalog bytes, pages left out, a notice)
-    with `texts` applied. In a git repository the catalog lists the pages of the commit it goes
+                ) -> tuple[bytes | None, bytes | None, list[str], str | None, tuple | None]:
+    """(new catalog bytes or None if unchanged, current catalog bytes, pages left out, a notice,
+    the lines that changed: catalog_cache.diff) with `texts` applied. In a git repository the catalog lists the pages of the commit it goes
     into: those in HEAD and the changeset's own. A page the person made and has not committed
     is left out (a clone would have an entry for a missing page) until it is committed.
     A home page found where the catalog belongs (an old vault's own index.md) is never
@@ -171,7 +171,7 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
     catalog = catalog_of(vault, root)
     current = atomic.read_bytes(root / catalog)
     if current is not None and is_home_page(current.decode("utf-8", "replace")):
-        return None, current, [], HOME_PAGE_NOTICE.format(path=catalog)
+        return None, current, [], HOME_PAGE_NOTICE.format(path=catalog), None
     changed: dict[str, tuple | None] = {}  # the changeset's pages: their rows (None: gone)
     for path, text in texts.items():
         if path.lower().endswith(".md") or path in vault.pages:
@@ -180,10 +180,10 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
     schema = getattr(vault, "schema", None)
     types = getattr(schema, "types", None)
     canvases = canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
-    rendered, left_out = catalog_cache.render(vault.pages, types, catalog, committed_files(root),
-                                              changed, texts, canvases)
+    rendered, left_out, lines = catalog_cache.render(vault.pages, types, catalog, committed_files(root),
+                                                     changed, texts, canvases)
     new = atomic.encode(rendered, atomic.FileFormat.of(current))
-    return (None if new == current else new), current, left_out, None
+    return (None if new == current else new), current, left_out, None, lines
 
 
 
@@ -233,7 +233,7 @@ def _catalog_refresh(vault: Any, plan: Plan) -> None:
     if rewritten is None:
         _refresh(vault, [plan.index_path])
     else:
-        rewritten(plan.index_path, plan.index_backup, plan.index_bytes)
+        rewritten(plan.index_path, plan.index_backup, plan.index_bytes, plan.index_lines)
 
 
 def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[str | None, str | None]:
@@ -434,7 +434,7 @@ def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
           contents: dict[str, bytes | None], backups: dict[str, bytes | None],
           texts: dict[str, str | None], entry: logmd.LogEntry,
           extra_trailers: dict[str, str] | None = None) -> tuple[list[str], str | None, Plan]:
-    index_bytes, index_backup, left_out, home = _index_plan(vault, root, texts)
+    index_bytes, index_backup, left_out, home, index_lines = _index_plan(vault, root, texts)
     tail, size = _log_tail(root)
     return left_out, home, Plan(
         operation=operation, title=title,
@@ -442,7 +442,7 @@ def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
         contents=contents, backups=backups,
         log_append=logmd.append_bytes(tail, entry.render()),
         log_size=size, index_bytes=index_bytes, index_backup=index_backup,
-        index_path=catalog_of(vault, root),
+        index_path=catalog_of(vault, root), index_lines=index_lines,
         new_dirs=transaction._new_dirs(root, [p for p, d in contents.items() if d is not None]),
     )
 

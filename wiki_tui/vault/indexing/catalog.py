@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 
 from wiki_tui.vault.layout import INDEX_TEMPLATE
 from wiki_tui.vault.parse.links import Heading, Link
@@ -36,27 +37,36 @@ def catalog_digest(data: bytes) -> bytes:
     return hashlib.sha1(data, usedforsecurity=False).digest()
 
 
-def catalog_delta(old: bytes, new: bytes) -> dict[str, int] | None:
+def catalog_delta(old: bytes, new: bytes, lines: tuple[list[str], list[str]] | None = None
+                  ) -> dict[str, int] | None:
     """linkpath -> how many more (or fewer) times `new` links it than `old`, both plain catalogs
     as `parse_catalog` reads them; `old` must be one (the caller knows: it read it that way).
     The lines both hold are not looked at: every line `new` adds or drops must be blank, an
-    entry or a section heading, else None (the caller reads `new` the general way)."""
+    entry or a section heading, else None (the caller reads `new` the general way). `lines`:
+    (dropped, added) when the writer knows them (every section heading of `new` among the
+    added), so that the 50k lines need not be compared."""
     if not new.startswith(_TEMPLATE_BYTES) or b"\r" in new:
         return None
+    if lines is not None:
+        return _delta((line for line in lines[1]), (line for line in lines[0]))
     old_list, new_list = old.split(b"\n"), new.split(b"\n")
     old_lines, new_lines = set(old_list), set(new_list)
     if (len(old_list) - old_list.count(b"") != len(old_lines) - (b"" in old_lines)
             or len(new_list) - new_list.count(b"") != len(new_lines) - (b"" in new_lines)):
         return None  # a line twice over (a link counted twice): not for a set difference
+    try:
+        return _delta((raw.decode("utf-8") for raw in new_lines - old_lines),
+                      (raw.decode("utf-8") for raw in old_lines - new_lines))
+    except UnicodeDecodeError:
+        return None
+
+
+def _delta(added: Iterable[str], dropped: Iterable[str]) -> dict[str, int] | None:
     delta: dict[str, int] = {}
-    for lines, sign in ((new_lines - old_lines, 1), (old_lines - new_lines, -1)):
-        for raw in lines:
-            if not raw:
+    for lines, sign in ((added, 1), (dropped, -1)):
+        for line in lines:
+            if not line:
                 continue
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                return None
             entry = _ENTRY.fullmatch(line)
             if entry is None:
                 if sign > 0 and _SECTION.fullmatch(line) is None:
