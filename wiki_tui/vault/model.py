@@ -399,7 +399,24 @@ class Vault:
             self.pages.defer(path, stamp, time.time_ns())
             self._catalog_digest = catalog_digest(new)
 
+    def _catalog_unchanged(self, path: str, stamp: tuple[int, int]) -> bool:
+        """The catalog on disk holds the very bytes the index read its links from (the watcher
+        reporting an apply's own write, a start that finds it "racy"): nothing to re-read but
+        its stamp (its record is made again when next read, for the new time)."""
+        if path != self.catalog or self._catalog_digest is None or path not in self._stamps:
+            return False
+        try:
+            with open(os.path.join(self._root_str, self._disk.get(path, path)), "rb") as handle:
+                same = catalog_digest(handle.read()) == self._catalog_digest
+        except OSError:
+            return False
+        if same and self._stamps[path] != stamp:
+            self.pages.defer(path, stamp, time.time_ns())
+        return same
+
     def _reindex_page(self, path: str, stamp: tuple[int, int]) -> None:
+        if self._catalog_unchanged(path, stamp):
+            return
         page = self._parse_file(path, stamp, note_catalog=True)
         if page is None:
             if path in self._stamps:
