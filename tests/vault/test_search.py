@@ -165,3 +165,34 @@ def test_index_and_log_are_no_hits_unless_asked_then_after_the_pages(tmp_path):
         assert v.search("trials") == []  # only index.md says it
     finally:
         v.close()
+
+
+def test_pages_edited_one_by_one_answer_as_a_fresh_build_without_automerge(tmp_path):
+    """One edit never pays FTS5's automerge (search._no_automerge): the segments written one
+    page at a time stay unmerged, up to the crisis merge; what search answers is the same."""
+    import random
+
+    rng = random.Random(3)
+    words = ["harbor", "lantern", "ledger", "river", "glacier", "compass", "signal", "tower"]
+    root = tmp_path / "v"
+    for i in range(40):
+        write(root, {f"notes/N{i}.md": f"---\ntitle: Note {i}\n---\n" + " ".join(rng.choices(words, k=30))})
+    vault = Vault.open(root)
+    vault.search("harbor")
+    conn = vault._search._conn
+    assert conn.execute("SELECT v FROM docs_config WHERE k='automerge'").fetchone() == (0,)
+    for n in range(60):  # more single-page writes than a level holds before its crisis merge
+        path = f"notes/N{rng.randrange(40)}.md"
+        (root / path).write_text(f"---\ntitle: Edited {n}\n---\n" + " ".join(rng.choices(words, k=30)),
+                                 encoding="utf-8")
+        vault.refresh_file(path)
+    fresh_root = tmp_path / "fresh"
+    for p in (root / "notes").iterdir():
+        write(fresh_root, {f"notes/{p.name}": p.read_text(encoding="utf-8")})
+    fresh = Vault.open(fresh_root)
+    for query in [*words, "harbor lantern", '"river glacier"', "edited", "note"]:
+        got = sorted((round(h.score, 9), h.path) for h in vault.search(query, 40))  # ties: by row id,
+        assert got == sorted((round(h.score, 9), h.path) for h in fresh.search(query, 40)), query  # new per edit
+    assert conn.execute("SELECT v FROM docs_config WHERE k='automerge'").fetchone() == (0,)
+    vault.close()
+    fresh.close()

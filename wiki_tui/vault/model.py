@@ -26,7 +26,7 @@ from typing import Any, Callable, TypeVar
 from wiki_tui.vault import layout
 from wiki_tui.vault.gc_pause import no_gc
 from wiki_tui.vault.indexing.bulk import parse_all
-from wiki_tui.vault.indexing.catalog import parse_catalog
+from wiki_tui.vault.indexing.catalog import catalog_delta, catalog_digest, parse_catalog
 from wiki_tui.vault.indexing.cache import ensure_state_dir, link_rows, record_cold
 from wiki_tui.vault.find.fuzzy import FindHit, FuzzyIndex
 from wiki_tui.vault.indexing.index import LinkIndex
@@ -75,6 +75,9 @@ class Vault:
         self._lock = threading.RLock()
         self._watcher = None
         self._synced_log: tuple[int, int] | None = None  # log.md's stamp at the last sync
+        # catalog_digest of the catalog text the index holds the links of, when it was read as
+        # a plain generated catalog (parse_catalog); None: unknown (see catalog_rewritten)
+        self._catalog_digest: bytes | None = None
         self._by_page_set: dict[str, tuple[PageMap, int, Any]] = {}  # see by_page_set
         self.checked = True  # False: opened from the index without listing the disk (check_freshness)
         # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
@@ -187,6 +190,7 @@ class Vault:
 
     def _cold_build(self, tree: layout.Tree) -> None:
         store = self._store
+        self._catalog_digest = None  # the catalog may be read in a forked parser: not known
         self._files = dict(tree.files)
         self.attachments = set(tree.files)
         self._resolver = Resolver([*tree.pages, *tree.files])
@@ -273,15 +277,18 @@ class Vault:
             return
         self.schema = parse_schema(text)
 
-    def _parse_file(self, path: str, stamp: tuple[int, int]) -> Page | None:
+    def _parse_file(self, path: str, stamp: tuple[int, int], *, note_catalog: bool = False) -> Page | None:
         """Read and parse a page; None if it cannot be read (vanished). `stamp` is its
-        (mtime_ns, size) from the listing, so no second stat is needed."""
+        (mtime_ns, size) from the listing, so no second stat is needed. `note_catalog`: the
+        page's links are being indexed; if it is the catalog, remember which text they are of."""
         try:
             text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)))
         except OSError:
             return None
         # the generated index.md has a fixed shape: read line by line, not scanned (50k links)
         page = parse_catalog(path, text, mtime=stamp[0] / 1e9) if path == self.catalog and not warnings else None
+        if note_catalog and path == self.catalog:
+            self._catalog_digest = None if page is None else catalog_digest(text.encode("utf-8", "surrogatepass"))
         if page is None:
             page = parse_page(path, text, mtime=stamp[0] / 1e9)
         if warnings:
@@ -370,8 +377,47 @@ class Vault:
             self.refresh_file(old)
             self.refresh_file(new)
 
+    def catalog_rewritten(self, path: str, old: bytes | None, new: bytes,
+                          lines: tuple[bytes, list[str], list[str]] | None = None) -> None:
+        """The catalog at `path` was rewritten from `old` to `new` (an apply's own bytes; the
+        file holds `new`). Its links follow from the lines that changed (catalog_delta): when
+        the index holds `old`'s links, they are adjusted by those lines and its record is
+        made when first read, nothing parsed now (at 50k pages, re-reading 50k links cost
+        most of an accept). `lines`: (catalog_digest of the text they change, the lines
+        dropped, added), when the writer knows them: used if that text is `old`. Otherwise,
+        the file is re-read as any other (refresh_file)."""
+        with self._lock, self._store.transaction():
+            stamp = stat_file(self.root, self._disk.get(path, path))
+            delta = None
+            if (path == self.catalog and path in self._stamps and old is not None and stamp is not None
+                    and self._catalog_digest is not None and self._catalog_digest == catalog_digest(old)):
+                known = lines[1:] if lines is not None and lines[0] == self._catalog_digest else None
+                delta = catalog_delta(old, new, known)
+            if delta is None or not self._index.adjust_links(path, delta):
+                self.refresh_file(path)
+                return
+            self.pages.defer(path, stamp, time.time_ns())
+            self._catalog_digest = catalog_digest(new)
+
+    def _catalog_unchanged(self, path: str, stamp: tuple[int, int]) -> bool:
+        """The catalog on disk holds the very bytes the index read its links from (the watcher
+        reporting an apply's own write, a start that finds it "racy"): nothing to re-read but
+        its stamp (its record is made again when next read, for the new time)."""
+        if path != self.catalog or self._catalog_digest is None or path not in self._stamps:
+            return False
+        try:
+            with open(os.path.join(self._root_str, self._disk.get(path, path)), "rb") as handle:
+                same = catalog_digest(handle.read()) == self._catalog_digest
+        except OSError:
+            return False
+        if same and self._stamps[path] != stamp:
+            self.pages.defer(path, stamp, time.time_ns())
+        return same
+
     def _reindex_page(self, path: str, stamp: tuple[int, int]) -> None:
-        page = self._parse_file(path, stamp)
+        if self._catalog_unchanged(path, stamp):
+            return
+        page = self._parse_file(path, stamp, note_catalog=True)
         if page is None:
             if path in self._stamps:
                 self._drop_page(path)
@@ -388,6 +434,8 @@ class Vault:
             self._search_synced = self._search.sync_one(path, stamp, (page.title, self._search_text(path)))
 
     def _drop_page(self, path: str) -> None:
+        if path == self.catalog:
+            self._catalog_digest = None
         self.pages.remove(path)
         self._index.remove_source(path)
         self._resolver.remove(path)

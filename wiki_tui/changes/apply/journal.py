@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wiki_tui.changes.apply import atomic, logmd, transaction
-from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows, not_listed, page_rows, render_rows
+from wiki_tui.changes.apply import atomic, catalog_cache, logmd, transaction
+from wiki_tui.changes.apply.index_md import INDEX_PATH, canvas_rows
 from wiki_tui.changes.apply.transaction import STEPS, Plan, StepHook  # noqa: F401  (STEPS re-exported)
 from wiki_tui.changes.apply.vault_lock import VaultBusy, vault_lock
 from wiki_tui.changes.build.form_files import follow_pages
 from wiki_tui.changes.build.merge import merge3
 from wiki_tui.changes.build.review_notes import mark_review_notes
 from wiki_tui.changes.gitops import (TRAILER_MODEL, TRAILER_OPERATION, TRAILER_REVERTS, GitError,
-                                     GitRepo, commit_message, committed_files, git_installed,
+                                     GitRepo, commit_message, committed_files, git_installed, note_commit,
                                      index_lock, no_repo_notice, parse_trailers)
 from wiki_tui.changes.model import (ACCEPTED, CONFLICT, CREATE, DELETE, MODIFY, REJECTED, RENAME,
                                     Changeset, FileChange, text_hash)
@@ -161,9 +161,9 @@ def _bookkeeping(root: Path) -> tuple[str, str]:
 
 
 def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
-                ) -> tuple[bytes | None, bytes | None, list[str], str | None]:
-    """(new catalog bytes or None if unchanged, current catalog bytes, pages left out, a notice)
-    with `texts` applied. In a git repository the catalog lists the pages of the commit it goes
+                ) -> tuple[bytes | None, bytes | None, list[str], str | None, tuple | None]:
+    """(new catalog bytes or None if unchanged, current catalog bytes, pages left out, a notice,
+    the lines that changed: catalog_cache.diff) with `texts` applied. In a git repository the catalog lists the pages of the commit it goes
     into: those in HEAD and the changeset's own. A page the person made and has not committed
     is left out (a clone would have an entry for a missing page) until it is committed.
     A home page found where the catalog belongs (an old vault's own index.md) is never
@@ -171,39 +171,19 @@ def _index_plan(vault: Any, root: Path, texts: dict[str, str | None]
     catalog = catalog_of(vault, root)
     current = atomic.read_bytes(root / catalog)
     if current is not None and is_home_page(current.decode("utf-8", "replace")):
-        return None, current, [], HOME_PAGE_NOTICE.format(path=catalog)
-    skipped = not_listed(catalog)
-    rows = page_rows(vault.pages)
-    at = {row[0]: i for i, row in enumerate(rows) if row[0] in texts} if texts else {}
-    gone = []
+        return None, current, [], HOME_PAGE_NOTICE.format(path=catalog), None
+    changed: dict[str, tuple | None] = {}  # the changeset's pages: their rows (None: gone)
     for path, text in texts.items():
-        if text is None or not path.lower().endswith(".md"):
-            if path in at:
-                gone.append(at[path])
-            continue
-        page = _parse(path, text)
-        row = (path, page.title, page.summary, page.type)
-        if path in at:
-            rows[at[path]] = row  # in place: unchanged metadata keeps the rows identical
-        else:
-            rows.append(row)
-    for i in sorted(gone, reverse=True):
-        del rows[i]
+        if path.lower().endswith(".md") or path in vault.pages:
+            page = _parse(path, text) if text is not None and path.lower().endswith(".md") else None
+            changed[path] = None if page is None else (path, page.title, page.summary, page.type)
     schema = getattr(vault, "schema", None)
     types = getattr(schema, "types", None)
-    rows += canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
-    committed = committed_files(root)
-    left_out: list[str] = []
-    if committed is not None:
-        kept = [row for row in rows if row[0] in committed or row[0] in texts
-                or row[0] in skipped]
-        if len(kept) != len(rows):
-            left_out = sorted(row[0] for row in rows if row[0] not in committed
-                              and row[0] not in texts and row[0] not in skipped)
-            rows = kept
-    rendered = render_rows(rows, types, catalog)
+    canvases = canvas_rows(root, getattr(vault, "attachments", ()), types, texts)
+    rendered, left_out, lines = catalog_cache.render(vault.pages, types, catalog, committed_files(root),
+                                                     changed, texts, canvases)
     new = atomic.encode(rendered, atomic.FileFormat.of(current))
-    return (None if new == current else new), current, left_out, None
+    return (None if new == current else new), current, left_out, None, lines
 
 
 
@@ -246,11 +226,25 @@ def _refresh(vault: Any, paths: list[str]) -> None:
         refresh(path)
 
 
+def _catalog_refresh(vault: Any, plan: Plan) -> None:
+    """The vault learns the rewritten catalog from the bytes written (its links follow from
+    the lines that changed: nothing re-parsed), or re-reads it if it cannot."""
+    rewritten = getattr(vault, "catalog_rewritten", None)
+    if rewritten is None:
+        _refresh(vault, [plan.index_path])
+    else:
+        rewritten(plan.index_path, plan.index_backup, plan.index_bytes, plan.index_lines)
+
+
 def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[str | None, str | None]:
     """Execute the plan with the vault's git repository (if any); (commit, notice)."""
     repo = GitRepo.open(root)
     try:
         outcome = transaction.execute(root, plan, repo, on_step)
+        if repo is not None and outcome.commit and not outcome.hand_commit:
+            written = {p for p, data in plan.contents.items() if data is not None}
+            written |= {logmd.LOG_PATH} | ({plan.index_path} if plan.index_bytes is not None else set())
+            note_commit(root, repo, outcome.commit, written, set(plan.contents) - written)
     except GitError as exc:
         raise ApplyError(f"{exc}. Nothing was written.") from None
     except transaction.RollbackIncomplete as exc:
@@ -263,8 +257,9 @@ def _run(vault: Any, root: Path, plan: Plan, on_step: StepHook | None) -> tuple[
     notice = outcome.notice if repo is not None else no_repo_notice()
     if outcome.hand_commit:
         notice = _join(_hand_notice(outcome), notice)
-    touched = [*plan.contents, logmd.LOG_PATH] + ([plan.index_path] if plan.index_bytes is not None else [])
-    _refresh(vault, touched)
+    _refresh(vault, [*plan.contents, logmd.LOG_PATH])
+    if plan.index_bytes is not None:
+        _catalog_refresh(vault, plan)
     mark = getattr(vault, "mark_synced", None)
     if mark is not None:  # the lock is still held: no other apply happened since the sync
         mark()
@@ -439,7 +434,7 @@ def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
           contents: dict[str, bytes | None], backups: dict[str, bytes | None],
           texts: dict[str, str | None], entry: logmd.LogEntry,
           extra_trailers: dict[str, str] | None = None) -> tuple[list[str], str | None, Plan]:
-    index_bytes, index_backup, left_out, home = _index_plan(vault, root, texts)
+    index_bytes, index_backup, left_out, home, index_lines = _index_plan(vault, root, texts)
     tail, size = _log_tail(root)
     return left_out, home, Plan(
         operation=operation, title=title,
@@ -447,7 +442,7 @@ def _plan(vault: Any, root: Path, operation: str, title: str, model: str,
         contents=contents, backups=backups,
         log_append=logmd.append_bytes(tail, entry.render()),
         log_size=size, index_bytes=index_bytes, index_backup=index_backup,
-        index_path=catalog_of(vault, root),
+        index_path=catalog_of(vault, root), index_lines=index_lines,
         new_dirs=transaction._new_dirs(root, [p for p, d in contents.items() if d is not None]),
     )
 

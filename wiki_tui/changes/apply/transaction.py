@@ -78,6 +78,7 @@ class Plan:
     index_bytes: bytes | None = None  # new index.md (None: unchanged)
     index_backup: bytes | None = None
     index_path: str = INDEX_PATH  # where the catalog lives (`catalog:` in AGENTS.md)
+    index_lines: tuple | None = None  # how index_bytes differs from the last (catalog_cache.diff)
     new_dirs: list[str] = field(default_factory=list)  # folders the writes will create
 
 

@@ -8,11 +8,17 @@ entries whose text holds none of the characters that could make anything else of
 tags, code, comments, HTML, escapes, block ids, math). Anything else, anywhere, and it answers
 None: the caller parses the file the general way. What it returns equals `parse_page`'s answer
 for the same text (tests/vault/test_catalog.py checks that over many catalogs).
+
+When an apply rewrites the catalog, its links need not be read again at all: `catalog_delta`
+compares the old and new bytes line by line and gives the links gained and lost from the few
+lines that differ (the vault adjusts its link rows by them, Vault.catalog_rewritten).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterable
 
 from wiki_tui.vault.layout import INDEX_TEMPLATE
 from wiki_tui.vault.parse.links import Heading, Link
@@ -23,6 +29,54 @@ _PLAIN = r"[^\[\]|#^\\%`<>$*_~&!()\s](?:[^\[\]|#^\\%`<>$*_~&!()\n]*[^\[\]|#^\\%`
 _ENTRY = re.compile(rf"- \[\[({_PLAIN})\|({_PLAIN})\]\] — ({_PLAIN}|⚠ no summary)")
 _SECTION = re.compile(rf"## ({_PLAIN})")
 _TEMPLATE_LINES = INDEX_TEMPLATE.splitlines()
+_TEMPLATE_BYTES = INDEX_TEMPLATE.encode("utf-8")
+
+
+def catalog_digest(data: bytes) -> bytes:
+    """What identifies a catalog's bytes (the vault keeps the one its links were read from)."""
+    return hashlib.sha1(data, usedforsecurity=False).digest()
+
+
+def catalog_delta(old: bytes, new: bytes, lines: tuple[list[str], list[str]] | None = None
+                  ) -> dict[str, int] | None:
+    """linkpath -> how many more (or fewer) times `new` links it than `old`, both plain catalogs
+    as `parse_catalog` reads them; `old` must be one (the caller knows: it read it that way).
+    The lines both hold are not looked at: every line `new` adds or drops must be blank, an
+    entry or a section heading, else None (the caller reads `new` the general way). `lines`:
+    (dropped, added) when the writer knows them (every section heading of `new` among the
+    added), so that the 50k lines need not be compared."""
+    if not new.startswith(_TEMPLATE_BYTES) or b"\r" in new:
+        return None
+    if lines is not None:
+        return _delta((line for line in lines[1]), (line for line in lines[0]))
+    old_list, new_list = old.split(b"\n"), new.split(b"\n")
+    old_lines, new_lines = set(old_list), set(new_list)
+    if (len(old_list) - old_list.count(b"") != len(old_lines) - (b"" in old_lines)
+            or len(new_list) - new_list.count(b"") != len(new_lines) - (b"" in new_lines)):
+        return None  # a line twice over (a link counted twice): not for a set difference
+    try:
+        return _delta((raw.decode("utf-8") for raw in new_lines - old_lines),
+                      (raw.decode("utf-8") for raw in old_lines - new_lines))
+    except UnicodeDecodeError:
+        return None
+
+
+def _delta(added: Iterable[str], dropped: Iterable[str]) -> dict[str, int] | None:
+    delta: dict[str, int] = {}
+    for lines, sign in ((added, 1), (dropped, -1)):
+        for line in lines:
+            if not line:
+                continue
+            entry = _ENTRY.fullmatch(line)
+            if entry is None:
+                if sign > 0 and _SECTION.fullmatch(line) is None:
+                    return None
+                continue
+            target = entry.group(1)
+            if target.lower().endswith(".md"):
+                return None
+            delta[target] = delta.get(target, 0) + sign
+    return {target: n for target, n in delta.items() if n}
 
 
 def parse_catalog(path: str, text: str, *, mtime: float = 0.0) -> Page | None:

@@ -10,6 +10,9 @@ Queries: `sources_linking(path)` (backlinks: an index on `target`), `unresolved_
 `unresolved_by_key()`, `targets_of(source, rows)` (each link row's resolved path, aligned),
 `resolved_from(source)`, `affected_by_file(path)`. One row per page and linkpath (see store.py).
 
+`adjust_links` applies a known change of counts (a rewritten catalog) without reading the
+source's other rows.
+
 Incremental upkeep: when a file appears or disappears, only links whose last path segment
 names that file can change meaning (own folder beats shortest path, a new file can resolve a
 dangling link): `reresolve_named(path)` re-resolves just those rows (index.md links every page;
@@ -64,6 +67,37 @@ class LinkIndex:
                     conn.executemany("DELETE FROM links WHERE src=? AND linkpath=?", gone)
                     conn.executemany("UPDATE links SET n=? WHERE src=? AND linkpath=?", recount)
                     conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", added)
+
+    def adjust_links(self, source: str, delta: dict[str, int]) -> bool:
+        """Add `delta` (linkpath -> change of count) to `source`'s links: the catalog gaining
+        and losing entries (catalog_delta). False, nothing written, when a count would fall
+        below zero (the rows are not what the delta was taken against)."""
+        if not delta:
+            return True
+        with self.store.lock:
+            known: dict[str, int] = {}
+            paths = list(delta)
+            for start in range(0, len(paths), 500):
+                chunk = paths[start : start + 500]
+                known.update(self.store.conn.execute(
+                    f"SELECT linkpath, n FROM links WHERE src=? AND linkpath IN ({','.join('?' * len(chunk))})",
+                    (source, *chunk)))
+            gone, recount, added = [], [], []
+            for linkpath, change in delta.items():
+                n = known.get(linkpath, 0) + change
+                if n < 0:
+                    return False
+                if n == 0:
+                    gone.append((source, linkpath))
+                elif linkpath in known:
+                    recount.append((n, source, linkpath))
+                else:
+                    added.append(_row(source, linkpath, n, self.resolver.resolve(linkpath, source)))
+            with self.store.transaction() as conn:
+                conn.executemany("DELETE FROM links WHERE src=? AND linkpath=?", gone)
+                conn.executemany("UPDATE links SET n=? WHERE src=? AND linkpath=?", recount)
+                conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", added)
+        return True
 
     def add_new(self, pages: Iterable[tuple[str, dict[str, int]]]) -> None:
         """Index the links of pages not indexed yet (a cold build), each page's as

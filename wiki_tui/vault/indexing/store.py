@@ -124,6 +124,7 @@ class Store:
             if target != ":memory:":
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute("PRAGMA wal_autocheckpoint=64")  # as search.WAL_PAGES: no 4 MB fold in one edit
             conn.execute("PRAGMA cache_size=-8192")  # 8 MB
             conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT)")
             row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
@@ -262,6 +263,14 @@ class Store:
             conn.executemany("INSERT INTO names VALUES(?,?)", names)
             conn.executemany("INSERT INTO tags VALUES(?,?,?,?)", tags)
 
+    def defer_record(self, path: str, stamp: tuple[int, int], indexed_ns: int) -> None:
+        """The page at `path` changed to `stamp` and its record is to be made when first read
+        (an empty blob does not load: PageMap.record parses the page again). Its title, names
+        and tags stay: the caller knows they did not change."""
+        with self.transaction() as conn:
+            conn.execute("UPDATE pages SET mtime=?, size=?, indexed_ns=?, record=x'' WHERE path=?",
+                         (*stamp, indexed_ns, path))
+
     def drop_page(self, path: str) -> None:
         with self.transaction() as conn:
             for table in ("pages", "names", "tags"):
@@ -304,10 +313,17 @@ class Store:
         with self.transaction() as conn:
             conn.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
 
-    def page_rows(self) -> list[tuple[str, str, Any, Any]]:
-        """(path, title, summary, type) of every page, by path."""
+    def page_rows(self, paths: Iterable[str] | None = None) -> list[tuple[str, str, Any, Any]]:
+        """(path, title, summary, type) of every page (or of those of `paths`), by path."""
+        sql = "SELECT path, title, summary, type FROM pages"
         with self.lock:
-            return self.conn.execute("SELECT path, title, summary, type FROM pages ORDER BY path").fetchall()
+            if paths is None:
+                return self.conn.execute(sql + " ORDER BY path").fetchall()
+            paths, out = list(paths), []
+            for start in range(0, len(paths), 500):
+                chunk = paths[start : start + 500]
+                out += self.conn.execute(f"{sql} WHERE path IN ({','.join('?' * len(chunk))})", chunk)
+            return sorted(out)
 
     def titles(self) -> Iterator[tuple[str, str, list[str]]]:
         """(path, title, aliases) of every page."""
@@ -364,7 +380,8 @@ class Store:
         packed parts included, is pickled as its UTF-8 bytes where it first occurs: a page whose
         record lacks a key's bytes cannot hold the key)."""
         after = ""
-        where, needle = ("AND instr(record, ?) > 0", (contains,)) if contains else ("", ())
+        # a deferred record (an empty blob) may hold anything once made: it is let through
+        where, needle = ("AND (instr(record, ?) > 0 OR length(record) = 0)", (contains,)) if contains else ("", ())
         query = f"SELECT path, record FROM pages WHERE path > ? {where} ORDER BY path LIMIT ?"
         while True:
             with self.lock:
@@ -422,6 +439,7 @@ class PageMap(Mapping[str, Page]):
     (a page with 10k links is megabytes as objects)."""
 
     OBJECTS_KEPT = 256
+    CHANGES_KEPT = 4096  # paths noted in `changed` before it starts over (see changes_since)
 
     def __init__(self, store: Store | None = None,
                  reload: Callable[[str], Record | None] | None = None) -> None:
@@ -430,6 +448,8 @@ class PageMap(Mapping[str, Page]):
         self.stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size)
         self._objects: dict[str, Page] = {}  # insertion order = least recently used first
         self.generation = 0  # counts the changes to the set of paths (a page added or removed)
+        self.changed: list[str] = []  # the paths stored, deferred or removed since `epoch` began
+        self.epoch = 0
 
     def __getitem__(self, path: str) -> Page:
         page = self._objects.pop(path, None)
@@ -475,9 +495,27 @@ class PageMap(Mapping[str, Page]):
             record = self.reload(path)
         return record
 
-    def rows(self) -> list[tuple[str, str, Any, Any]]:
-        """(path, title, summary, type) of every page, by path: no record is loaded."""
-        return self.store.page_rows()
+    def rows(self, paths: Iterable[str] | None = None) -> list[tuple[str, str, Any, Any]]:
+        """(path, title, summary, type) of every page (or of those of `paths` that are pages),
+        by path: no record is loaded."""
+        return self.store.page_rows(paths)
+
+    def mark(self) -> tuple[int, int]:
+        """Where the log of changed paths is now (give it to changes_since later)."""
+        return self.epoch, len(self.changed)
+
+    def changes_since(self, mark: tuple[int, int]) -> set[str] | None:
+        """The paths whose row may have changed since `mark` (None: too many to say, or the
+        log started over: read every row again). What keeps a derived view, such as the
+        catalog an apply renders, in step without reading 50k rows each time."""
+        epoch, at = mark
+        return set(self.changed[at:]) if epoch == self.epoch else None
+
+    def _note(self, paths: Iterable[str]) -> None:
+        if len(self.changed) >= self.CHANGES_KEPT:
+            self.changed = []
+            self.epoch += 1
+        self.changed.extend(paths)
 
     def titles(self) -> list[tuple[str, str, list[str]]]:
         """(path, title, aliases) of every page."""
@@ -515,14 +553,24 @@ class PageMap(Mapping[str, Page]):
     def put_records(self, rows: list[tuple[str, Record, tuple[int, int], int]], *, new: bool = False) -> None:
         """Store (path, record, stamp, indexed_ns) rows at once (`new`: none is stored yet)."""
         self.store.put_pages(rows, new=new)
+        self._note(row[0] for row in rows)
         for path, _record, stamp, _ns in rows:
             if path not in self.stamps:
                 self.generation += 1
             self.stamps[path] = stamp
             self._objects.pop(path, None)
 
+    def defer(self, path: str, stamp: tuple[int, int], indexed_ns: int) -> None:
+        """`path` (a stored page) changed on disk to `stamp`; its record is made again when
+        next read (Store.defer_record: the caller knows its title, names and tags held)."""
+        self.store.defer_record(path, stamp, indexed_ns)
+        self._note((path,))
+        self.stamps[path] = stamp
+        self._objects.pop(path, None)
+
     def remove(self, path: str) -> None:
         self.store.drop_page(path)
+        self._note((path,))
         if self.stamps.pop(path, None) is not None:
             self.generation += 1
         self._objects.pop(path, None)
