@@ -194,6 +194,7 @@ class Vault:
         parsed = 0
         stamps = tree.pages
         paths = sorted(stamps)  # in key order: rows append to the tables' b-trees
+        link_keys: dict[str, tuple[str, str]] = {}  # shared by the chunks: see add_new
         with store.bulk():
             store.put_files(tree.files.items())
             for start in range(0, len(paths), PARSE_CHUNK):
@@ -210,7 +211,7 @@ class Vault:
                     links.append((path, counts))
                 with store.transaction():
                     self.pages.put_records(rows, new=True)
-                    self._index.add_new(links)
+                    self._index.add_new(links, link_keys)
                 parsed += len(rows)
         store.checkpoint()
         self.load_stats = {"cold": True, "parsed": parsed}
