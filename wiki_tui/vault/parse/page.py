@@ -61,6 +61,8 @@ def page_name(path: str) -> str:
 
 
 def _text_or_none(value: Any) -> str | None:
+    if type(value) is str:  # the usual property
+        return value.strip() or None
     if value is None or isinstance(value, (dict, list)):
         return None
     text = str(value).strip() if not isinstance(value, str) else value.strip()
