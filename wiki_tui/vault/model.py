@@ -278,7 +278,7 @@ class Vault:
         """Read and parse a page; None if it cannot be read (vanished). `stamp` is its
         (mtime_ns, size) from the listing, so no second stat is needed."""
         try:
-            text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)))
+            text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)), stamp[1])
         except OSError:
             return None
         # the generated index.md has a fixed shape: read line by line, not scanned (50k links)
