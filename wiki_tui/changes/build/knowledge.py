@@ -38,6 +38,10 @@ COMMENT_SPREAD_PAGES = 2  # hidden comments planted on this many pages
 UNMENTIONED_PAGES = 2  # an ingest changing this many pages its source never names
 CITATION_FOLDERS = ("raw", "sources")  # links into these folders cite a source
 LIST_FIELDS_FREE = frozenset({"tags", "tag"})  # lists whose items come and go freely
+# fields a page's bookkeeping changes as a matter of course (a value's figures there are no claim)
+BOOKKEEPING_FIELDS = frozenset({"updated", "modified", "last_updated", "last_modified",
+                                "date_modified", "reviewed", "last_reviewed", "revised",
+                                "edited", "version", "revision"})
 SHOWN = 8  # items of one kind kept per page (the count says how many more)
 
 
@@ -63,10 +67,12 @@ class PageDiff:
     links_removed: list[str] = field(default_factory=list)  # as written in the base
     links_added: list[str] = field(default_factory=list)
     links_retargeted: list[str] = field(default_factory=list)  # "[[A]] → [[B]]"
+    links_redirected: list[str] = field(default_factory=list)  # retargeted, A staying: "[[A]] → [[B|A]]"
     links_broken: list[str] = field(default_factory=list)  # new links reaching nothing
     citations_removed: list[str] = field(default_factory=list)
     citations_added: int = 0
     embeds_removed: list[str] = field(default_factory=list)
+    tags_removed: list[str] = field(default_factory=list)  # "#horology/instruments", in the text
     anchors_removed: list[str] = field(default_factory=list)  # "#Trials" other pages link to
     inbound_broken: list[str] = field(default_factory=list)  # "page.md:12 [[X#Trials]]"
     external_added: list[str] = field(default_factory=list)
@@ -80,6 +86,7 @@ class PageDiff:
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
     prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
+    struck: list[str] = field(default_factory=list)  # ~~claims~~ struck through, nothing beside
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
@@ -121,6 +128,9 @@ class PageDiff:
         add("links removed", [x for x in self.links_removed
                               if x not in self.citations_removed and x not in self.embeds_removed])
         add("links retargeted", self.links_retargeted)
+        add("links showing the same words, now reaching another page while theirs stays",
+            self.links_redirected)
+        add("tags removed", self.tags_removed)
         add("new broken links", self.links_broken)
         add("headings/blocks other pages link to, removed", self.anchors_removed)
         add("links from other pages that break", self.inbound_broken)
@@ -129,8 +139,10 @@ class PageDiff:
             if self.figures_removed else [])
         add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
             if self.names_removed else [])
-        add("sentences turned around (a negation added or removed)", self.polarity_changed)
+        add("sentences turned around (a negation, an opposite word, facts trading places)",
+            self.polarity_changed)
         add("sentences dropped", self.prose_dropped)
+        add("struck through", self.struck)
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
         add("text changed inside code or comments", self.code_changed)
@@ -357,8 +369,16 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
                 d.fields_changed.append(f"{key}: +{len(new_value) - len(value)} item(s)")
         else:
             d.fields_changed.append(f"{key}: {kt.shown(value, 30)} → {kt.shown(new_value, 30)}")
-            if isinstance(value, str) and isinstance(new_value, str):  # summary: a claim too
-                _value_claims(d, str(key), value, new_value)
+            if (_scalar(value) and _scalar(new_value)  # summary:, born: — claims too
+                    and str(key).casefold() not in BOOKKEEPING_FIELDS):
+                _value_claims(d, str(key), str(value), str(new_value))
+    if old.tags:  # inline tags gone (the frontmatter's are judged as its list's items)
+        listed = before.get("tags")
+        in_fields = {str(t).lstrip("#").casefold() for t in listed} if isinstance(listed, list) \
+            else set()
+        kept = {t.casefold() for t in new.tags}
+        d.tags_removed = [f"#{t}" for t in old.tags
+                          if t.casefold() not in kept and t.casefold() not in in_fields]
     keys_then, keys_now = Counter(kt.frontmatter_keys(base)), Counter(kt.frontmatter_keys(proposed))
     d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
     d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
@@ -368,6 +388,12 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
             and (not isinstance(old_title, str) or link_key(old_title.strip()) == link_key(old_stem))
             and link_key(new_title.strip()) != link_key(new_stem)):
         d.title_mismatch = f"title {new_title.strip()!r} no longer matches the file name {new_stem!r}"
+
+
+def _scalar(value: Any) -> bool:
+    """A field holding one text, number or date (not a list, a mapping or a yes/no)."""
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool) \
+        or hasattr(value, "isoformat")
 
 
 def _value_claims(d: PageDiff, key: str, value: str, new_value: str) -> None:
@@ -415,6 +441,8 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
             j, new_link = candidates.pop(0)
             paired.update((i, j))
             d.links_retargeted.append(f"{link.raw} → {new_link.raw}")
+            if not i[0].startswith("?") and i[0] not in world.gone and i[0] != j[0]:
+                d.links_redirected.append(f"{link.raw} → {new_link.raw}")
     citation_then = {ident for ident, _l, citation, _b, _g in then if citation}
     citation_now = {ident for ident, _l, citation, _b, _g in now if citation}
     for i, link in removed:
@@ -541,6 +569,8 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
         d.prose_dropped = [f"“{_short(line)}”"
                            for line in kt.dropped_lines(
                                gone, base, reading(proposed).visible_prose())][:SHOWN]
+    if gone.strip() and "~~" in came:
+        d.struck = [f"“{_short(t)}”" for t in kt.struck_bare(gone, came)][:SHOWN]
     if gone.strip() and came.strip():
         d.polarity_changed = ([f"“{_short(a)}” → “{_short(b)}”"
                                for a, b in kt.polarity_flips(_body_only(gone, base),
