@@ -67,6 +67,7 @@ def stages(root: Path, db_folder: Path) -> dict:
     import gc
 
     from wiki_tui.vault.indexing.cache import link_rows, page_to_record
+    from wiki_tui.vault.indexing.catalog import parse_catalog
     from wiki_tui.vault.indexing.index import LinkIndex, link_counts
     from wiki_tui.vault.indexing.resolve import Resolver
     from wiki_tui.vault.indexing.store import Store
@@ -87,7 +88,7 @@ def stages(root: Path, db_folder: Path) -> dict:
 
     tree = timed("list", lambda: scan_tree(root))
     paths = sorted(tree.pages)
-    texts = timed("read", lambda: [read_page_text(os.path.join(root, p))[0] for p in paths])
+    texts = timed("read", lambda: [read_page_text(os.path.join(root, p), tree.pages[p][1])[0] for p in paths])
     splits = [split_frontmatter(t) for t in texts]
     timed("parse.frontmatter", lambda: [fast_load(s[0]) for s in splits if s[0] is not None])
     passes = []
@@ -111,7 +112,9 @@ def stages(root: Path, db_folder: Path) -> dict:
     timed("parse.links", links)
     timed("parse.headings_blocks", lambda: [p.meta() for p in passes])
     timed("parse.tags", lambda: [_find_tags(t, p.spans, r, []) for t, p, r in zip(texts, passes, ranges)])
-    pages = timed("parse_page", lambda: [parse_page(p, t) for p, t in zip(paths, texts)])
+    # the generated index.md is read line by line, as the build reads it (model._parse_file)
+    pages = timed("parse_page", lambda: [parse_catalog(p, t) or parse_page(p, t) if p == "index.md"
+                                         else parse_page(p, t) for p, t in zip(paths, texts)])
     rows = [link_rows(page) for page in pages]
     records = timed("records", lambda: [page_to_record(page, r) for page, r in zip(pages, rows)])
     counts = [link_counts(r) for r in rows]
