@@ -143,3 +143,22 @@ def test_forked_cold_build_writes_the_same_tables(tmp_path, monkeypatch):
     monkeypatch.setenv("WIKI_TUI_NO_FORK", "1")
     Vault.open(serial).close()
     assert _tables(forked) == _tables(serial)
+
+
+def test_a_page_given_twice_in_one_write_does_not_fail():
+    """names and tags are keyed by (path, key) and (path, seq): a second row for the same key
+    replaces the first instead of failing the whole write."""
+    from wiki_tui.vault.indexing.cache import page_to_record
+    from wiki_tui.vault.indexing.store import Store
+    from wiki_tui.vault.parse.page import parse_page
+
+    store = Store(None)
+    old = page_to_record(parse_page("a.md", "---\naliases: [x]\ntags: [t, u]\n---\n"))
+    new = page_to_record(parse_page("a.md", "---\naliases: [y]\ntags: [t]\n---\n"))
+    store.put_pages([("a.md", old, (1, 1), 0), ("a.md", new, (2, 2), 0)], new=True)
+    conn = store.conn
+    assert sorted(conn.execute("SELECT key, path FROM names")) == [("a", "a.md"), ("x", "a.md"), ("y", "a.md")]
+    assert sorted(conn.execute("SELECT key, seq FROM tags")) == [("t", 0), ("u", 1)]
+    store.put_pages([("a.md", new, (3, 3), 0)])  # an update replaces the page's rows
+    assert sorted(conn.execute("SELECT key FROM names")) == [("a",), ("y",)]
+    assert sorted(conn.execute("SELECT key, seq FROM tags")) == [("t", 0)]

@@ -255,8 +255,8 @@ class Store:
                 conn.executemany("DELETE FROM names WHERE path=?", paths)
                 conn.executemany("DELETE FROM tags WHERE path=?", paths)
             conn.executemany("INSERT OR REPLACE INTO pages VALUES(?,?,?,?,?,?,?,?,?)", rows)
-            conn.executemany("INSERT INTO names VALUES(?,?)", names)
-            conn.executemany("INSERT INTO tags VALUES(?,?,?,?)", tags)
+            conn.executemany("INSERT OR REPLACE INTO names VALUES(?,?)", names)
+            conn.executemany("INSERT OR REPLACE INTO tags VALUES(?,?,?,?)", tags)
 
     def drop_page(self, path: str) -> None:
         with self.transaction() as conn:
