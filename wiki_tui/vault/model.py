@@ -198,6 +198,7 @@ class Vault:
         parsed = 0
         stamps = tree.pages
         paths = sorted(stamps)  # in key order: rows append to the tables' b-trees
+        link_keys: dict[str, tuple[str, str]] = {}  # shared by the chunks: see add_new
         with store.bulk():
             store.put_files(tree.files.items())
             for start in range(0, len(paths), PARSE_CHUNK):
@@ -214,7 +215,7 @@ class Vault:
                     links.append((path, counts))
                 with store.transaction():
                     self.pages.put_records(rows, new=True)
-                    self._index.add_new(links)
+                    self._index.add_new(links, link_keys)
                 parsed += len(rows)
         store.checkpoint()
         self.load_stats = {"cold": True, "parsed": parsed}
@@ -282,7 +283,7 @@ class Vault:
         (mtime_ns, size) from the listing, so no second stat is needed. `note_catalog`: the
         page's links are being indexed; if it is the catalog, remember which text they are of."""
         try:
-            text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)))
+            text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)), stamp[1])
         except OSError:
             return None
         # the generated index.md has a fixed shape: read line by line, not scanned (50k links)
