@@ -2,11 +2,14 @@
 
 A changeset is judged twice against the vault it would change: its lint (lint.py) and its
 knowledge diff (changes/build/knowledge.py). Both ask the same questions of the same texts:
-which files exist afterwards, what each link reaches then, what each page holds. One
+which files exist afterwards, what each link reaches now and then, what each page holds. One
 `Proposed` per changeset answers them once: the file set after the change, a resolver over it
-(the vault's table copied with the changes applied, not rebuilt file by file) whose answers are
-remembered by `resolution_key`, and each page text parsed once (`parse`, memoised by text, so a
-base text and its proposed text are each read once).
+(the vault's table copied with the changes applied, not rebuilt file by file), each distinct
+link resolved once as the vault is and as it will be (`reach`, remembered by `resolution_key`;
+a linkpath whose file name the change leaves alone reaches the same file both times, so it is
+resolved once), each page's links resolved once for both readers (`links`), and each page text
+parsed once (`parse`, memoised by text, so a base text and its proposed text are each read
+once).
 
 Built for one pass while nothing is written: it does not follow the vault afterwards.
 """
@@ -17,12 +20,15 @@ import os
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Callable
 
-from wiki_tui.vault.indexing.resolve import Resolver, memoised
+from wiki_tui.vault.indexing.resolve import Resolver, file_name_key, names_read, resolution_key
 from wiki_tui.vault.layout import clean_path
+from wiki_tui.vault.parse.links import Link
 from wiki_tui.vault.parse.page import Page, parse_page
 
 if TYPE_CHECKING:
     from wiki_tui.vault.view import VaultView
+
+Reach = tuple["str | None", "str | None"]  # (the file reached now, the file reached after)
 
 
 class Proposed:
@@ -38,8 +44,52 @@ class Proposed:
         with vault._lock:  # the watcher may be feeding changes in meanwhile
             resolver = vault._resolver.changed(gone, kept)
         self._resolver: Resolver = resolver
-        self.resolve: Callable[[str, str], str | None] = memoised(resolver.resolve)
+        # the file names whose answers the change may alter (every other name: now == after)
+        self._touched = frozenset(map(file_name_key, self.files))
+        self._answers: dict[tuple[str, str], Reach] = {}
+        self._links: dict[tuple[str, int], tuple[Page, list[tuple[Link, str | None, str | None]]]] = {}
         self.parse: Callable[[str, str], Page] = lru_cache(maxsize=None)(parse_page)
+
+    def reach(self, target: str, from_path: str = "") -> Reach:
+        """(now, after): the file the linkpath `target` written in `from_path` reaches as the
+        vault is and as it will be (None: nothing)."""
+        key = resolution_key(target, from_path)
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers[key] = self._reach(target, from_path)
+        return found
+
+    def _reach(self, target: str, from_path: str) -> Reach:
+        now = self._vault.resolve(target, from_path)
+        names = names_read(target)
+        if names is not None and names[0] not in self._touched and names[1] not in self._touched:
+            return now, now
+        return now, self._resolver.resolve(target, from_path)
+
+    def resolve(self, target: str, from_path: str = "") -> str | None:
+        """The file `target` written in `from_path` reaches after the change."""
+        return self.reach(target, from_path)[1]
+
+    def links(self, path: str, page: Page) -> list[tuple[Link, str | None, str | None]]:
+        """(link, now, after) for each link of `page` (read from `path`) but external ones:
+        what it reaches as the vault is and as it will be. Worked out once per page."""
+        key = (path, id(page))
+        held = self._links.get(key)
+        if held is not None and held[0] is page:
+            return held[1]
+        answers = self._answers
+        folder = resolution_key("x", path)[1]  # the key of every non-blank linkpath of the page
+        out = []
+        for link in page.links:
+            if link.kind == "external":
+                continue
+            target = link.target
+            found = answers.get((target, folder))
+            if found is None:
+                found = self.reach(target, path)
+            out.append((link, found[0], found[1]))
+        self._links[key] = (page, out)
+        return out
 
     @cached_property
     def paths(self) -> set[str]:

@@ -30,7 +30,7 @@ from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
 from wiki_tui.vault.parse.page import Page, page_name, parse_page
-from wiki_tui.vault.indexing.resolve import link_key, resolution_key
+from wiki_tui.vault.indexing.resolve import link_key
 from wiki_tui.vault.proposed import Proposed
 
 SPREAD_PAGES = 3  # the same kind of change on this many pages is "everywhere"
@@ -213,27 +213,20 @@ class _Worlds:
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
         self._linking: dict[str, list[tuple[str, int]]] = {}
-        self._reach: dict[tuple[str, str], tuple[str | None, str | None, bool, bool]] = {}
 
-    def reach(self, target: str, source: str) -> tuple[str | None, str | None, bool, bool]:
-        """(now, after, cites now, cites after): the file a linkpath written in `source`
-        reaches as the vault is and as it will be, and whether the link cites a source then;
-        remembered by `resolution_key` (a page's links share their folder)."""
-        key = resolution_key(target, source)
-        found = self._reach.get(key)
-        if found is None:
-            if self.proposed is None:  # not a Vault: links compared as written
-                now = later = target or source
-            else:
-                now, later = self.vault.resolve(target, source), self.proposed.resolve(target, source)
-            cites = _cites(target)
-            found = (now, later, cites or (now is not None and _cites(now)),
-                     cites or (later is not None and _cites(later)))
-            self._reach[key] = found
-        return found
+    def links(self, page: Page, path: str) -> list[tuple[Any, str | None, str | None]]:
+        """(link, now, after) per link of the page read from `path` but external ones: the file
+        it reaches as the vault is and as it will be (vault/proposed.py works each out once for
+        the lint and this diff); not a Vault: links compared as written."""
+        if self.proposed is not None:
+            return self.proposed.links(path, page)
+        return [(link, link.target or path, link.target or path) for link in page.links
+                if link.kind != "external"]
 
     def resolve_after(self, target: str, source: str) -> str | None:
-        return self.reach(target, source)[1]
+        if self.proposed is None:
+            return target or source
+        return self.proposed.resolve(target, source)
 
     def namesakes(self, path: str) -> bool:
         """Whether a file other than `path` answers to its file name after the change."""
@@ -263,9 +256,14 @@ class _Worlds:
         return self._anchor_cache[path]
 
 
-def _cites(path: str) -> bool:
+def _cites(path: str | None) -> bool:
     """Whether a link to `path` cites a source (its first folder is one of CITATION_FOLDERS)."""
+    if not path or (path.isascii() and path[0] not in _CITE_INITIALS):  # most links: at once
+        return False
     return path.partition("/")[0].casefold() in CITATION_FOLDERS
+
+
+_CITE_INITIALS = frozenset(c for folder in CITATION_FOLDERS for c in (folder[0], folder[0].upper()))
 
 
 def _anchor_keys(page: Page) -> tuple[set[str], set[str]]:
@@ -311,19 +309,19 @@ def _shown(link: Any) -> str:
 
 
 def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
-    """Per link of the page: (identity, link, is citation, broken).
+    """Per link of the page: (identity, link, is citation, broken, the page it reaches now
+    when the changeset removes that page).
 
     A link's identity is the page it reaches as the vault is now (a renamed page counted under
     its new path), so a link respelled (`[[H4]]` for `[[entities/H4]]`), or aimed at a page the
     changeset deletes, is the same link; a link to a page the changeset creates is known by
-    that page; one that reaches nothing, by its text."""
+    that page; one that reaches nothing, by its text. A link cites a source when its linkpath
+    or the file it reaches (then) is in a source folder."""
     out = []
-    reach, moved, gone = world.reach, world.moved, world.gone  # the loop runs once per link
-    for link in page.links:
-        if link.kind == "external":
-            continue
-        now, later, cites_now, cites_later = reach(link.target, path)
-        target, citation = (later, cites_later) if after else (now, cites_now)
+    moved, gone = world.moved, world.gone  # the loop runs once per link
+    for link, now, later in world.links(page, path):
+        target = later if after else now
+        citation = _cites(link.target) or _cites(target)
         known = moved.get(now, now) if now is not None else target
         sub = link.subpath
         ident = (known or "?" + link_key(link.target), _subpath_key(sub) if sub else "",
