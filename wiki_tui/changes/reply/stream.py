@@ -91,8 +91,25 @@ class StreamParser:
         last = parts.pop()
         self._tail = [last] if last else []
         events: list[ParseEvent] = []
-        for line in parts:
-            self._line(line + "\n", events)
+        i, count = 0, len(parts)
+        while i < count:
+            op = self._open
+            if op is not None and op.block.kind == WRITE and self._think is None and (
+                    self._seen_text):
+                # a WRITE's page text up to the next line that may be a marker, taken as is
+                # (what _line would do with each: most of a long reply, at list speed)
+                j = i
+                while j < count and "@@@" not in parts[j]:
+                    j += 1
+                if j > i:
+                    text = [line + "\n" for line in parts[i:j]]
+                    op.raw += text
+                    op.lines += text
+                    self._line_no += j - i
+                    i = j
+                    continue
+            self._line(parts[i] + "\n", events)
+            i += 1
         self._flush(events)
         return events
 
