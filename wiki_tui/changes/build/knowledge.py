@@ -394,18 +394,16 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     # "Old", as `[[New|Old]]` does: how a merge carries the old page's links along). The new
     # link may reach a page the page linked already (a merge into a page it cites): any link
     # written anew counts, not only one to a page it did not reach.
-    raws_then = Counter(link.raw for _i, link, _c, _b, _g in then)
-    written: list = []
-    for ident, link, _c, _b, _g in now:
-        if raws_then[link.raw] > 0:
-            raws_then[link.raw] -= 1
-        else:
-            written.append((ident, link))
     by_display: dict = {}
-    for j, link in written if removed else ():  # nothing removed: nothing retargeted
-        shown = _shown(link)
-        if shown:
-            by_display.setdefault(shown, []).append((j, link))
+    if removed:  # nothing removed: nothing retargeted
+        raws_then = Counter(link.raw for _i, link, _c, _b, _g in then)
+        for j, link, _c, _b, _g in now:
+            if raws_then[link.raw] > 0:
+                raws_then[link.raw] -= 1
+                continue
+            shown = _shown(link)  # a link written anew
+            if shown:
+                by_display.setdefault(shown, []).append((j, link))
     paired: set = set()
     for i, link in removed:
         candidates = by_display.get(_shown(link), [])
@@ -426,11 +424,12 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         if link.embed:
             d.embeds_removed.append(link.raw)
     # a citation backs the sentence it stands in: one fewer of the same source is one lost
-    cited_then = Counter(ident for ident, _l, citation, _b, _g in then if citation)
-    cited_now = Counter(ident for ident, _l, citation, _b, _g in now if citation)
-    for ident, n in (cited_then - cited_now).items():
-        if ident in ids_now and ident in ids_then:
-            d.citations_removed.extend([ids_then[ident].raw] * n)
+    if citation_then:
+        cited_then = Counter(ident for ident, _l, citation, _b, _g in then if citation)
+        cited_now = Counter(ident for ident, _l, citation, _b, _g in now if citation)
+        for ident, n in (cited_then - cited_now).items():
+            if ident in ids_now and ident in ids_then:
+                d.citations_removed.extend([ids_then[ident].raw] * n)
     d.links_added = [link.raw for i, link in added if i not in paired]
     d.citations_added = len(citation_now - citation_then)
     broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))

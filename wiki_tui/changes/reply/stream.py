@@ -30,6 +30,7 @@ from wiki_tui.changes.reply.markers import (ALIASES, UPDATE, keyword_in_block, m
 from wiki_tui.changes.reply.open_block import OpenBlock
 from wiki_tui.changes.reply.paths import path_line, read_path, split_rewrite
 from wiki_tui.changes.reply.think import Reasoning, opens, stray_close, stray_note
+from wiki_tui.vault.gc_pause import no_gc
 from wiki_tui.vault.parse.blocks import indent_width
 
 _XML_TAG_LINE = re.compile(r"^\s*</?[A-Za-z_][\w-]*>\s*$")
@@ -518,8 +519,10 @@ class StreamParser:
 
 
 def parse_reply(text: str) -> ParsedReply:
-    """Parse a whole reply at once (same result as streaming it in any chunking)."""
-    parser = StreamParser()
-    parser.feed(text)
-    parser.close()
-    return parser.result()
+    """Parse a whole reply at once (same result as streaming it in any chunking). A burst of
+    allocation (a line, a list entry per reply line): the cyclic GC waits (vault/gc_pause.py)."""
+    with no_gc():
+        parser = StreamParser()
+        parser.feed(text)
+        parser.close()
+        return parser.result()

@@ -53,10 +53,13 @@ def names_read(target: str) -> tuple[str, str] | None:
     linkpath whose file name the rules may change (`./x`, `../x`, `.`) or an empty one (the
     page itself): its answer must be worked out in full. Two resolvers whose tables agree on
     these keys give `target` the same answer."""
-    path = normalize_path(target.strip()).lstrip("/")
+    path = target.strip()
+    if not path.isascii():
+        path = normalize_path(path)
+    path = path.lstrip("/")
     if not path or path[0] == ".":
         return None
-    name = _basename(path.lower())
+    name = path[path.rfind("/") + 1 :].lower()  # lower() never makes a "/"
     return name, name + ".md"
 
 
