@@ -256,13 +256,13 @@ class _Worlds:
         return self._anchor_cache[path]
 
 
-def _cites(path: str | None) -> bool:
+def _cites(path: str) -> bool:
     """Whether a link to `path` cites a source (its first folder is one of CITATION_FOLDERS)."""
-    if not path or (path.isascii() and path[0] not in _CITE_INITIALS):  # most links: at once
-        return False
     return path.partition("/")[0].casefold() in CITATION_FOLDERS
 
 
+# The first letters of an ASCII path that may cite (a non-ASCII one is read in full: `ſ` folds
+# to an s).
 _CITE_INITIALS = frozenset(c for folder in CITATION_FOLDERS for c in (folder[0], folder[0].upper()))
 
 
@@ -319,9 +319,13 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
     or the file it reaches (then) is in a source folder."""
     out = []
     moved, gone = world.moved, world.gone  # the loop runs once per link
+    initials = _CITE_INITIALS
     for link, now, later in world.links(page, path):
         target = later if after else now
-        citation = _cites(link.target) or _cites(target)
+        written = link.target  # most links cite nothing: told by their first letter
+        citation = ((written[:1] in initials or not written.isascii()) and _cites(written)) or (
+            target is not None and (target[:1] in initials or not target.isascii())
+            and _cites(target))
         known = moved.get(now, now) if now is not None else target
         sub = link.subpath
         ident = (known or "?" + link_key(link.target), _subpath_key(sub) if sub else "",
