@@ -31,7 +31,7 @@ from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
 from wiki_tui.vault.parse.page import Page, page_name, parse_page
-from wiki_tui.vault.indexing.resolve import link_key, resolution_key
+from wiki_tui.vault.indexing.resolve import link_key
 from wiki_tui.vault.proposed import Proposed
 
 SPREAD_PAGES = 3  # the same kind of change on this many pages is "everywhere"
@@ -228,27 +228,20 @@ class _Worlds:
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
         self._linking: dict[str, list[tuple[str, int]]] = {}
-        self._reach: dict[tuple[str, str], tuple[str | None, str | None, bool, bool]] = {}
 
-    def reach(self, target: str, source: str) -> tuple[str | None, str | None, bool, bool]:
-        """(now, after, cites now, cites after): the file a linkpath written in `source`
-        reaches as the vault is and as it will be, and whether the link cites a source then;
-        remembered by `resolution_key` (a page's links share their folder)."""
-        key = resolution_key(target, source)
-        found = self._reach.get(key)
-        if found is None:
-            if self.proposed is None:  # not a Vault: links compared as written
-                now = later = target or source
-            else:
-                now, later = self.vault.resolve(target, source), self.proposed.resolve(target, source)
-            cites = _cites(target)
-            found = (now, later, cites or (now is not None and _cites(now)),
-                     cites or (later is not None and _cites(later)))
-            self._reach[key] = found
-        return found
+    def links(self, page: Page, path: str) -> list[tuple[Any, str | None, str | None]]:
+        """(link, now, after) per link of the page read from `path` but external ones: the file
+        it reaches as the vault is and as it will be (vault/proposed.py works each out once for
+        the lint and this diff); not a Vault: links compared as written."""
+        if self.proposed is not None:
+            return self.proposed.links(path, page)
+        return [(link, link.target or path, link.target or path) for link in page.links
+                if link.kind != "external"]
 
     def resolve_after(self, target: str, source: str) -> str | None:
-        return self.reach(target, source)[1]
+        if self.proposed is None:
+            return target or source
+        return self.proposed.resolve(target, source)
 
     def namesakes(self, path: str) -> bool:
         """Whether a file other than `path` answers to its file name after the change."""
@@ -281,6 +274,11 @@ class _Worlds:
 def _cites(path: str) -> bool:
     """Whether a link to `path` cites a source (its first folder is one of CITATION_FOLDERS)."""
     return path.partition("/")[0].casefold() in CITATION_FOLDERS
+
+
+# The first letters of an ASCII path that may cite (a non-ASCII one is read in full: `ſ` folds
+# to an s).
+_CITE_INITIALS = frozenset(c for folder in CITATION_FOLDERS for c in (folder[0], folder[0].upper()))
 
 
 def _anchor_keys(page: Page) -> tuple[set[str], set[str]]:
@@ -326,19 +324,23 @@ def _shown(link: Any) -> str:
 
 
 def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
-    """Per link of the page: (identity, link, is citation, broken).
+    """Per link of the page: (identity, link, is citation, broken, the page it reaches now
+    when the changeset removes that page).
 
     A link's identity is the page it reaches as the vault is now (a renamed page counted under
     its new path), so a link respelled (`[[H4]]` for `[[entities/H4]]`), or aimed at a page the
     changeset deletes, is the same link; a link to a page the changeset creates is known by
-    that page; one that reaches nothing, by its text."""
+    that page; one that reaches nothing, by its text. A link cites a source when its linkpath
+    or the file it reaches (then) is in a source folder."""
     out = []
-    reach, moved, gone = world.reach, world.moved, world.gone  # the loop runs once per link
-    for link in page.links:
-        if link.kind == "external":
-            continue
-        now, later, cites_now, cites_later = reach(link.target, path)
-        target, citation = (later, cites_later) if after else (now, cites_now)
+    moved, gone = world.moved, world.gone  # the loop runs once per link
+    initials = _CITE_INITIALS
+    for link, now, later in world.links(page, path):
+        target = later if after else now
+        written = link.target  # most links cite nothing: told by their first letter
+        citation = ((written[:1] in initials or not written.isascii()) and _cites(written)) or (
+            target is not None and (target[:1] in initials or not target.isascii())
+            and _cites(target))
         known = moved.get(now, now) if now is not None else target
         sub = link.subpath
         ident = (known or "?" + link_key(link.target), _subpath_key(sub) if sub else "",
@@ -425,18 +427,16 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     # "Old", as `[[New|Old]]` does: how a merge carries the old page's links along). The new
     # link may reach a page the page linked already (a merge into a page it cites): any link
     # written anew counts, not only one to a page it did not reach.
-    raws_then = Counter(link.raw for _i, link, _c, _b, _g in then)
-    written: list = []
-    for ident, link, _c, _b, _g in now:
-        if raws_then[link.raw] > 0:
-            raws_then[link.raw] -= 1
-        else:
-            written.append((ident, link))
     by_display: dict = {}
-    for j, link in written if removed else ():  # nothing removed: nothing retargeted
-        shown = _shown(link)
-        if shown:
-            by_display.setdefault(shown, []).append((j, link))
+    if removed:  # nothing removed: nothing retargeted
+        raws_then = Counter(link.raw for _i, link, _c, _b, _g in then)
+        for j, link, _c, _b, _g in now:
+            if raws_then[link.raw] > 0:
+                raws_then[link.raw] -= 1
+                continue
+            shown = _shown(link)  # a link written anew
+            if shown:
+                by_display.setdefault(shown, []).append((j, link))
     paired: set = set()
     for i, link in removed:
         candidates = by_display.get(_shown(link), [])
@@ -459,11 +459,12 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         if link.embed:
             d.embeds_removed.append(link.raw)
     # a citation backs the sentence it stands in: one fewer of the same source is one lost
-    cited_then = Counter(ident for ident, _l, citation, _b, _g in then if citation)
-    cited_now = Counter(ident for ident, _l, citation, _b, _g in now if citation)
-    for ident, n in (cited_then - cited_now).items():
-        if ident in ids_now and ident in ids_then:
-            d.citations_removed.extend([ids_then[ident].raw] * n)
+    if citation_then:
+        cited_then = Counter(ident for ident, _l, citation, _b, _g in then if citation)
+        cited_now = Counter(ident for ident, _l, citation, _b, _g in now if citation)
+        for ident, n in (cited_then - cited_now).items():
+            if ident in ids_now and ident in ids_then:
+                d.citations_removed.extend([ids_then[ident].raw] * n)
     d.links_added = [link.raw for i, link in added if i not in paired]
     d.citations_added = len(citation_now - citation_then)
     broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))
