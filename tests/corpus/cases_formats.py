@@ -97,6 +97,17 @@ CASES = [
          f"<write_to_file>\n<path>{ESC_PATH}</path>\n<content>\n{ESC}</content>\n"
          "</write_to_file>\n", REFUSED, NEW, message=("XML tool call", ESC_PATH, "@@@ WRITE"),
          retry=WRITE_ESC),
+    Case("xml-function-call-str-replace", "formats",
+         '<function_calls>\n<invoke name="str_replace_editor">\n<parameter name="command">'
+         'str_replace</parameter>\n<parameter name="path">entities/H4.md</parameter>\n'
+         '<parameter name="old_str"># H4</parameter>\n<parameter name="new_str"># H4 (the Sea '
+         'Watch)</parameter>\n</invoke>\n</function_calls>\n', REFUSED, H4_RESULT,
+         message=("XML function call", H4, "@@@ EDIT"), retry=H4_EDIT,
+         note="a function call written out as text, as tool-trained models do without tools"),
+    Case("xml-function-call-create", "formats",
+         f'<invoke name="create_file">\n<parameter name="path">{ESC_PATH}</parameter>\n'
+         f'<parameter name="file_text">{ESC}</parameter>\n</invoke>\n', REFUSED, NEW,
+         message=("XML function call", ESC_PATH, "@@@ WRITE"), retry=WRITE_ESC),
     Case("whole-file-in-fence-after-path", "formats",
          f"{ESC_PATH}\n```markdown\n{ESC}```\n", REFUSED, NEW,
          message=("whole page in a code fence", "@@@ WRITE " + ESC_PATH), retry=WRITE_ESC,

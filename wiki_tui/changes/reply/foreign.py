@@ -29,6 +29,14 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$")
 _XML_TOOL = re.compile(r"^\s*<(write_to_file|create_file|replace_in_file|edit_file|apply_diff|"
                        r"insert_content|search_and_replace)>", re.IGNORECASE)
 _XML_BODY = re.compile(r"^\s*<(content|diff|new_str|replace)>", re.IGNORECASE)
+# Function calls written out as XML (<invoke name="str_replace_editor"> with <parameter
+# name="path">..</parameter>): the tool's name, its path, the parameter holding the text.
+_XML_INVOKE = re.compile(r"^\s*<(?:antml:)?invoke\s+name=[\"']([\w.-]+)[\"']\s*>", re.IGNORECASE)
+_XML_PARAM_PATH = re.compile(r"<(?:antml:)?parameter\s+name=[\"'](?:path|file_path|filePath|"
+                             r"target_file|filename)[\"']\s*>\s*([^<]+?)\s*<", re.IGNORECASE)
+_XML_PARAM_BODY = re.compile(r"^\s*<(?:antml:)?parameter\s+name=[\"'](file_text|content|"
+                             r"contents|new_str|old_str|new_string|old_string|diff|patch)[\"']",
+                             re.IGNORECASE)
 _JSON_PATH = re.compile(r'"(?:path|file_path|filePath|filename|file|target_file)"\s*:\s*"([^"]+)"')
 _JSON_EDIT = re.compile(r'"(?:content|new_string|new_str|old_string|old_str|replace|'
                         r'contents|text|diff|patch|edits)"\s*:')
@@ -125,12 +133,20 @@ class ForeignFormats:
     def _xml_line(self, text: str, line_no: int) -> bool:
         if m := _XML_TOOL.match(text):
             self._xml_tool, self._xml_path = m.group(1).lower(), None
-        elif self._xml_tool and (m := re.search(r"<path>\s*([^<]+?)\s*</path>", text)):
+        elif m := _XML_INVOKE.match(text):
+            self._xml_tool, self._xml_path = "invoke " + m.group(1), None
+        elif self._xml_tool and (m := re.search(r"<path>\s*([^<]+?)\s*</path>", text)
+                                 or _XML_PARAM_PATH.search(text)):
             self._xml_path = (m.group(1), line_no)
-        elif self._xml_tool and self._xml_path and _XML_BODY.match(text):
+        elif self._xml_tool and self._xml_path and (
+                (m := _XML_BODY.match(text)) or (m := _XML_PARAM_BODY.match(text))):
             path, n = self._xml_path
-            send = _SEND_WRITE if self._xml_tool in ("write_to_file", "create_file") else _SEND_EDIT
-            self._add(f"an XML tool call (<{self._xml_tool}>)", path, n, send)
+            whole = self._xml_tool in ("write_to_file", "create_file") or \
+                m.group(1).lower() in ("file_text", "content", "contents")
+            tool = self._xml_tool
+            what = (f"an XML function call (<invoke name=\"{tool[7:]}\">)"
+                    if tool.startswith("invoke ") else f"an XML tool call (<{tool}>)")
+            self._add(what, path, n, _SEND_WRITE if whole else _SEND_EDIT)
             self._xml_tool = None
         else:
             return False
