@@ -23,8 +23,10 @@ _UNIT = (r"(?i:second|minute|hour|day|week|fortnight|month|year|decade|century|c
          r"lb|oz|guinea|shilling|penny|pence|dollar|euro|franc|crown|ducat|florin|cent|percent|"
          r"per cent|degree|volt|watt|hertz|byte|kb|mb|gb|tb|hundred|thousand|million|billion|"
          r"trillion)s?")
-_NUMBER = (r"(?<![\w.])(?P<cur>[£$€¥])?(?P<num>\d+(?:[.,:/\-–]\d+)*)"
-           r"(?P<suf>%|(?i:st|nd|rd|th|s)|[a-zA-Z]{1,3})?(?![\w])")
+# A number, what is glued to it (19th, 1760s, 5km, 12%); what stands before it (a currency
+# sign; not a letter, digit or dot: H4, v1.2) is read in Python, so the regex starts on a digit.
+_NUMBER = r"\d+(?:[.,:/\-–]\d+)*(%|(?i:st|nd|rd|th|s)|[a-zA-Z]{1,3})?(?![\w])"
+_CURRENCY = "£$€¥"
 _SMALL = dict(zip("two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                   "fifteen sixteen seventeen eighteen nineteen".split(), range(2, 20)))
 _ONES = dict(zip("one two three four five six seven eight nine".split(), range(1, 10)))
@@ -39,15 +41,36 @@ _ORDINAL = {**dict(zip("third fourth fifth sixth seventh eighth ninth tenth elev
 _ORDINAL_ONES = {"first": 1, "second": 2, **{k: v for k, v in _ORDINAL.items() if v < 10}}
 
 
-def _alt(words) -> str:
-    return "|".join(sorted(words, key=len, reverse=True))
+def _trie(words) -> str:
+    """A regex matching exactly `words`, written as a trie: Python's `re` tries the branches of
+    an alternation one by one at each position; a trie turns most positions down at the first
+    letter (5x faster over a page)."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def branch(node: dict) -> str:
+        parts = [re.escape(ch) + branch(sub) for ch, sub in sorted(node.items()) if ch]
+        if not parts:
+            return ""
+        body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return branch(tree)
 
 
 # "one" and "first" (and "second") are left out alone: "an erratic one", "the first result"
-# name no quantity; in a compound ("twenty-one", "thirty-first") they do.
-_WORDS = (rf"\b(?i:(?P<tens>{_alt(_TENS)})(?:[- ](?P<ones>{_alt(_ONES)})|[- ](?P<tord>"
-          rf"{_alt(_ORDINAL_ONES)}))?|(?P<small>{_alt(_SMALL)})|(?P<ord>{_alt(_ORDINAL)}))\b")
-_FIGURE = re.compile(rf"(?:{_NUMBER}|{_WORDS})(?:[`*_]*[ \u00a0\n]+[`*_]*(?P<unit>{_UNIT})\b)?")
+# name no quantity; in a compound ("twenty-one", "thirty-first") they do. Words are looked for
+# in the lower-cased text (a case-sensitive trie: 5x faster than an alternation with (?i)).
+_HEADS = {**_SMALL, **_TENS, **{w: -n for w, n in _ORDINAL.items()}}  # ordinals negative
+_WORD_RE = re.compile(rf"\b(?:{_trie(_HEADS)})\b")
+_WORD_RE_ANY_CASE = re.compile(_WORD_RE.pattern, re.IGNORECASE)  # when lower() moves positions
+_COMPOUND = re.compile(rf"[- ]({_trie({**_ONES, **_ORDINAL_ONES})})\b", re.IGNORECASE)
+_UNIT_AFTER = re.compile(rf"[`*_]*[ \u00a0\n]+[`*_]*({_UNIT})\b")
+_NUMBER_RE = re.compile(_NUMBER)
 _MONTHS = ("January February March April May June July August September October November "
            "December").split()
 # Month names and their abbreviations ("18 Nov 1761", "Sept."), read as the full name;
@@ -55,7 +78,6 @@ _MONTHS = ("January February March April May June July August September October 
 MONTH_OF = {**{m: m.lower() for m in _MONTHS}, **{m[:3]: m.lower() for m in _MONTHS},
             "Sept": "september"}
 _MONTH = re.compile(r"\b(" + "|".join(sorted(MONTH_OF, key=len, reverse=True)) + r")\b")
-_HAS_WORD_NUMBER = re.compile(rf"{_WORDS}")
 
 
 def _ordinal(n: int) -> str:
@@ -63,31 +85,55 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _unit(word: str | None) -> str:
-    if not word:
-        return ""
-    w = " ".join(word.lower().split())
-    return " percent" if w in ("per cent", "per cents", "percents") else " " + w
+def _unit_at(text: str, end: int) -> tuple[str, int]:
+    """The unit or scale word right after a figure ending at `end`: (" seconds", its end)."""
+    m = _UNIT_AFTER.match(text, end)
+    if not m:
+        return "", end
+    w = " ".join(m.group(1).lower().split())
+    return (" percent" if w in ("per cent", "per cents", "percents") else " " + w), m.end()
 
 
-def _token(m: re.Match) -> str:
-    g = m.groupdict()
-    if g["num"] is not None:
-        num = g["num"].replace("–", "-")
-        suffix = (g["suf"] or "").lower()
-        unit = _unit(g["unit"])
+def _found(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, token) of each figure in `text`: digits first, then words."""
+    out = []
+    for m in _NUMBER_RE.finditer(text):
+        start, cur = m.start(), ""
+        before = text[start - 1] if start else " "
+        if before in _CURRENCY:
+            cur, before = before, text[start - 2] if start > 1 else " "
+            if _glued(before):
+                cur, before = "", " "
+        if _glued(before):
+            continue  # part of a name or a version: H4, K1, v1.2
+        suffix = (m.group(1) or "").lower()
+        unit, end = _unit_at(text, m.end())
         if suffix == "%":  # 12% = 12 per cent = 12 percent
             suffix, unit = "", " percent"
-        return f"{g['cur'] or ''}{num}{suffix}{unit}"
-    if g["tens"]:
-        n = _TENS[g["tens"].lower()]
-        if g["tord"]:
-            return _ordinal(n + _ORDINAL_ONES[g["tord"].lower()]) + _unit(g["unit"])
-        n += _ONES[g["ones"].lower()] if g["ones"] else 0
-        return f"{n}{_unit(g['unit'])}"
-    if g["small"]:
-        return f"{_SMALL[g['small'].lower()]}{_unit(g['unit'])}"
-    return _ordinal(_ORDINAL[g["ord"].lower()]) + _unit(g["unit"])
+        number = m.group()[: len(m.group()) - len(m.group(1) or "")].replace("–", "-")
+        out.append((start - len(cur), end, f"{cur}{number}{suffix}{unit}"))
+    low = text.lower()
+    finder = _WORD_RE
+    if len(low) != len(text):  # a letter whose lower case is longer (İ): read in place
+        low, finder = text, _WORD_RE_ANY_CASE
+    taken = 0  # "twenty-five": "five" is read with "twenty"
+    for m in finder.finditer(low):
+        if m.start() < taken:
+            continue
+        n, end = _HEADS[m.group().lower()], m.end()
+        ordinal, n = n < 0, abs(n)
+        if not ordinal and n >= 20 and (c := _COMPOUND.match(low, end)):
+            word = c.group(1).lower()
+            ordinal = word in _ORDINAL_ONES
+            n, end = n + (_ORDINAL_ONES[word] if ordinal else _ONES[word]), c.end()
+        taken = end
+        unit, end = _unit_at(text, end)
+        out.append((m.start(), end, (_ordinal(n) if ordinal else str(n)) + unit))
+    return out
+
+
+def _glued(ch: str) -> bool:
+    return ch.isalnum() or ch in "_."
 
 
 _ISO_DATE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
@@ -98,8 +144,7 @@ def figures(text: str) -> Counter:
     names in `text`, normalised, as a multiset. An ISO date counts as its year, month name and
     day, so "1765-10-28" and "28 October 1765" compare equal."""
     found: Counter = Counter()
-    for m in _FIGURE.finditer(text):
-        token = _token(m)
+    for _start, _end, token in _found(text):
         iso = _ISO_DATE.fullmatch(token)
         if iso:
             found.update((iso.group(1), _MONTHS[int(iso.group(2)) - 1].lower(),
@@ -111,7 +156,8 @@ def figures(text: str) -> Counter:
 
 
 def has_figures(text: str) -> bool:
-    return bool(re.search(r"\d", text) or _MONTH.search(text) or _HAS_WORD_NUMBER.search(text))
+    return bool(re.search(r"\d", text) or _MONTH.search(text)
+                or _WORD_RE_ANY_CASE.search(text))
 
 
 # -- names ---------------------------------------------------------------------------------------
@@ -153,7 +199,7 @@ def names_swapped(gone: str, came: str) -> bool:
 
 
 def _facts(line: str) -> list[tuple[int, int, str]]:
-    found = [(m.start(), m.end(), _token(m)) for m in _FIGURE.finditer(line)]
+    found = _found(line)
     found += [(m.start(), m.end(), m.group()) for m in _name_matches(line, openers=True)]
     return sorted(found)
 
