@@ -175,13 +175,22 @@ even much more less few several another other see note""".split())
 
 def _name_matches(line: str, openers: bool = False):
     """Capitalised words of a line; those opening a sentence only with `openers`."""
+    if line.islower() or not line:
+        return  # no capital letter at all
+    lead = len(line) - len(line.lstrip(_MARKUP))  # before it, only markup: the line's opener
     for m in _WORD.finditer(line):
         w = m.group()
         if not w[0].isupper() or w in MONTH_OF or w.casefold() in _STARTERS:
             continue
-        before = line[:m.start()].rstrip()
-        if not openers and (not before.strip(_MARKUP) or before[-1] in ".!?:;|\"“("):
-            continue  # opens a sentence, a list item, a heading, a cell or a quote
+        if not openers:
+            start = m.start()
+            if start <= lead:
+                continue  # opens the line: a sentence, a list item, a heading, a cell
+            j = start - 1
+            while j >= 0 and line[j] in " \t":
+                j -= 1
+            if line[j] in ".!?:;|\"“(":
+                continue  # opens a sentence, a cell or a quote
         yield m
 
 

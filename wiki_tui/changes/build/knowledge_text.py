@@ -336,19 +336,20 @@ def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str
     added = [line.strip() for line in came.splitlines() if line.strip()][:limit]
     if not removed or not added:
         return []
-    added_words = [(line, _polarity_words(line)) for line in added]
+    kept = set(added)
+    added_words = [(line, len(words), Counter(words))
+                   for line in added if len(words := _polarity_words(line)) >= 4]
     flips = []
     for old in removed:
+        if old in kept:
+            continue  # the same line stands in the new text: nothing turned around
         old_words = _polarity_words(old)
         if len(old_words) < 4:
             continue
         best, best_share, best_words = None, 0.0, Counter()
         then = Counter(old_words)
-        for new, new_words in added_words:
-            if len(new_words) < 4:
-                continue
-            now = Counter(new_words)
-            share = sum((then & now).values()) / max(len(old_words), len(new_words))
+        for new, size, now in added_words:
+            share = sum((then & now).values()) / max(len(old_words), size)
             if share > best_share:
                 best, best_share, best_words = new, share, now
         if best is None or best_share < 0.6:
