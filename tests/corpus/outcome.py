@@ -382,6 +382,11 @@ DAMAGING: list[OutcomeCase] = [
         H4, "- Barbados, 1764: confirmed the first result",
         "- <span style=\"display:none\">Barbados, 1764: confirmed the first result</span>"),
         frozenset({"claims"})),
+    OutcomeCase("footnote-source-dropped-in-a-tidy", edit(
+        "concepts/Noted.md", "The trial began in 1761.[^1]\n\n[^1]: Sobel, *Longitude*, p. 120.",
+        "The trial began in 1761."), frozenset({"links"}),
+        setup={"concepts/Noted.md": "---\ntitle: Noted\ntype: concept\nsummary: x\n---\n# Noted"
+               "\n\nThe trial began in 1761.[^1]\n\n[^1]: Sobel, *Longitude*, p. 120.\n"}),
     OutcomeCase("inline-tag-removed", edit(H4, "\n#horology/instruments\n", "\n"),
                 frozenset({"links"})),
 ]

@@ -469,11 +469,11 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     d.citations_added = len(citation_now - citation_then)
     broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))
                           for _i, link, _c, broken, _g in then if broken)
-    for ident, link, _c, broken, gone in now:
+    for ident, link, _c, broken, going in now:
         if not broken:
             continue
-        if gone is not None:  # the page it reaches goes: that deletion's broken link
-            world.broken_by.setdefault(gone, []).append(f"{path} {link.raw}")
+        if going is not None:  # the page it reaches goes: that deletion's broken link
+            world.broken_by.setdefault(going, []).append(f"{path} {link.raw}")
             continue
         target = ident[0]
         if ident in ids_then and target != path and target in world.after and link.subpath:
@@ -488,8 +488,8 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         d.links_broken.append(link.raw)
     if old is not None and new is not None:
         sources_then = [str(s) for s in old.sources]
-        gone = [s for s in sources_then if s not in set(map(str, new.sources))]
-        d.citations_removed.extend(f"sources: {s}" for s in gone if s not in d.citations_removed
+        dropped = [s for s in sources_then if s not in set(map(str, new.sources))]
+        d.citations_removed.extend(f"sources: {s}" for s in dropped if s not in d.citations_removed
                                    and not any(s == x for x in d.links_removed))
         d.citations_added += len([s for s in new.sources if s not in old.sources])
     if base is not None and proposed is not None and ("[^" in gone or "[^" in came):
