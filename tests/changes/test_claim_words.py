@@ -4,6 +4,8 @@ opposites, facts trading places — compared so that the same claim in other wor
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wiki_tui.changes.build import claim_words as cw
 from wiki_tui.changes.build.knowledge_text import polarity_flips
@@ -65,3 +67,32 @@ def test_a_sentence_turned_around_is_found(old, new):
 ])
 def test_the_same_sentence_reworded_is_not_turned_around(old, new):
     assert polarity_flips(old, new) == []
+
+
+# -- figures_changed: only what differs read, the same answer as reading both texts whole --------
+_PIECES = ["5", "5.1", "£20", "$", "H4", "v1.2", "twenty", "-five", "twenty-five", "first",
+           "seconds", "`seconds`", "*million*", "per cent", "%", "1765-10-28", "October", "Nov",
+           "thirteen", "İ", "ſix", "K", "the watch", "\u00a0", " ", "  ", "\t", "\n", "\n\n",
+           "`", "*", "_", ".", ",", "–", "19th", "1760s", "km", "e", "s"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30),
+       st.lists(st.tuples(st.integers(0, 30), st.lists(st.sampled_from(_PIECES), max_size=6)),
+                max_size=4))
+def test_figures_changed_reads_what_differs_as_the_whole_texts_read(then, edits):
+    """A family of texts and edits of them (units on the next line, after blank lines and
+    markup, currency and glued letters at a line's edge, a letter whose lower case is longer):
+    figures_changed agrees with figures read over both texts whole."""
+    now = list(then)
+    for at, inserted in edits:
+        now[at:at + 1] = inserted
+    a, b = "".join(then), "".join(now)
+    whole_then, whole_now = cw.figures(a), cw.figures(b)
+    assert cw.figures_changed(a, b) == (whole_then - whole_now, whole_now - whole_then)
+
+
+def test_figures_changed_reads_a_unit_on_the_next_line_with_its_figure():
+    then = "The watch lost 5\n`seconds` in the trial.\nIt sailed in 1761.\n"
+    now = "The watch lost 5\n`minutes` in the trial.\nIt sailed in 1761.\n"
+    assert cw.figures_changed(then, now) == ({"5 seconds": 1}, {"5 minutes": 1})

@@ -9,7 +9,8 @@ link resolved once as the vault is and as it will be (`reach`, remembered by `re
 a linkpath whose file name the change leaves alone reaches the same file both times, so it is
 resolved once), each page's links resolved once for both readers (`links`), and each page text
 parsed once (`parse`, memoised by text, so a base text and its proposed text are each read
-once).
+once; the prose spans that scan found are kept, `prose_spans`, so that the knowledge diff reads
+the sentences without scanning the text again).
 
 Built for one pass while nothing is written: it does not follow the vault afterwards.
 """
@@ -17,13 +18,13 @@ Built for one pass while nothing is written: it does not follow the vault afterw
 from __future__ import annotations
 
 import os
-from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Callable
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from wiki_tui.vault.indexing.resolve import Resolver, file_name_key, names_read, resolution_key
 from wiki_tui.vault.layout import clean_path
 from wiki_tui.vault.parse.links import Link
-from wiki_tui.vault.parse.page import Page, parse_page
+from wiki_tui.vault.parse.page import Page, parse_page_spans
 
 if TYPE_CHECKING:
     from wiki_tui.vault.view import VaultView
@@ -48,7 +49,22 @@ class Proposed:
         self._touched = frozenset(map(file_name_key, self.files))
         self._answers: dict[tuple[str, str], Reach] = {}
         self._links: dict[tuple[str, int], tuple[Page, list[tuple[Link, str | None, str | None]]]] = {}
-        self.parse: Callable[[str, str], Page] = lru_cache(maxsize=None)(parse_page)
+        self._pages: dict[tuple[str, str], Page] = {}
+        self._spans: dict[str, list[tuple[int, int]]] = {}
+
+    def parse(self, path: str, text: str) -> Page:
+        """The page `text` read from `path` makes, parsed once."""
+        page = self._pages.get((path, text))
+        if page is None:
+            page, spans = parse_page_spans(path, text)
+            self._pages[path, text] = page
+            self._spans[text] = spans
+        return page
+
+    def prose_spans(self, text: str) -> list[tuple[int, int]] | None:
+        """The body's prose spans of a text `parse` has read (None: not read), for the
+        knowledge diff's reading of its sentences without scanning them again."""
+        return self._spans.get(text)
 
     def reach(self, target: str, from_path: str = "") -> Reach:
         """(now, after): the file the linkpath `target` written in `from_path` reaches as the

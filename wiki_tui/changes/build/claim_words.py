@@ -120,12 +120,17 @@ def _found(text: str) -> list[tuple[int, int, str]]:
     for m in finder.finditer(low):
         if m.start() < taken:
             continue
-        n, end = _HEADS[m.group().lower()], m.end()
+        # read in any case, a word may be spelt with a letter that folds to ASCII ("ſix")
+        n, end = _HEADS.get(m.group().lower()) or _HEADS.get(m.group().casefold()), m.end()
+        if n is None:
+            continue
         ordinal, n = n < 0, abs(n)
         if not ordinal and n >= 20 and (c := _COMPOUND.match(low, end)):
-            word = c.group(1).lower()
+            word = c.group(1).casefold()
             ordinal = word in _ORDINAL_ONES
-            n, end = n + (_ORDINAL_ONES[word] if ordinal else _ONES[word]), c.end()
+            one = _ORDINAL_ONES.get(word) if ordinal else _ONES.get(word)
+            if one is not None:
+                n, end = n + one, c.end()
         taken = end
         unit, end = _unit_at(text, end)
         out.append((m.start(), end, (_ordinal(n) if ordinal else str(n)) + unit))
@@ -153,6 +158,26 @@ def figures(text: str) -> Counter:
             found[token] += 1
     found.update(MONTH_OF[m] for m in _MONTH.findall(text))
     return found
+
+
+# A line break a figure's unit may not be read across ("5\n`seconds`" reads "5 seconds"):
+# the pieces either side of every other line break are read apart with the same result.
+_PIECE_BREAK = re.compile(rf"\n(?![ \u00a0\n]*[`*_]*{_UNIT}\b)")
+
+
+def figures_changed(then: str, now: str) -> tuple[Counter, Counter]:
+    """(figures(then) - figures(now), figures(now) - figures(then)), reading only what differs:
+    a figure never reaches across a line break (but to its unit), so the pieces between breaks
+    the two texts share add the same figures to both sides, and are not read."""
+    if len(then.lower()) != len(then) or len(now.lower()) != len(now):
+        old, new = figures(then), figures(now)  # read in place, whole (see _found)
+        return old - new, new - old
+    old_pieces = Counter(_PIECE_BREAK.split(then))
+    new_pieces = Counter(_PIECE_BREAK.split(now))
+    # joined by a tab and a break: no unit is read across a tab
+    old = figures("\t\n".join((old_pieces - new_pieces).elements()))
+    new = figures("\t\n".join((new_pieces - old_pieces).elements()))
+    return old - new, new - old
 
 
 def has_figures(text: str) -> bool:

@@ -228,6 +228,15 @@ class _Worlds:
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
         self._linking: dict[str, list[tuple[str, int]]] = {}
+        self._readings: dict[str, kt.TextReading] = {}
+
+    def reading(self, text: str) -> kt.TextReading:
+        """A page text's prose, read once: from the spans its parse found when there was one."""
+        found = self._readings.get(text)
+        if found is None:
+            spans = self.proposed.prose_spans(text) if self.proposed is not None else None
+            found = self._readings[text] = kt.TextReading(text, spans=spans)
+        return found
 
     def links(self, page: Page, path: str) -> list[tuple[Any, str | None, str | None]]:
         """(link, now, after) per link of the page read from `path` but external ones: the file
@@ -539,22 +548,16 @@ def _inbound(world: _Worlds, d: PageDiff, changed: set[str]) -> None:
     d.anchors_removed = sorted(removed)
 
 
-def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None:
+def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None:
     """Figures, callouts, table rows, code and comments. `gone`/`came`: the lines the change
     removes and adds; lines it keeps appear on both sides of every multiset compared here, so
     a page whose removed lines hold no figure (callout, row...) lost none, and is not read."""
-    readings: dict[str, kt.TextReading] = {}
-
-    def reading(text: str) -> kt.TextReading:
-        if text not in readings:
-            readings[text] = kt.TextReading(text)
-        return readings[text]
-
+    reading = world.reading
     lost: Counter = Counter()
     found: Counter = Counter()
     if kt.has_figures(gone):
-        figures_then, figures_now = reading(base).figures(), reading(proposed).figures()
-        lost, found = figures_then - figures_now, figures_now - figures_then
+        lost, found = kt.figures_changed(reading(base).claim_text(),
+                                         reading(proposed).claim_text())
         if lost:
             d.figures_removed = sorted(lost) + d.figures_removed
             d.figures_added = sorted(found) + d.figures_added
@@ -640,11 +643,11 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
         invisible = kt.invisible(came) - kt.invisible(gone)
         d.invisible_added = [f"{kt.char_name(ch)} ×{n}" for ch, n in invisible.items()]
     if base is not None and proposed is not None:
-        _claims(d, base, proposed, gone, came)
+        _claims(world, d, base, proposed, gone, came)
         d.rewritten = _share_rewritten(base, proposed)
         d.blocks = len(fc.hunks)
     elif proposed is not None:  # a new page: what it plants
-        d.comments_added = sorted(kt.TextReading(proposed).comments())
+        d.comments_added = sorted(world.reading(proposed).comments())
     return d
 
 

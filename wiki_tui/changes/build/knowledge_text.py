@@ -124,6 +124,7 @@ def figures_in(text: str) -> Counter:
 
 
 has_figures = cw.has_figures
+figures_changed = cw.figures_changed
 names_swapped = cw.names_swapped
 
 
@@ -152,10 +153,12 @@ class TextReading:
 
     __slots__ = ("text", "start", "spans")
 
-    def __init__(self, text: str, start: int | None = None) -> None:
+    def __init__(self, text: str, start: int | None = None,
+                 spans: list[tuple[int, int]] | None = None) -> None:
+        """`spans`: the body's prose spans when the page's parse found them already."""
         self.text = text
         self.start = body_start(text) if start is None else start
-        self.spans = _prose(text, self.start)
+        self.spans = _prose(text, self.start) if spans is None else spans
 
     def claim_spans(self) -> list[tuple[int, int]]:
         """The prose spans and the inline code inside them (`20,000` in a sentence still
@@ -183,14 +186,15 @@ class TextReading:
         text = self.text
         return unseen_cut("\n".join(text[a:b] for a, b in self.spans))
 
-    def _claim_text(self) -> str:
+    def claim_text(self) -> str:
+        """The prose and its inline code as a reader sees them: where figures are read."""
         text = self.text
         return link_shown(unseen_cut("\n".join(text[a:b] for a, b in self.claim_spans())))
 
     def figures(self) -> Counter:
         """Numbers and dates (claim_words.figures) in the prose and its inline code, as a
         reader sees them, as a multiset."""
-        return cw.figures(self._claim_text())
+        return cw.figures(self.claim_text())
 
     def names(self) -> Counter:
         """Capitalised words inside sentences of the prose and its inline code (outside

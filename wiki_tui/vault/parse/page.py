@@ -23,7 +23,7 @@ from wiki_tui.vault.indexing.resolve import normalize_path
 
 LOG_PAGE = "log.md"
 
-__all__ = ["Page", "Heading", "parse_page", "read_page_text", "decode_page_bytes", "page_name"]
+__all__ = ["Page", "Heading", "parse_page", "parse_page_spans", "read_page_text", "decode_page_bytes", "page_name"]
 
 
 @dataclass(slots=True)
@@ -232,6 +232,13 @@ def page_summary(fm: dict, text: str, body_start: int, *, prose: bool = True) ->
 
 def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
     """Parse one page's text. Never raises on content."""
+    return parse_page_spans(path, text, mtime=mtime)[0]
+
+
+def parse_page_spans(path: str, text: str, *, mtime: float = 0.0
+                     ) -> tuple[Page, list[tuple[int, int]]]:
+    """`parse_page`, and the body's prose spans its scan found (links.prose_spans of the text
+    from `Page.body_start`): for a reader of the prose that would otherwise scan it again."""
     warnings: list[str] = []
     fm_text, yaml_start, body_start, body_line = split_frontmatter(text)
     fm: dict = {}
@@ -280,7 +287,7 @@ def parse_page(path: str, text: str, *, mtime: float = 0.0) -> Page:
         body_line=body_line,
         body_start=body_start,
         external_links=body.external,
-    )
+    ), body.spans
 
 
 # ---------------------------------------------------------------------------
