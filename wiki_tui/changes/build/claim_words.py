@@ -17,12 +17,12 @@ import re
 from collections import Counter
 
 # -- figures -------------------------------------------------------------------------------------
-_UNIT = (r"(?i:second|minute|hour|day|week|fortnight|month|year|decade|century|centuries|"
-         r"millennium|millennia|(?:milli|centi|kilo)?met(?:er|re)|mm|cm|km|mile|league|foot|feet|"
-         r"inch|inches|yard|fathom|knot|(?:kilo|milli)?gram(?:me)?|kg|mg|tonne|ton|pound|ounce|"
-         r"lb|oz|guinea|shilling|penny|pence|dollar|euro|franc|crown|ducat|florin|cent|percent|"
-         r"per cent|degree|volt|watt|hertz|byte|kb|mb|gb|tb|hundred|thousand|million|billion|"
-         r"trillion)s?")
+_UNIT_WORDS = [*"""second minute hour day week fortnight month year decade century centuries
+millennium millennia meter metre millimeter millimetre centimeter centimetre kilometer kilometre
+mm cm km mile league foot feet inch inches yard fathom knot gram gramme kilogram kilogramme
+milligram milligramme kg mg tonne ton pound ounce lb oz guinea shilling penny pence dollar euro
+franc crown ducat florin cent percent degree volt watt hertz byte kb mb gb tb hundred thousand
+million billion trillion""".split(), "per cent"]
 # A number, what is glued to it (19th, 1760s, 5km, 12%); what stands before it (a currency
 # sign; not a letter, digit or dot: H4, v1.2) is read in Python, so the regex starts on a digit.
 _NUMBER = r"\d+(?:[.,:/\-–]\d+)*(%|(?i:st|nd|rd|th|s)|[a-zA-Z]{1,3})?(?![\w])"
@@ -65,6 +65,8 @@ def _trie(words) -> str:
 # "one" and "first" (and "second") are left out alone: "an erratic one", "the first result"
 # name no quantity; in a compound ("twenty-one", "thirty-first") they do. Words are looked for
 # in the lower-cased text (a case-sensitive trie: 5x faster than an alternation with (?i)).
+# what a figure counts, after it: a trie too (read at every line break, see figures_changed)
+_UNIT = rf"(?i:{_trie(_UNIT_WORDS)})s?"
 _HEADS = {**_SMALL, **_TENS, **{w: -n for w, n in _ORDINAL.items()}}  # ordinals negative
 _WORD_RE = re.compile(rf"\b(?:{_trie(_HEADS)})\b")
 _WORD_RE_ANY_CASE = re.compile(_WORD_RE.pattern, re.IGNORECASE)  # when lower() moves positions
