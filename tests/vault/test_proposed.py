@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from wiki_tui.vault import Vault
 from wiki_tui.vault.indexing.resolve import Resolver
+from wiki_tui.vault.parse.links import prose_spans
 from wiki_tui.vault.proposed import Proposed
 
 H4 = "entities/H4.md"
@@ -27,6 +28,19 @@ def test_files_links_and_texts_as_the_change_leaves_them(sample_vault):
         page = proposed.parse("concepts/Sea clock.md", text)
         assert [link.target for link in page.links] == ["H4", "John Harrison"]
         assert proposed.parse("concepts/Sea clock.md", text) is page  # read once
+
+
+def test_a_parsed_text_keeps_its_prose_spans_as_a_scan_of_its_body_finds_them(sample_vault):
+    text = ("---\ntitle: Sea clock\n---\n# Sea clock\n\nSee [[H4]] and `code` here.\n\n"
+            "```\nfenced 5 seconds\n```\n%% hidden %% after\n")
+    with Vault.open(sample_vault, use_cache=False) as vault:
+        proposed = Proposed(vault, {"concepts/Sea clock.md": text})
+        assert proposed.prose(text) is None  # not parsed yet
+        page = proposed.parse("concepts/Sea clock.md", text)
+        start, spans = proposed.prose(text)
+        assert start == page.body_start == text.index("# Sea clock")
+        assert spans == prose_spans(text, start=start)
+        assert "fenced" not in "".join(text[a:b] for a, b in spans)
 
 
 def test_resolution_equals_a_resolver_built_from_the_files_after(sample_vault):

@@ -9,7 +9,7 @@ link resolved once as the vault is and as it will be (`reach`, remembered by `re
 a linkpath whose file name the change leaves alone reaches the same file both times, so it is
 resolved once), each page's links resolved once for both readers (`links`), and each page text
 parsed once (`parse`, memoised by text, so a base text and its proposed text are each read
-once; the prose spans that scan found are kept, `prose_spans`, so that the knowledge diff reads
+once; the prose spans that scan found are kept, `prose`, so that the knowledge diff reads
 the sentences without scanning the text again).
 
 Built for one pass while nothing is written: it does not follow the vault afterwards.
@@ -50,7 +50,7 @@ class Proposed:
         self._answers: dict[tuple[str, str], Reach] = {}
         self._links: dict[tuple[str, int], tuple[Page, list[tuple[Link, str | None, str | None]]]] = {}
         self._pages: dict[tuple[str, str], Page] = {}
-        self._spans: dict[str, list[tuple[int, int]]] = {}
+        self._prose: dict[str, tuple[int, list[tuple[int, int]]]] = {}
 
     def parse(self, path: str, text: str) -> Page:
         """The page `text` read from `path` makes, parsed once."""
@@ -58,13 +58,13 @@ class Proposed:
         if page is None:
             page, spans = parse_page_spans(path, text)
             self._pages[path, text] = page
-            self._spans[text] = spans
+            self._prose[text] = (page.body_start, spans)
         return page
 
-    def prose_spans(self, text: str) -> list[tuple[int, int]] | None:
-        """The body's prose spans of a text `parse` has read (None: not read), for the
-        knowledge diff's reading of its sentences without scanning them again."""
-        return self._spans.get(text)
+    def prose(self, text: str) -> tuple[int, list[tuple[int, int]]] | None:
+        """(where the body starts, the body's prose spans) of a text `parse` has read (None:
+        not read), for the knowledge diff's reading of its sentences without scanning again."""
+        return self._prose.get(text)
 
     def reach(self, target: str, from_path: str = "") -> Reach:
         """(now, after): the file the linkpath `target` written in `from_path` reaches as the

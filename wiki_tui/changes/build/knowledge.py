@@ -234,8 +234,9 @@ class _Worlds:
         """A page text's prose, read once: from the spans its parse found when there was one."""
         found = self._readings.get(text)
         if found is None:
-            spans = self.proposed.prose_spans(text) if self.proposed is not None else None
-            found = self._readings[text] = kt.TextReading(text, spans=spans)
+            read = self.proposed.prose(text) if self.proposed is not None else None
+            found = self._readings[text] = kt.TextReading(text, *read) if read is not None \
+                else kt.TextReading(text)
         return found
 
     def links(self, page: Page, path: str) -> list[tuple[Any, str | None, str | None]]:
@@ -362,8 +363,12 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
 
 def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) -> None:
     before, now = old.frontmatter, new.frontmatter
-    had = kt.split_has_frontmatter(base)
-    if had and not kt.split_has_frontmatter(proposed):
+    # the frontmatter as written left alone (most edits): none lost, no key repeated or fallen
+    # below it; only its inline tags are read
+    written_same = old.body_start == new.body_start and base[:old.body_start] == \
+        proposed[:new.body_start]
+    if not written_same and kt.split_has_frontmatter(base) \
+            and not kt.split_has_frontmatter(proposed):
         d.frontmatter_lost = True
     for key, value in before.items():
         if key not in now:
@@ -393,6 +398,8 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
         kept = {t.casefold() for t in new.tags}
         d.tags_removed = [f"#{t}" for t in old.tags
                           if t.casefold() not in kept and t.casefold() not in in_fields]
+    if written_same:
+        return
     keys_then, keys_now = Counter(kt.frontmatter_keys(base)), Counter(kt.frontmatter_keys(proposed))
     d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
     d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
