@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -269,9 +270,9 @@ def test_text_with_ellipses_or_such_words_is_not_a_placeholder(line):
 
 
 def test_placeholders_inside_code_fences_and_known_lines_are_page_text():
-    lines = ["# P", "```python", "def f():", "    ...", "```", "...", "end"]
-    assert find_placeholder(lines, set()) == (6, "...")
-    assert find_placeholder(lines, {"..."}) is None
+    text = "\n".join(["# P", "```python", "def f():", "    ...", "```", "...", "end"])
+    assert find_placeholder(text) == (6, "...")
+    assert find_placeholder(text, "a\n ...\n") is None
 
 
 def test_rewrite_warning():
@@ -290,3 +291,40 @@ def test_rewrite_warning():
 @pytest.mark.parametrize("line", ["Table below:", "Notes here", "## Sections", "Lines follow."])
 def test_a_noun_with_a_pointing_word_is_text(line):
     assert not is_placeholder(line)
+
+
+_FRAGMENTS = ["# P", "", "Plain prose about the old clock.", "...", "…", ". . .", "[...]",
+              "rest of the section unchanged", "The rest of the voyage was uneventful.",
+              "```", "```python", "````", "~~~", "   ```", "    ```", "``` not a close",
+              "<!-- existing content -->", "(content omitted for brevity)", "- ...",
+              "Wait...", "~~~~ ", "\u2028", "\r", "\x0c", "kept", "SAME AS BEFORE",
+              "ſnip", "text\u2028..."]
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.sampled_from(_FRAGMENTS), max_size=14),
+       newline=st.sampled_from(["\n", "\r\n"]),
+       known=st.lists(st.sampled_from(_FRAGMENTS), max_size=3))
+def test_the_placeholder_sweep_finds_what_reading_line_by_line_finds(parts, newline, known):
+    """The one-regex sweep gives the answer of the plain line-by-line reading (every line
+    through is_placeholder, fences tracked, known lines skipped), for texts mixing fences
+    opened and closed or not, CRLF, odd line breaks and placeholders among prose."""
+    text = newline.join(parts)
+    known_text = "\n".join(known)
+    had = {x.strip() for x in known_text.splitlines()}
+    expected = None
+    fence = ""
+    for i, line in enumerate(text.splitlines(), 1):
+        body = line.rstrip("\r\n")
+        m = re.match(r"^ {0,3}(`{3,}|~{3,})", body)
+        if m:
+            run = m.group(1)
+            if not fence:
+                fence = run
+            elif run[0] == fence[0] and len(run) >= len(fence) and not body.strip()[len(run):]:
+                fence = ""
+            continue
+        if not fence and body.strip() not in had and is_placeholder(body):
+            expected = (i, body.strip())
+            break
+    assert find_placeholder(text, known_text) == expected

@@ -56,12 +56,23 @@ def test_links_retargeted_added_and_newly_broken(sample_vault):
 
 
 def test_a_merge_carries_a_link_as_its_old_text_to_a_page_already_linked(sample_vault):
-    # how `instruct` carries a merged page's backlinks: [[Old]] becomes [[Into|Old]], and the
-    # page linked Into already: retargeted, nothing removed, nothing held
-    cs = diff_of(sample_vault, edit(H4, "[[Larcum Kendall]]", "[[John Harrison|Larcum Kendall]]"))
+    # how `instruct` carries a merged page's backlinks: [[Old]] becomes [[Into|Old]] while Old
+    # goes, and the page linked Into already: retargeted, nothing removed, nothing held here
+    cs = diff_of(sample_vault, edit(H4, "[[Larcum Kendall]]", "[[John Harrison|Larcum Kendall]]")
+                 + "@@@ DELETE entities/Larcum Kendall.md\n")
     page = cs.knowledge.page(H4)
     assert page.links_retargeted == ["[[Larcum Kendall]] → [[John Harrison|Larcum Kendall]]"]
-    assert page.links_removed == [] and page.links_added == [] and not cs.files[0].breaches
+    assert page.links_removed == [] and page.links_added == [] and page.links_redirected == []
+    assert not next(fc for fc in cs.files if fc.path == H4).breaches
+
+
+def test_a_link_pointed_elsewhere_under_its_old_words_while_its_page_stays_is_held(sample_vault):
+    # the same edit without the merge: "Larcum Kendall" now opens John Harrison's page, and
+    # Larcum Kendall's page is still there — a reader is sent to the wrong page unseen
+    cs = diff_of(sample_vault, edit(H4, "[[Larcum Kendall]]", "[[John Harrison|Larcum Kendall]]"))
+    page = cs.knowledge.page(H4)
+    assert page.links_redirected == ["[[Larcum Kendall]] → [[John Harrison|Larcum Kendall]]"]
+    assert [b.code for b in cs.files[0].breaches] == ["links"]
 
 
 def test_a_citation_aimed_at_another_source_under_its_old_text_is_a_citation_removed(
@@ -109,7 +120,7 @@ def test_figures_changed_are_claims_unless_a_citation_comes_with_them(sample_vau
     reply = edit(ACT, "£15,000 for two-thirds", "£16,000 for two-thirds")
     cs = diff_of(sample_vault, reply)
     page = cs.knowledge.page(ACT)
-    assert (page.figures_removed, page.figures_added) == (["15,000"], ["16,000"])
+    assert (page.figures_removed, page.figures_added) == (["£15,000"], ["£16,000"])
     assert page.figure_lines[0].startswith("−") and "£15,000" in page.figure_lines[0]
     assert [b.code for b in cs.files[0].breaches] == ["claims"]
     cs = diff_of(sample_vault, edit(ACT, "£15,000 for two-thirds", "£16,000[^1] for two-thirds")

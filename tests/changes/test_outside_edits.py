@@ -221,3 +221,30 @@ def test_a_change_of_the_body_is_not_called_a_property_change():
     assert property_change(base, "Text.\n") == "only its properties change: title (removed)"
     assert property_change("Text.\n", "---\ntags: [x]\n---\nText.\n") == "only its properties change: tags (added)"
     assert property_change(base, "---\ntitle:   A\n---\nText.\n") == "only its properties change (their layout)"
+
+
+def test_the_catalog_note_follows_the_catalog_as_it_changes(git_vault: Path):
+    """The note about hand text in the catalog is read again whenever the catalog changes
+    (it is remembered by the file's stamp): added hand text is named, removed it is gone, a
+    home page in its place is said to be one."""
+    from wiki_tui.changes.build.review_notes import mark_review_notes
+
+    index = git_vault / "index.md"
+    generated = index.read_text(encoding="utf-8")
+    vault = open_vault(git_vault)
+
+    def notes() -> list[str]:
+        change = modify(git_vault, "entities/H4.md", (git_vault / "entities/H4.md").read_text(
+            encoding="utf-8") + "\nOne more line.\n")
+        mark_review_notes(vault, [change])
+        return change.warnings
+
+    assert not any("index.md" in w for w in notes())
+    index.write_text(generated + "\nMy hand-written note.\n", encoding="utf-8")
+    assert any("My hand-written note." in w for w in notes())
+    index.write_text(generated + "\nAnother note, longer than the first.\n", encoding="utf-8")
+    assert any("Another note, longer" in w for w in notes())
+    index.write_text(generated, encoding="utf-8")
+    assert not any("index.md" in w for w in notes())
+    index.write_text("# Home\n\nMy own start page.\n", encoding="utf-8")
+    assert any("a page of your own" in w for w in notes())

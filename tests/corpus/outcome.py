@@ -172,6 +172,25 @@ INTENDED: list[OutcomeCase] = [
     OutcomeCase("sentence-reworded-keeping-its-negation", edit(
         MC, "Cheaper designs by John Arnold and Thomas Earnshaw, not copies of H4, made",
         "Cheaper designs by John Arnold and Thomas Earnshaw, which were not copies of H4, made")),
+    # the same meaning in other words: figures respelled, a list reordered, a hedge kept
+    OutcomeCase("figure-written-in-digits", edit(
+        MC, "K1 was proved over three years with", "K1 was proved over 3 years with")),
+    OutcomeCase("range-dash-made-typographic", edit(
+        MC, "Jamaica in 1761-62 and to Barbados in 1764", "Jamaica in 1761–62 and to Barbados in 1764")),
+    OutcomeCase("names-of-a-list-reordered", edit(
+        MC, "by John Arnold and Thomas Earnshaw,", "by Thomas Earnshaw and John Arnold,")),
+    OutcomeCase("hedge-reworded", edit(
+        JH, "H3 took nearly nineteen years", "H3 took almost nineteen years")),
+    OutcomeCase("link-given-a-label", edit(
+        H4, "[[Larcum Kendall]]\nmade K1", "[[Larcum Kendall|Kendall]]\nmade K1")),
+    OutcomeCase("iso-date-written-out", edit(
+        "concepts/Trial dates.md", "The Board paid 2,500 pounds on 1765-10-28 ([[Board of Longitude]]).",
+        "The Board paid 2,500 pounds on 28 October 1765 ([[Board of Longitude]])."),
+        setup={"concepts/Trial dates.md": _DATES_PAGE}),
+    OutcomeCase("bookkeeping-date-updated", edit(
+        "concepts/Trial dates.md", "updated: 2026-11-01", "updated: 2026-11-03"),
+        setup={"concepts/Trial dates.md": _DATES_PAGE.replace("summary: x\n",
+                                                              "summary: x\nupdated: 2026-11-01\n")}),
 ]
 
 
@@ -313,6 +332,58 @@ DAMAGING: list[OutcomeCase] = [
         H4, "summary: \"Harrison's fourth marine timekeeper (1759), a large watch that passed the "
         "Jamaica trial of 1761-62.\"", "summary: \"Harrison's fourth marine timekeeper, a large "
         "watch.\""), frozenset({"claims"})),
+    # the same words around a changed meaning (family: meaning)
+    OutcomeCase("unit-changed-figure-kept", edit(
+        H4, "5.1 seconds slow on arrival", "5.1 minutes slow on arrival"), frozenset({"claims"})),
+    OutcomeCase("scale-word-added", edit(
+        ACT, "£15,000 for two-thirds of a degree", "£15,000 thousand for two-thirds of a degree"),
+        frozenset({"claims"})),
+    OutcomeCase("century-changed", edit(
+        MC, "equipment in the 19th century.", "equipment in the 18th century."),
+        frozenset({"claims"})),
+    OutcomeCase("number-word-changed", edit(
+        H4, "a watch about thirteen", "a watch about thirty"), frozenset({"claims"})),
+    OutcomeCase("ordinal-word-changed", edit(
+        H4, "The fourth and decisive timekeeper", "The third and decisive timekeeper"),
+        frozenset({"claims"})),
+    OutcomeCase("opposite-word-put-in", edit(
+        H4, "5.1 seconds slow on arrival", "5.1 seconds fast on arrival"), frozenset({"claims"})),
+    OutcomeCase("confirmed-made-contradicted", edit(
+        H4, "Barbados, 1764: confirmed the first result", "Barbados, 1764: contradicted the first "
+        "result"), frozenset({"claims"})),
+    OutcomeCase("never-made-always", edit(
+        JH, "The second half never came from the Board itself", "The second half always came "
+        "from the Board itself"), frozenset({"claims"})),
+    OutcomeCase("years-trade-places", edit(
+        MC, "Jamaica in 1761-62 and to Barbados in 1764", "Jamaica in 1764 and to Barbados in 1761-62"),
+        frozenset({"claims"})),
+    OutcomeCase("table-cells-trade-places", edit(
+        CVM, "| Champion | [[John Harrison\\|Harrison]] | [[Nevil Maskelyne\\|Maskelyne]] |",
+        "| Champion | [[Nevil Maskelyne\\|Maskelyne]] | [[John Harrison\\|Harrison]] |"),
+        frozenset({"claims"})),
+    OutcomeCase("hedge-added-to-a-fact", edit(
+        JH, "and a further £8,750 from Parliament", "and reportedly a further £8,750 from "
+        "Parliament"), frozenset({"claims"})),
+    OutcomeCase("table-cell-year-changed", edit(
+        JH, "| H1 | 1735 |", "| H1 | 1737 |"), frozenset({"claims"})),
+    OutcomeCase("born-year-changed-in-frontmatter", edit(JH, "born: 1693", "born: 1694"),
+                frozenset({"claims"})),
+    OutcomeCase("link-label-changed-to-another-name", edit(
+        H4, "[[sources/Board of Longitude|Board of Longitude entry]]",
+        "[[sources/Board of Longitude|Royal Society minutes]]"), frozenset({"claims"})),
+    OutcomeCase("link-pointed-elsewhere-under-its-words", edit(
+        JH, "backed the [[Lunar distance method]]", "backed the [[Marine chronometer|Lunar "
+        "distance method]]"), frozenset({"links"})),
+    OutcomeCase("claim-struck-through-bare", edit(
+        H4, "- Jamaica, aboard HMS *Deptford*, 1761-62: 5.1 seconds slow on arrival",
+        "- ~~Jamaica, aboard HMS *Deptford*, 1761-62: 5.1 seconds slow on arrival~~"),
+        frozenset({"claims"})),
+    OutcomeCase("claim-hidden-in-an-invisible-element", edit(
+        H4, "- Barbados, 1764: confirmed the first result",
+        "- <span style=\"display:none\">Barbados, 1764: confirmed the first result</span>"),
+        frozenset({"claims"})),
+    OutcomeCase("inline-tag-removed", edit(H4, "\n#horology/instruments\n", "\n"),
+                frozenset({"links"})),
 ]
 
 

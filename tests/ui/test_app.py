@@ -407,3 +407,59 @@ async def test_warm_start_shows_what_changed_while_closed(git_vault):
         assert "concepts/Written meanwhile.md" in tree.paths
         assert "concepts/Dead reckoning.md" not in tree.paths
         assert vault.unresolved_links["concepts/Written meanwhile.md"] == {"Dead reckoning": 1}
+
+
+async def test_usable_before_the_vault_worker_finishes_and_the_deferred_work_follows(
+        git_vault, monkeypatch):
+    """Issue 21: the first frame needs no vault, and once the index on disk answers, the
+    browser, the jump and reading a page work while the vault worker still lists the disk (held
+    here on an explicit event). What it was doing then still happens: the page written while
+    wiki-tui was closed shows up, the finder and the search database are prepared, and the
+    page caches the load filled are given back."""
+    import threading
+
+    from wiki_tui.vault import Vault
+    from wiki_tui.vault.model import Vault as VaultClass
+
+    Vault.open(git_vault).close()  # an index on disk, as a previous session leaves it
+    (git_vault / "concepts" / "Written meanwhile.md").write_text("About [[Dead reckoning]].\n")
+    release, reached = threading.Event(), threading.Event()
+    check, give_back, released = VaultClass.check_freshness, VaultClass.release_memory, []
+
+    def held_check(vault):
+        reached.set()
+        release.wait(120)  # a safety against a hang only: the test sets it
+        return check(vault)
+
+    def counted_release(vault):
+        released.append(vault)
+        give_back(vault)
+
+    monkeypatch.setattr(VaultClass, "check_freshness", held_check)
+    monkeypatch.setattr(VaultClass, "release_memory", counted_release)
+    app = WikiApp(git_vault)
+    try:
+        async with app.run_test(size=(140, 40)) as pilot:
+            await wait_for(pilot, reached.is_set)
+            await wait_for(pilot, lambda: app.vault is not None and app._browser is not None)
+            vault = app.vault
+            assert not vault.checked and released == []  # the worker is still at work
+            assert "concepts/Written meanwhile.md" not in vault.pages  # the index as it was
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            await pilot.press(*"tobias")
+            await wait_for(pilot, lambda: picker_shows(app, "Tobias Mayer"))
+            await pilot.press("enter")
+            browser = app.query_one("#browser")
+            await wait_for(pilot, lambda: browser.current_path == "entities/Tobias Mayer.md")
+            assert not vault.checked  # all of that before the worker finished
+            release.set()
+            await settle(pilot)
+            assert vault.checked and released == [vault]
+            assert "concepts/Written meanwhile.md" in vault.pages
+            assert vault._search_synced and vault._fuzzy is not None
+            assert [h.path for h in vault.find("written meanwhile")][:1] == [
+                "concepts/Written meanwhile.md"]
+            assert browser.current_path == "entities/Tobias Mayer.md"  # the reader stays put
+    finally:
+        release.set()

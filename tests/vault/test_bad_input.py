@@ -8,6 +8,7 @@ import pytest
 
 from wiki_tui.vault import Vault, VaultError
 from wiki_tui.vault import model
+from wiki_tui.vault.layout import clean_path
 
 from .test_index import write
 
@@ -121,3 +122,31 @@ def test_nfd_file_names_are_nfc_paths_and_still_readable(tmp_path):
     (root / nfd).unlink()
     vault.refresh_file(nfd)
     assert "Café.md" not in vault.pages
+
+
+def test_many_paths_cleaned_at_once_refuse_links_out_as_one_at_a_time(tmp_path):
+    """clean_path with the folders' real paths remembered (a changeset's files cleaned
+    together) answers each path as it does alone: a folder or a file linking out is refused,
+    a folder linking inside is followed, a path under a link out is refused every time."""
+    outside = write(tmp_path / "outside", {"Secret.md": "secret", "dir/Deep.md": "deep"})
+    root = write(tmp_path / "v", {"Home.md": "x", "real/Inner.md": "x"})
+    os.symlink(outside / "Secret.md", root / "real" / "Secret.md")
+    os.symlink(outside / "dir", root / "linked")
+    os.symlink(root / "real", root / "alias-dir")
+    real_root, folders = os.path.realpath(root), {}
+    paths = ["real/Inner.md", "real/Secret.md", "linked/Deep.md", "linked/New.md",
+             "alias-dir/Inner.md", "alias-dir/Secret.md", "real/New.md", "Home.md",
+             "new/folder/Page.md", "./real/../Home.md"]
+    for path in paths * 2:  # the second time from the remembered folders
+        try:
+            alone = clean_path(root, path)
+        except VaultError:
+            alone = None
+        try:
+            together = clean_path(root, path, real_root=real_root, real_folders=folders)
+        except VaultError:
+            together = None
+        assert together == alone, path
+    assert clean_path(root, "alias-dir/Inner.md", real_folders=folders) == "alias-dir/Inner.md"
+    with pytest.raises(VaultError, match="symlink"):
+        clean_path(root, "linked/New.md", real_root=real_root, real_folders=folders)

@@ -129,7 +129,7 @@ def test_a_cold_build_cut_short_is_built_again(tmp_path, monkeypatch):
     root = write(tmp_path / "v", BASIC)
     age(root)
 
-    def broken(self, pages):
+    def broken(self, pages, keys=None):
         raise OSError("disk full")
 
     with monkeypatch.context() as patch:

@@ -436,3 +436,18 @@ def test_repeated_property_lines_give_each_page_its_own_values():
     assert again == yaml_load("tags: [a, b]\ntype: concept\ncreated: 2025-01-02\n")
     assert again["tags"] == ["a", "b"] and again["tags"] is not first["tags"]
     assert fast_load("tags: [a, b]\ntags: [c]\n") == {"tags": ["c"]}  # the later key wins, as in YAML
+
+
+def test_read_file_bytes_reads_the_whole_file_whatever_size_was_listed(tmp_path):
+    from wiki_tui.vault.parse.page import read_file_bytes
+
+    path = tmp_path / "a.md"
+    for content in (b"", b"x", b"[[a]]\n" * 3, bytes(range(256)) * 1000):  # empty, tiny, > 64 KB
+        path.write_bytes(content)
+        for listed in (-1, 0, 1, len(content), len(content) - 1, len(content) + 7):
+            assert read_file_bytes(path, listed) == content, (len(content), listed)
+    assert read_page_text(path, 3) == read_page_text(path)
+    with pytest.raises(OSError):
+        read_file_bytes(tmp_path / "gone.md", 5)
+    with pytest.raises(OSError):
+        read_file_bytes(tmp_path, 5)  # a folder

@@ -151,6 +151,10 @@ def matching_runs(a: list[int], b: list[int]) -> list[tuple[int, int, int]]:
 
 def diff_opcodes(a_lines: list[str], b_lines: list[str]) -> list[tuple[str, int, int, int, int]]:
     """difflib-style opcodes (tag, i1, i2, j1, j2) for two lists of lines, non-equal only."""
+    if not a_lines or not b_lines:  # a new page or an emptied one: one block, nothing to match
+        if not a_lines and not b_lines:
+            return []
+        return [("insert" if b_lines else "delete", 0, len(a_lines), 0, len(b_lines))]
     ids: dict[str, int] = {}
     a = [ids.setdefault(x, len(ids)) for x in a_lines]
     b = [ids.setdefault(x, len(ids)) for x in b_lines]

@@ -246,6 +246,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
             self._watch_callback(changes)
         # The finder and the search database, so the first jump or search is instant.
         vault.prepare()
+        vault.release_memory()  # the load's full scans filled SQLite's page caches
         give_back()  # what the load freed in this thread's heap (see heap.py)
 
     def _restore_pending(self, vault: Any) -> None:

@@ -131,14 +131,29 @@ def stat_file(root: Path, rel: str) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-def clean_path(root: Path, path: str | os.PathLike[str], *, real_root: str | None = None) -> str:
+def clean_path(root: Path, path: str | os.PathLike[str], *, real_root: str | None = None,
+               real_folders: dict[str, str] | None = None) -> str:
     """A vault-relative POSIX NFC path; VaultError for anything outside the vault.
-    `real_root`: os.path.realpath(root), when the caller cleans many paths at once."""
-    return clean_path_on_disk(root, path, real_root=real_root)[0]
+    `real_root`: os.path.realpath(root), and `real_folders` (a dict to fill, folder -> its
+    real path), when the caller cleans many paths at once (each folder resolved once)."""
+    return clean_path_on_disk(root, path, real_root=real_root, real_folders=real_folders)[0]
+
+
+def _realpath(root: Path, given: str, real_folders: dict[str, str] | None) -> str:
+    """os.path.realpath(root / given), the folder's part remembered in `real_folders`."""
+    if real_folders is None or "/" not in given:
+        return os.path.realpath(Path(root) / given)
+    folder, _, name = given.rpartition("/")
+    real = real_folders.get(folder)
+    if real is None:
+        real = real_folders[folder] = os.path.realpath(Path(root) / folder)
+    path = os.path.join(real, name)
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def clean_path_on_disk(root: Path, path: str | os.PathLike[str], *,
-                       real_root: str | None = None) -> tuple[str, str]:
+                       real_root: str | None = None,
+                       real_folders: dict[str, str] | None = None) -> tuple[str, str]:
     """(NFC vault path, the path as given, relative): they differ for NFD file names."""
     raw = os.fspath(path)
     if not raw:
@@ -163,7 +178,7 @@ def clean_path_on_disk(root: Path, path: str | os.PathLike[str], *,
     if not parts:
         raise VaultError(f"{raw} is the vault folder itself, not a file")
     given = "/".join(parts)
-    real = os.path.realpath(Path(root) / given)
+    real = _realpath(root, given, real_folders)
     if not _inside(real, real_root or os.path.realpath(root)):
         raise VaultError(f"{raw} leads outside the vault (symlink)")
     return normalize_path(given), given

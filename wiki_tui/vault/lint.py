@@ -422,10 +422,9 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
         old_raws = {row[L_RAW] for row in old_rows}
         old_broken = Counter(row[L_TARGET] for row, t in zip(old_rows, index.targets_of(path, old_rows)) if t is None)
         targets = set()
-        for link in page.links:
-            if link.kind == "external" or not link.target:
+        for link, _now, target in proposed.links(path, page):
+            if not link.target:
                 continue
-            target = resolve(link.target, path)
             if target is not None:
                 targets.add(target)
                 if link.subpath and _anchor_gone(vault, records, parsed, target, link.subpath,

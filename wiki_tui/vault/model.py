@@ -199,6 +199,7 @@ class Vault:
         parsed = 0
         stamps = tree.pages
         paths = sorted(stamps)  # in key order: rows append to the tables' b-trees
+        link_keys: dict[str, tuple[str, str]] = {}  # shared by the chunks: see add_new
         with store.bulk():
             store.put_files(tree.files.items())
             for start in range(0, len(paths), PARSE_CHUNK):
@@ -215,7 +216,7 @@ class Vault:
                     links.append((path, counts))
                 with store.transaction():
                     self.pages.put_records(rows, new=True)
-                    self._index.add_new(links)
+                    self._index.add_new(links, link_keys)
                 parsed += len(rows)
         store.checkpoint()
         self.load_stats = {"cold": True, "parsed": parsed}
@@ -226,16 +227,16 @@ class Vault:
         reports them, [(change, path)]. The listing runs outside the lock: the vault answers
         meanwhile. Safe from a worker thread."""
         tree = self._list_disk()
-        indexed = self._store.indexed_times()
+        # "Racy" files: written within the clock's granularity of when they were read could
+        # have changed again without a new mtime (as git's index handles it): re-read those.
+        # (Their stored mtime is the one on disk, else the stamp differs anyway.)
+        racy = self._store.racy_pages(RACY_NS)
         with self._lock:
             stored = self.pages.stamps
             old_files = dict(self._files)
-            # "Racy" files: written within the clock's granularity of when they were read could
-            # have changed again without a new mtime (as git's index handles it): re-read those.
             changed = []
             for path, stamp in tree.pages.items():
-                known = stored.get(path)
-                if known is None or known != stamp or stamp[0] >= indexed.get(path, 0) - RACY_NS:
+                if stored.get(path) != stamp or path in racy:
                     changed.append(path)
             # gone from the listing, unless the watcher (started before it) saw it come since
             gone = [p for p in stored if p not in tree.pages and not self._exists(p)]
@@ -285,7 +286,7 @@ class Vault:
         (mtime_ns, size) from the listing, so no second stat is needed. `note_catalog`: the
         page's links are being indexed; if it is the catalog, remember which text they are of."""
         try:
-            text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)))
+            text, warnings = read_page_text(os.path.join(self._root_str, self._disk.get(path, path)), stamp[1])
         except OSError:
             return None
         # the generated index.md has a fixed shape: read line by line, not scanned (50k links)
@@ -681,6 +682,15 @@ class Vault:
         with self._lock:
             self._fuzzy_index()
             self._search_index()
+
+    def release_memory(self) -> None:
+        """Give back what a load's full scans left in SQLite's page caches (~11 MB at 50k
+        pages; they grow again, up to their caps, only as queries need pages). Call once the
+        vault is loaded and prepared, before `heap.give_back`."""
+        with self._lock:
+            self._store.release_memory()
+            if self._search is not None:
+                self._search.release_memory()
 
     def _fuzzy_index(self) -> FuzzyIndex:
         if self._fuzzy is None:

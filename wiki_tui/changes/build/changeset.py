@@ -37,7 +37,6 @@ from wiki_tui.changes.reply.path_rules import GuardError
 from wiki_tui.changes.reply.twins import TwinIndex, differs_by, twin_key
 from wiki_tui.vault.gc_pause import no_gc
 from wiki_tui.vault.proposed import Proposed
-from wiki_tui.vault.parse.schema import catalog_path
 
 
 @dataclass
@@ -152,8 +151,7 @@ def _replay(overlay: _Overlay, blocks: list[Block], errors: list[EditError],
             return False
         if b.kind == B_WRITE:
             base = overlay.get(b.path)
-            lazy = guards.find_placeholder((b.content or "").splitlines(),
-                                           {x.strip() for x in (base or "").splitlines()})
+            lazy = guards.find_placeholder(b.content or "", base or "")
             if lazy is not None:
                 errors.append(EditError(b.path, f"{b.path}: line {lazy[0]} of the WRITE is a "
                                         f"placeholder, not page text: {lazy[1]!r}. WRITE "
@@ -213,8 +211,7 @@ def _placeholder_in_replace(b: Block) -> None:
     """Refuse an EDIT whose REPLACE stands in for text with a placeholder line its SEARCH did
     not have: applied, the lines it stands for would be deleted."""
     for i, (search, replace) in enumerate(b.edits):
-        lazy = guards.find_placeholder(replace.splitlines(),
-                                       {x.strip() for x in search.splitlines()})
+        lazy = guards.find_placeholder(replace, search)
         if lazy is not None:
             which = f"edit {i + 1} of {len(b.edits)}" if len(b.edits) > 1 else "the edit"
             raise GuardError(b.path, f"{which}: REPLACE has a placeholder line that is not in "
@@ -248,7 +245,7 @@ def _read_as_meant(root: Path, b: Block, seen: _Reading) -> Block:
     rewrite = b.kind == B_WRITE and b.rewrite  # `@@@ WRITE path (rewrite)`, read by the parser
     try:
         # a hostile shape is refused before anything looks at disk
-        guards.clean_relative(b.path, catalog=catalog_path(root))
+        guards.clean_relative(b.path, catalog=seen.folders.catalog(root))
     except GuardError as exc:
         raise _naming_twin(exc, b.path, seen) from None
     written = b.path
@@ -429,7 +426,7 @@ def _flag_rewrite(fc: FileChange, declared: bool) -> None:
     the review, and a hold for `--yes` unless the reply marked it `(rewrite)`."""
     if fc.base_text is None or fc.proposed_text is None:
         return
-    warning = guards.rewrite_warning(fc.base_text, fc.proposed_text)
+    warning = guards.rewrite_warning(fc.base_text, fc.proposed_text, fc.path)
     if warning is None:
         return
     fc.warnings.append(warning + (" (the reply marked it as a rewrite)" if declared else ""))

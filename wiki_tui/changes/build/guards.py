@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import unicodedata
 from pathlib import Path
 
@@ -24,19 +25,41 @@ _LINK_BREAKERS = re.compile(r"[#^\[\]]")
 
 
 class FolderNames:
-    """The names in each folder by their case- and Unicode-blind key, each folder listed once
-    (one per changeset: nothing is written while it is built); the vault folder's real path
-    too, resolved once."""
+    """What check_path learns of the disk while one changeset is built (nothing is written
+    meanwhile): the names in each folder by their case- and Unicode-blind key, each folder
+    listed once; what each folder on the way is (one `lstat` per folder, not per page); the
+    vault folder's real path and its catalog, each found once."""
 
     def __init__(self) -> None:
         self._by_folder: dict[Path, dict[str, list[str]]] = {}
         self._real: dict[str, Path] = {}
+        self._stats: dict[str, os.stat_result | None] = {}
+        self._catalog: dict[Path, str] = {}
 
     def real_root(self, vault_root: Path | str) -> Path:
         key = str(vault_root)
         if key not in self._real:
             self._real[key] = Path(vault_root).resolve()
         return self._real[key]
+
+    def catalog(self, root: Path) -> str:
+        """The vault's catalog path (AGENTS.md's `catalog:`), read once."""
+        if root not in self._catalog:
+            self._catalog[root] = catalog_path(root)
+        return self._catalog[root]
+
+    def lstat(self, path: str, *, folder: bool) -> os.stat_result | None:
+        """`os.lstat(path)`, None when nothing is there; remembered for a `folder` on the way
+        (the file itself is looked at each time)."""
+        if folder and path in self._stats:
+            return self._stats[path]
+        try:
+            found: os.stat_result | None = os.lstat(path)
+        except OSError:  # as os.path.lexists: nothing usable there
+            found = None
+        if folder:
+            self._stats[path] = found
+        return found
 
     def same_key(self, folder: Path, name: str) -> list[str]:
         """The names in `folder` equal to `name` but for case or Unicode form (`name` too)."""
@@ -59,31 +82,33 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
 
     Beyond the shape checks of `clean_relative`, looks at the disk: the page itself must not be
     a symbolic link, and no folder on the way may be a link leading out of the vault (or into a
-    protected part of it). `folders`: the folder listings of this changeset so far (each folder
-    is listed once per changeset, not once per new page).
+    protected part of it). `folders`: what this changeset has seen of the disk so far (each
+    folder is listed and looked at once per changeset, not once per new page).
     """
     folders = folders or FolderNames()
     root = folders.real_root(vault_root)
-    catalog = catalog_path(root)
+    catalog = folders.catalog(root)
     clean = clean_relative(path, rendered=rendered, catalog=catalog)
     if clean.casefold() == catalog.casefold():  # index.md is refused by clean_relative already
         raise GuardError(clean, f"{catalog} is the catalog wiki-tui generates from every page's "
                          "frontmatter (`catalog:` in AGENTS.md) and cannot be written directly; "
                          "put a page's one-line description in its `summary` frontmatter instead")
-    cur = root
+    cur = str(root)
     parts = clean.split("/")
+    last = len(parts) - 1
     for i, part in enumerate(parts):
-        cur = cur / part
-        if not os.path.lexists(cur):
-            _check_collision(clean, cur.parent, part, folders)
+        cur = f"{cur}/{part}"
+        st = folders.lstat(cur, folder=i < last)
+        if st is None:
+            _check_collision(clean, Path(cur).parent, part, folders)
             for new_part in parts[i:]:
                 _check_new_name(clean, new_part)
-            break  # nothing further exists: it will be created as real folders
-        if cur.is_symlink():
-            if i == len(parts) - 1:
+            return clean  # nothing further exists: it will be created as real folders
+        if stat.S_ISLNK(st.st_mode):
+            if i == last:
                 raise GuardError(clean, "the page is a symbolic link; wiki-tui does not write "
                                  "through links (edit the file it points to instead)")
-            real = cur.resolve()
+            real = Path(cur).resolve()
             try:
                 inside = real.relative_to(root).as_posix()
             except ValueError:
@@ -91,11 +116,10 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
                                  "leading out of the vault; refused") from None
             clean_relative(inside + "/" + "/".join(parts[i + 1 :]), rendered=rendered,
                            catalog=catalog)  # protected targets too
-        elif i < len(parts) - 1 and not cur.is_dir():
+        elif i < last and not stat.S_ISDIR(st.st_mode):  # not a link: lstat tells what it is
             raise GuardError(clean, f"'{'/'.join(parts[: i + 1])}' is a file, not a folder")
-    final = root / clean
-    if final.exists() and not final.is_file():
-        raise GuardError(clean, "this path is a folder, not a page")
+        elif i == last and not stat.S_ISREG(st.st_mode):
+            raise GuardError(clean, "this path is a folder, not a page")
     return clean
 
 
@@ -203,21 +227,31 @@ def is_placeholder(line: str) -> bool:
     return len(core.split()) <= 10 and _PLACEHOLDER.fullmatch(core) is not None
 
 
-def find_placeholder(lines: list[str], known: set[str]) -> tuple[int, str] | None:
-    """(1-based index, line) of the first placeholder line that is not among `known` (stripped
-    lines the page or the SEARCH already had), outside code fences; None if there is none."""
+def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
+    """(1-based line number, line) of the first placeholder line of `text` that is not a line
+    of `known` (the page or the SEARCH it replaces: stripped lines it already had are its
+    text), outside code fences; None if there is none. Lines as `str.splitlines` cuts them.
+
+    Run over every line a reply writes, so the common line costs little: fences are looked
+    for only in a text that has one, a long line is prose at once, and `known` is read only
+    when a placeholder turns up."""
+    fences = "```" in text or "~~~" in text
     fence = ""
-    for i, line in enumerate(lines, 1):
-        body = line.rstrip("\r\n")
-        if (m := _FENCE_LINE.match(body)) is not None:
+    had: set[str] | None = None
+    for i, line in enumerate(text.splitlines(), 1):
+        if fences and line[:1] in " `~" and (m := _FENCE_LINE.match(line)) is not None:
             run = m.group(1)
             if not fence:
                 fence = run
-            elif run[0] == fence[0] and len(run) >= len(fence) and not body.strip()[len(run):]:
+            elif run[0] == fence[0] and len(run) >= len(fence) and not line.strip()[len(run):]:
                 fence = ""
             continue
-        if not fence and body.strip() not in known and is_placeholder(body):
-            return i, body.strip()
+        if fence or len(line) > 120 or not is_placeholder(line):
+            continue
+        if had is None:
+            had = {x.strip() for x in known.splitlines()}
+        if line.strip() not in had:
+            return i, line.strip()
     return None
 
 
@@ -239,11 +273,22 @@ def _title(text: str) -> str:
     return heading.group(1) if heading else ""
 
 
-def rewrite_warning(base: str, proposed: str) -> str | None:
+def rewrite_warning(base: str, proposed: str, path: str = "") -> str | None:
     """What the person must know about a WRITE over an existing page: it changes the page's
-    title (another subject), or most of its lines go. None for an ordinary update."""
+    title (another subject), or most of its lines go. None for an ordinary update. A canvas is
+    judged by its nodes and edges (re-serialised JSON or moved nodes take nothing away)."""
     from collections import Counter
 
+    if path.lower().endswith(".canvas"):
+        from wiki_tui.changes.build.knowledge_canvas import items
+
+        old, new = items(base), items(proposed)
+        if old is not None and new is not None:
+            total, gone = sum(old.values()), sum((old - new).values())
+            if total >= REWRITE_MIN_LINES and gone / total >= REWRITE_SHARE:
+                return (f"rewrites the whole canvas: {round(gone / total * 100)} % of its nodes "
+                        f"and edges go ({gone} of {total})")
+            return None
     old = Counter(map(str.strip, base.splitlines()))
     new = Counter(map(str.strip, proposed.splitlines()))
     old.pop("", None)  # blank lines say nothing about what goes

@@ -9,11 +9,16 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
   fields   a WRITE or EDIT that removes frontmatter fields or list items, changes a field's
            shape (list → text), duplicates a key, leaves keys below the closing `---`, or gives
            the page a title that no longer matches its file
-  links    links, citations or embeds the page had, removed; new broken links; a heading or
-           block id other pages link to, removed (their links listed)
-  claims   numbers or dates changed in sentences, or a sentence turned around (a negation added
-           or removed: "made" → "never made") (unless the page gains a citation with them),
-           sentences dropped (their words gone from the page), callouts or table rows removed
+  links    links, citations, embeds or tags the page had, removed; new broken links; a link
+           showing the same words but reaching another page while its own page stays; a heading
+           or block id other pages link to, removed (their links listed)
+  claims   numbers or dates changed in sentences, or what they count ("seconds" → "minutes",
+           "million" → "billion"), or a sentence turned around (a negation added or removed:
+           "made" → "never made"; a word for its opposite: "slow" → "fast"; two of its figures
+           or names trading places) (unless the page gains a citation with them), text struck
+           through with nothing said in its place, text hidden in an invisible element,
+           sentences dropped (their words gone from the page), callouts, table rows or canvas
+           edges removed (a canvas is judged by its nodes and edges: knowledge_canvas.py)
   rewrite  most of a page replaced (an EDIT as well as a WRITE), or a page turned into JSON/HTML
   code     text changed inside code fences or comments
   twin     a new page whose name twins an existing one
@@ -106,6 +111,11 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
         links.append(f"removes embeds {_listed(d.embeds_removed)}")
     if plain:
         links.append(f"removes links {_listed(plain)}")
+    if d.links_redirected:
+        links.append(f"points links at another page under the same words, while the page they "
+                     f"reached stays: {_listed(d.links_redirected)}")
+    if d.tags_removed:
+        links.append(f"removes tags {_listed(d.tags_removed)}")
     if d.links_broken:
         links.append(f"adds broken links {_listed(d.links_broken)}")
     if d.kind not in (DELETE, RENAME) and d.inbound_broken:
@@ -126,10 +136,14 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
                       f"{_listed(d.polarity_changed)}")
     if d.prose_dropped:
         claims.append(f"drops sentences: {_listed(d.prose_dropped)}")
+    if d.struck:
+        claims.append(f"strikes through without a word in its place: {_listed(d.struck)}")
     if d.callouts_removed:
         claims.append(f"removes callouts {_listed(d.callouts_removed)}")
     if d.rows_removed:
         claims.append(f"removes table rows {_listed(d.rows_removed)}")
+    if d.edges_removed:
+        claims.append(f"removes canvas edges {_listed(d.edges_removed)}")
     if claims:
         out.append(("claims", "; ".join(claims)))
     if d.disguise:

@@ -26,11 +26,12 @@ from functools import lru_cache
 from typing import Any
 
 from wiki_tui.changes.build import knowledge_text as kt
+from wiki_tui.changes.build.knowledge_canvas import canvas_findings
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
 from wiki_tui.vault.parse.page import Page, page_name, parse_page
-from wiki_tui.vault.indexing.resolve import link_key, resolution_key
+from wiki_tui.vault.indexing.resolve import link_key
 from wiki_tui.vault.proposed import Proposed
 
 SPREAD_PAGES = 3  # the same kind of change on this many pages is "everywhere"
@@ -38,6 +39,10 @@ COMMENT_SPREAD_PAGES = 2  # hidden comments planted on this many pages
 UNMENTIONED_PAGES = 2  # an ingest changing this many pages its source never names
 CITATION_FOLDERS = ("raw", "sources")  # links into these folders cite a source
 LIST_FIELDS_FREE = frozenset({"tags", "tag"})  # lists whose items come and go freely
+# fields a page's bookkeeping changes as a matter of course (a value's figures there are no claim)
+BOOKKEEPING_FIELDS = frozenset({"updated", "modified", "last_updated", "last_modified",
+                                "date_modified", "reviewed", "last_reviewed", "revised",
+                                "edited", "version", "revision"})
 SHOWN = 8  # items of one kind kept per page (the count says how many more)
 
 
@@ -63,10 +68,12 @@ class PageDiff:
     links_removed: list[str] = field(default_factory=list)  # as written in the base
     links_added: list[str] = field(default_factory=list)
     links_retargeted: list[str] = field(default_factory=list)  # "[[A]] → [[B]]"
+    links_redirected: list[str] = field(default_factory=list)  # retargeted, A staying: "[[A]] → [[B|A]]"
     links_broken: list[str] = field(default_factory=list)  # new links reaching nothing
     citations_removed: list[str] = field(default_factory=list)
     citations_added: int = 0
     embeds_removed: list[str] = field(default_factory=list)
+    tags_removed: list[str] = field(default_factory=list)  # "#horology/instruments", in the text
     anchors_removed: list[str] = field(default_factory=list)  # "#Trials" other pages link to
     inbound_broken: list[str] = field(default_factory=list)  # "page.md:12 [[X#Trials]]"
     external_added: list[str] = field(default_factory=list)
@@ -80,8 +87,10 @@ class PageDiff:
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
     prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
+    struck: list[str] = field(default_factory=list)  # ~~claims~~ struck through, nothing beside
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
+    edges_removed: list[str] = field(default_factory=list)  # a canvas's "A —built→ B"
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
     # how much
     rewritten: float = 0.0  # share of the base's non-blank lines that go
@@ -121,6 +130,9 @@ class PageDiff:
         add("links removed", [x for x in self.links_removed
                               if x not in self.citations_removed and x not in self.embeds_removed])
         add("links retargeted", self.links_retargeted)
+        add("links showing the same words, now reaching another page while theirs stays",
+            self.links_redirected)
+        add("tags removed", self.tags_removed)
         add("new broken links", self.links_broken)
         add("headings/blocks other pages link to, removed", self.anchors_removed)
         add("links from other pages that break", self.inbound_broken)
@@ -129,10 +141,13 @@ class PageDiff:
             if self.figures_removed else [])
         add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
             if self.names_removed else [])
-        add("sentences turned around (a negation added or removed)", self.polarity_changed)
+        add("sentences turned around (a negation, an opposite word, facts trading places)",
+            self.polarity_changed)
         add("sentences dropped", self.prose_dropped)
+        add("struck through", self.struck)
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
+        add("canvas edges removed", self.edges_removed)
         add("text changed inside code or comments", self.code_changed)
         add("external links added", self.external_added)
         add("hidden comments added", self.comments_added)
@@ -213,27 +228,20 @@ class _Worlds:
         self.before: dict[str, Page] = {}  # changed pages as they are
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
         self._linking: dict[str, list[tuple[str, int]]] = {}
-        self._reach: dict[tuple[str, str], tuple[str | None, str | None, bool, bool]] = {}
 
-    def reach(self, target: str, source: str) -> tuple[str | None, str | None, bool, bool]:
-        """(now, after, cites now, cites after): the file a linkpath written in `source`
-        reaches as the vault is and as it will be, and whether the link cites a source then;
-        remembered by `resolution_key` (a page's links share their folder)."""
-        key = resolution_key(target, source)
-        found = self._reach.get(key)
-        if found is None:
-            if self.proposed is None:  # not a Vault: links compared as written
-                now = later = target or source
-            else:
-                now, later = self.vault.resolve(target, source), self.proposed.resolve(target, source)
-            cites = _cites(target)
-            found = (now, later, cites or (now is not None and _cites(now)),
-                     cites or (later is not None and _cites(later)))
-            self._reach[key] = found
-        return found
+    def links(self, page: Page, path: str) -> list[tuple[Any, str | None, str | None]]:
+        """(link, now, after) per link of the page read from `path` but external ones: the file
+        it reaches as the vault is and as it will be (vault/proposed.py works each out once for
+        the lint and this diff); not a Vault: links compared as written."""
+        if self.proposed is not None:
+            return self.proposed.links(path, page)
+        return [(link, link.target or path, link.target or path) for link in page.links
+                if link.kind != "external"]
 
     def resolve_after(self, target: str, source: str) -> str | None:
-        return self.reach(target, source)[1]
+        if self.proposed is None:
+            return target or source
+        return self.proposed.resolve(target, source)
 
     def namesakes(self, path: str) -> bool:
         """Whether a file other than `path` answers to its file name after the change."""
@@ -266,6 +274,11 @@ class _Worlds:
 def _cites(path: str) -> bool:
     """Whether a link to `path` cites a source (its first folder is one of CITATION_FOLDERS)."""
     return path.partition("/")[0].casefold() in CITATION_FOLDERS
+
+
+# The first letters of an ASCII path that may cite (a non-ASCII one is read in full: `ſ` folds
+# to an s).
+_CITE_INITIALS = frozenset(c for folder in CITATION_FOLDERS for c in (folder[0], folder[0].upper()))
 
 
 def _anchor_keys(page: Page) -> tuple[set[str], set[str]]:
@@ -311,19 +324,23 @@ def _shown(link: Any) -> str:
 
 
 def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
-    """Per link of the page: (identity, link, is citation, broken).
+    """Per link of the page: (identity, link, is citation, broken, the page it reaches now
+    when the changeset removes that page).
 
     A link's identity is the page it reaches as the vault is now (a renamed page counted under
     its new path), so a link respelled (`[[H4]]` for `[[entities/H4]]`), or aimed at a page the
     changeset deletes, is the same link; a link to a page the changeset creates is known by
-    that page; one that reaches nothing, by its text."""
+    that page; one that reaches nothing, by its text. A link cites a source when its linkpath
+    or the file it reaches (then) is in a source folder."""
     out = []
-    reach, moved, gone = world.reach, world.moved, world.gone  # the loop runs once per link
-    for link in page.links:
-        if link.kind == "external":
-            continue
-        now, later, cites_now, cites_later = reach(link.target, path)
-        target, citation = (later, cites_later) if after else (now, cites_now)
+    moved, gone = world.moved, world.gone  # the loop runs once per link
+    initials = _CITE_INITIALS
+    for link, now, later in world.links(page, path):
+        target = later if after else now
+        written = link.target  # most links cite nothing: told by their first letter
+        citation = ((written[:1] in initials or not written.isascii()) and _cites(written)) or (
+            target is not None and (target[:1] in initials or not target.isascii())
+            and _cites(target))
         known = moved.get(now, now) if now is not None else target
         sub = link.subpath
         ident = (known or "?" + link_key(link.target), _subpath_key(sub) if sub else "",
@@ -357,8 +374,16 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
                 d.fields_changed.append(f"{key}: +{len(new_value) - len(value)} item(s)")
         else:
             d.fields_changed.append(f"{key}: {kt.shown(value, 30)} → {kt.shown(new_value, 30)}")
-            if isinstance(value, str) and isinstance(new_value, str):  # summary: a claim too
-                _value_claims(d, str(key), value, new_value)
+            if (_scalar(value) and _scalar(new_value)  # summary:, born: — claims too
+                    and str(key).casefold() not in BOOKKEEPING_FIELDS):
+                _value_claims(d, str(key), str(value), str(new_value))
+    if old.tags:  # inline tags gone (the frontmatter's are judged as its list's items)
+        listed = before.get("tags")
+        in_fields = {str(t).lstrip("#").casefold() for t in listed} if isinstance(listed, list) \
+            else set()
+        kept = {t.casefold() for t in new.tags}
+        d.tags_removed = [f"#{t}" for t in old.tags
+                          if t.casefold() not in kept and t.casefold() not in in_fields]
     keys_then, keys_now = Counter(kt.frontmatter_keys(base)), Counter(kt.frontmatter_keys(proposed))
     d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
     d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
@@ -368,6 +393,12 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
             and (not isinstance(old_title, str) or link_key(old_title.strip()) == link_key(old_stem))
             and link_key(new_title.strip()) != link_key(new_stem)):
         d.title_mismatch = f"title {new_title.strip()!r} no longer matches the file name {new_stem!r}"
+
+
+def _scalar(value: Any) -> bool:
+    """A field holding one text, number or date (not a list, a mapping or a yes/no)."""
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool) \
+        or hasattr(value, "isoformat")
 
 
 def _value_claims(d: PageDiff, key: str, value: str, new_value: str) -> None:
@@ -396,18 +427,16 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     # "Old", as `[[New|Old]]` does: how a merge carries the old page's links along). The new
     # link may reach a page the page linked already (a merge into a page it cites): any link
     # written anew counts, not only one to a page it did not reach.
-    raws_then = Counter(link.raw for _i, link, _c, _b, _g in then)
-    written: list = []
-    for ident, link, _c, _b, _g in now:
-        if raws_then[link.raw] > 0:
-            raws_then[link.raw] -= 1
-        else:
-            written.append((ident, link))
     by_display: dict = {}
-    for j, link in written if removed else ():  # nothing removed: nothing retargeted
-        shown = _shown(link)
-        if shown:
-            by_display.setdefault(shown, []).append((j, link))
+    if removed:  # nothing removed: nothing retargeted
+        raws_then = Counter(link.raw for _i, link, _c, _b, _g in then)
+        for j, link, _c, _b, _g in now:
+            if raws_then[link.raw] > 0:
+                raws_then[link.raw] -= 1
+                continue
+            shown = _shown(link)  # a link written anew
+            if shown:
+                by_display.setdefault(shown, []).append((j, link))
     paired: set = set()
     for i, link in removed:
         candidates = by_display.get(_shown(link), [])
@@ -415,6 +444,8 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
             j, new_link = candidates.pop(0)
             paired.update((i, j))
             d.links_retargeted.append(f"{link.raw} → {new_link.raw}")
+            if not i[0].startswith("?") and i[0] not in world.gone and i[0] != j[0]:
+                d.links_redirected.append(f"{link.raw} → {new_link.raw}")
     citation_then = {ident for ident, _l, citation, _b, _g in then if citation}
     citation_now = {ident for ident, _l, citation, _b, _g in now if citation}
     for i, link in removed:
@@ -428,11 +459,12 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         if link.embed:
             d.embeds_removed.append(link.raw)
     # a citation backs the sentence it stands in: one fewer of the same source is one lost
-    cited_then = Counter(ident for ident, _l, citation, _b, _g in then if citation)
-    cited_now = Counter(ident for ident, _l, citation, _b, _g in now if citation)
-    for ident, n in (cited_then - cited_now).items():
-        if ident in ids_now and ident in ids_then:
-            d.citations_removed.extend([ids_then[ident].raw] * n)
+    if citation_then:
+        cited_then = Counter(ident for ident, _l, citation, _b, _g in then if citation)
+        cited_now = Counter(ident for ident, _l, citation, _b, _g in now if citation)
+        for ident, n in (cited_then - cited_now).items():
+            if ident in ids_now and ident in ids_then:
+                d.citations_removed.extend([ids_then[ident].raw] * n)
     d.links_added = [link.raw for i, link in added if i not in paired]
     d.citations_added = len(citation_now - citation_then)
     broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))
@@ -541,6 +573,8 @@ def _claims(d: PageDiff, base: str, proposed: str, gone: str, came: str) -> None
         d.prose_dropped = [f"“{_short(line)}”"
                            for line in kt.dropped_lines(
                                gone, base, reading(proposed).visible_prose())][:SHOWN]
+    if gone.strip() and "~~" in came:
+        d.struck = [f"“{_short(t)}”" for t in kt.struck_bare(gone, came)][:SHOWN]
     if gone.strip() and came.strip():
         d.polarity_changed = ([f"“{_short(a)}” → “{_short(b)}”"
                                for a, b in kt.polarity_flips(_body_only(gone, base),
@@ -635,6 +669,13 @@ def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None 
             world.after[fc.path] = parse(fc.path, fc.proposed_text)
     changed = {p for fc in changes for p in (fc.path, fc.old_path) if p}
     out = KnowledgeDiff([page_diff(world, fc, changed, twins) for fc in changes])
+    for fc in changeset.files:  # boards: read by their nodes and edges, not their JSON lines
+        if fc.path.lower().endswith(".canvas") and not fc.rendered_from:
+            d = PageDiff(fc.path, fc.kind, fc.old_path)
+            canvas_findings(d, fc.base_text, fc.proposed_text)
+            d.blocks = len(fc.hunks)
+            _inbound(world, d, changed)
+            out.pages.append(d)
     for d in out.pages:
         d.inbound_broken.extend(world.broken_by.get(d.old_path or d.path, []))
         lost = world.anchors_lost.get(d.path, set()) - set(d.anchors_removed)

@@ -15,28 +15,10 @@ from collections import Counter
 from typing import Any
 
 from wiki_tui.vault.parse.frontmatter import split_frontmatter
+from wiki_tui.changes.build import claim_words as cw
 from wiki_tui.vault.parse.blocks import BlockPass
 
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w .-]*?)[ \t]*:(?:[ \t]|$)", re.M)
-# Numbers (1714, 5.1, 1,000, 1761-62, 20/07/1969) and month names: a claim's figures and dates.
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:/-]\d+)*(?![\w])")
-_MONTHS = ("January February March April May June July August September October November "
-           "December").split()
-# Month names and their abbreviations ("18 Nov 1761", "Sept."), read as the full name;
-# capitalised only: "may" is a verb, "mar" and "dec" are words.
-_MONTH_OF = {**{m: m.lower() for m in _MONTHS}, **{m[:3]: m.lower() for m in _MONTHS},
-             "Sept": "september"}
-_MONTH = re.compile(r"\b(" + "|".join(sorted(_MONTH_OF, key=len, reverse=True)) + r")\b")
-# Names a sentence's claim rests on: capitalised words ("Harrison", "Greenwich", "H4"), but not
-# the common words that open a sentence ("The", "It", "In").
-_WORD = re.compile(r"[^\W_]+")
-_MARKUP = " \t#>*+-|0123456789.)[]!"  # what may stand before a line's first word
-_STARTERS = frozenset("""a an the this that these those it its he she they we i you his her
-their our my your in on at by for from with to of into onto over under after before when while
-during until since but and or nor so yet as if then there here some many most all each every
-no not one two three both either neither such what which who whom whose where why how also
-however although though because despite once later earlier today later thus hence still only
-even much more less few several another other see note""".split())
 _CALLOUT = re.compile(r"^[ \t]{0,3}(?:>[ \t]*)+\[!([A-Za-z][\w-]*)\][+-]?(.*)$", re.M)
 _TABLE_ROW = re.compile(r"^[ \t]{0,3}\|.*\|[ \t]*\r?$", re.M)
 _TABLE_RULE = re.compile(r"^[ \t|:-]+$")
@@ -44,6 +26,17 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:", re.M)
 _BARE_URL = re.compile(r"(?<![(<\w])(?:https?|ftp)://[^\s<>()\[\]]+", re.IGNORECASE)
 _LINK_TEXT = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")
+# What a link shows in a sentence: `[[H4|the Sea Watch]]` and `[the Sea Watch](H4.md)` read as
+# "the Sea Watch" (a label is part of the claim); `[[H4]]` and embeds as nothing (the link
+# itself is judged with the links).
+_LINK_SHOWN = re.compile(r"!\[\[[^\]\n]*\]\]|!\[[^\]\n]*\]\([^)\n]*\)|\[\[[^\]|\n]*(?:\|([^\]\n]*))?\]\]"
+                         r"|\[([^\]\n]*)\]\([^)\n]*\)")
+# Struck-through text: a claim withdrawn in plain sight. What a reader does not see in prose:
+# HTML comments and HTML elements hidden by style or attribute.
+_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~", re.S)
+_HIDDEN_HTML = re.compile(r"<(\w+)\b[^>]*?(?:display\s*:\s*none|visibility\s*:\s*hidden|"
+                          r"font-size\s*:\s*0|\shidden(?:\s|=|>))[^>]*>.*?</\1\s*>",
+                          re.S | re.IGNORECASE)
 # Invisible or direction-changing characters: the format category (Cf: zero-width, bidi
 # controls, tags, soft hyphen) and fillers that render as nothing (U+115F, U+3164, U+FFA0...).
 _INVISIBLE = re.compile(
@@ -111,43 +104,27 @@ def _prose(text: str, start: int) -> list[tuple[int, int]]:
     return p.spans
 
 
+def link_shown(text: str) -> str:
+    """`text` with each link replaced by what it shows (a label, or nothing)."""
+    if "[" not in text:
+        return text
+    return _LINK_SHOWN.sub(lambda m: f" {m.group(1) or m.group(2) or ''} ", text)
+
+
+def unseen_cut(text: str) -> str:
+    """`text` without what a reader does not see: HTML comments, hidden HTML elements."""
+    if "<" in text:
+        text = _HIDDEN_HTML.sub(" ", _HTML_COMMENT.sub(" ", text))
+    return text
+
+
 def figures_in(text: str) -> Counter:
-    """Numbers and month names in one piece of text (a frontmatter value), links cut out."""
-    prose = _LINK_TEXT.sub(" ", text)
-    found = Counter(_NUMBER.findall(prose))
-    found.update(_months(prose))
-    return found
+    """Numbers and month names in one piece of text (a frontmatter value), as links show it."""
+    return cw.figures(link_shown(text))
 
 
-def has_figures(text: str) -> bool:
-    return bool(_NUMBER.search(text) or _MONTH.search(text))
-
-
-def _months(text: str) -> list[str]:
-    return [_MONTH_OF[m] for m in _MONTH.findall(text)]
-
-
-def _names(text: str) -> Counter:
-    """Capitalised words inside sentences: a sentence's first word is left out (capitalised
-    whatever it is: "Passed" reworded "Enacted" changes no name)."""
-    found: Counter = Counter()
-    for line in text.splitlines():
-        for m in _WORD.finditer(line):
-            w = m.group()
-            if not w[0].isupper() or w in _MONTH_OF or w.casefold() in _STARTERS:
-                continue
-            before = line[:m.start()].rstrip()
-            if not before.strip(_MARKUP) or before[-1] in ".!?:;|\"“(":
-                continue  # opens a sentence, a list item, a heading, a cell or a quote
-            found[w] += 1
-    return found
-
-
-def names_swapped(gone: str, came: str) -> bool:
-    """Whether the lines a change adds name someone or something the lines it removes do not,
-    and the other way round: one name put in another's place ("Harrison" → "Mudge")."""
-    then, now = _names(gone), _names(came)
-    return bool(then - now) and bool(now - then)
+has_figures = cw.has_figures
+names_swapped = cw.names_swapped
 
 
 _HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
@@ -189,7 +166,8 @@ class TextReading:
         return sorted([*self.spans, *inline]) if inline else self.spans
 
     def prose_lines(self, spans: list[tuple[int, int]] | None = None) -> list[tuple[int, str]]:
-        """(1-based line, prose text of that line) with link text cut out."""
+        """(1-based line, prose text of that line) as a reader sees it: links as they show,
+        comments and hidden elements cut out."""
         out: dict[int, list[str]] = {}
         text = self.text
         for a, b in self.spans if spans is None else spans:
@@ -197,36 +175,34 @@ class TextReading:
             line = text.count("\n", 0, a) + 1
             for k, part in enumerate(piece.split("\n")):
                 out.setdefault(line + k, []).append(part)
-        return [(n, _LINK_TEXT.sub(" ", " ".join(parts))) for n, parts in sorted(out.items())]
+        return [(n, link_shown(unseen_cut(" ".join(parts)))) for n, parts in sorted(out.items())]
 
     def visible_prose(self) -> str:
-        """The body's prose as a reader sees it: no code, no %% or HTML comments."""
+        """The body's prose as a reader sees it: no code, no %% or HTML comments, no hidden
+        elements."""
         text = self.text
-        return _HTML_COMMENT.sub(" ", "\n".join(text[a:b] for a, b in self.spans))
+        return unseen_cut("\n".join(text[a:b] for a, b in self.spans))
 
     def _claim_text(self) -> str:
         text = self.text
-        return _LINK_TEXT.sub(" ", "\n".join(text[a:b] for a, b in self.claim_spans()))
+        return link_shown(unseen_cut("\n".join(text[a:b] for a, b in self.claim_spans())))
 
     def figures(self) -> Counter:
-        """Numbers and dates (month names, abbreviated too) in the prose and its inline code
-        (outside links), as a multiset."""
-        prose = self._claim_text()
-        found = Counter(_NUMBER.findall(prose))
-        found.update(_months(prose))
-        return found
+        """Numbers and dates (claim_words.figures) in the prose and its inline code, as a
+        reader sees them, as a multiset."""
+        return cw.figures(self._claim_text())
 
     def names(self) -> Counter:
         """Capitalised words inside sentences of the prose and its inline code (outside
         links), as a multiset: the names its claims rest on."""
-        return _names("\n".join(line for _n, line in self.prose_lines(self.claim_spans())))
+        return cw.names("\n".join(line for _n, line in self.prose_lines(self.claim_spans())))
 
     def figure_lines(self, wanted: set[str]) -> list[tuple[int, str]]:
         """Prose lines holding one of `wanted` figures or names: (line, the line as written)."""
         lines = self.text.splitlines()
         out = []
         for n, line in self.prose_lines(self.claim_spans()):
-            tokens = {*_NUMBER.findall(line), *_months(line), *_names(line)}
+            tokens = {*cw.figures(line), *cw.names(line)}
             if tokens & wanted and 0 < n <= len(lines):
                 out.append((n, lines[n - 1].strip()))
         return out
@@ -258,8 +234,9 @@ class TextReading:
                 found[" ".join(piece[i:end].split())] += 1
                 i = -1 if j == -1 else piece.find("%%", end)
         for a, b in self.spans:
-            for m in _HTML_COMMENT.finditer(text, a, b):
-                found[" ".join(m.group().split())] += 1
+            for pattern in (_HTML_COMMENT, _HIDDEN_HTML):
+                for m in pattern.finditer(text, a, b):
+                    found[" ".join(m.group().split())] += 1
         return found
 
 
@@ -281,6 +258,23 @@ def table_rows(text: str) -> list[str]:
 def footnotes(text: str) -> Counter:
     """Footnote definitions (`[^1]: ...`) by label."""
     return Counter(_FOOTNOTE_DEF.findall(text[body_start(text):]))
+
+
+def struck_bare(gone: str, came: str) -> list[str]:
+    """Text the change strikes through (`~~...~~` it adds around what the page said) without
+    saying anything in its place: no sentence of five content words or more beside it in the
+    lines it adds. A superseded sentence struck beside the new one is a visible correction."""
+    if "~~" not in came:
+        return []
+    struck = [m.group(1).strip() for m in _STRUCK.finditer(came)]
+    had = {m.group(1).strip() for m in _STRUCK.finditer(gone)}
+    new = [t for t in struck if t not in had]
+    if not new:
+        return []
+    beside = _STRUCK.sub(" ", came)
+    if any(len(_content_words(line)) >= 5 for line in beside.splitlines()):
+        return []
+    return new
 
 
 def invisible(text: str) -> Counter:
@@ -317,14 +311,27 @@ _WORD = re.compile(r"[\w']+")
 _LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 
 
+_LINK_INNER = re.compile(r"!?\[\[([^\]\n]*)\]\]|!?\[([^\]\n]*)\]\([^)\n]*\)")
+# Words that make a claim less than certain: one added or removed changes what it asserts.
+_HEDGE = re.compile(r"\b(?:may|might|could|possibly|probably|perhaps|likely|reportedly|allegedly|"
+                    r"apparently|supposedly|seemingly|arguably|presumably|rumou?red|disputed|"
+                    r"unconfirmed|uncertain|approximately|roughly|circa|nearly|almost)\b"
+                    r"|\b(?:c|ca)\.(?=[ \t]*\d)",
+                    re.IGNORECASE)
+
+
 def _polarity_words(line: str) -> list[str]:
-    return _WORD.findall(_LIST_MARK.sub("", _LINK_TEXT.sub(" ", line)).lower())
+    """A line's words, links read as what they name (`[[John Harrison|Harrison]]`: both)."""
+    text = _LINK_INNER.sub(lambda m: f" {m.group(1) or m.group(2) or ''} ", line)
+    return _WORD.findall(_LIST_MARK.sub("", text).lower())
 
 
 def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
     """Lines the change keeps in substance but turns around: a removed line and the added line
     most like it (most of their words shared) whose negations ("not", "never", "no", "n't"...)
-    differ in number. (removed line, added line) pairs; at most `limit` lines are compared."""
+    differ in number, where a hedge comes or goes ("reportedly", "probably", "circa"), where a
+    word gives way to its opposite ("slow" → "fast", "reliable" → "unreliable"), or where two
+    of its figures or names trade places. (removed line, added line) pairs; at most `limit` lines are compared."""
     removed = [line.strip() for line in gone.splitlines() if line.strip()][:limit]
     added = [line.strip() for line in came.splitlines() if line.strip()][:limit]
     if not removed or not added:
@@ -335,17 +342,21 @@ def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str
         old_words = _polarity_words(old)
         if len(old_words) < 4:
             continue
-        best, best_share = None, 0.0
+        best, best_share, best_words = None, 0.0, Counter()
+        then = Counter(old_words)
         for new, new_words in added_words:
             if len(new_words) < 4:
                 continue
-            shared = sum((Counter(old_words) & Counter(new_words)).values())
-            share = shared / max(len(old_words), len(new_words))
+            now = Counter(new_words)
+            share = sum((then & now).values()) / max(len(old_words), len(new_words))
             if share > best_share:
-                best, best_share = new, share
+                best, best_share, best_words = new, share, now
         if best is None or best_share < 0.6:
             continue
-        if len(_NEGATOR.findall(old)) != len(_NEGATOR.findall(best)):
+        if (len(_NEGATOR.findall(old)) != len(_NEGATOR.findall(best))
+                or len(_HEDGE.findall(old)) != len(_HEDGE.findall(best))
+                or cw.opposed(then - best_words, best_words - then)
+                or cw.swapped(old, best)):
             flips.append((old, best))
     return flips
 

@@ -11,6 +11,7 @@ review.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,28 @@ HOME_PAGE_WARNING = ("{path} is where the catalog belongs, but it is a page of y
 
 def _catalog_note(root: Path) -> str | None:
     """What the first file of a review says about the catalog: hand text the apply will replace,
-    or a home page where the catalog belongs that the apply leaves alone (and so no catalog)."""
+    or a home page where the catalog belongs that the apply leaves alone (and so no catalog).
+    Read again only when the catalog's stamp changes (at 10k pages it is ~800 KB: 10 ms)."""
     catalog = catalog_path(root)
+    path = root / catalog
     try:
-        text = (root / catalog).read_bytes().decode("utf-8", "surrogateescape")
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
+    if key not in _catalog_notes:
+        if len(_catalog_notes) > 16:
+            _catalog_notes.clear()
+        _catalog_notes[key] = _read_catalog_note(path, catalog)
+    return _catalog_notes[key]
+
+
+_catalog_notes: dict[tuple, str | None] = {}  # (catalog path, mtime_ns, size, inode) -> note
+
+
+def _read_catalog_note(path: Path, catalog: str) -> str | None:
+    try:
+        text = path.read_bytes().decode("utf-8", "surrogateescape")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     if is_home_page(text):

@@ -30,6 +30,7 @@ from wiki_tui.changes.reply.markers import (ALIASES, UPDATE, keyword_in_block, m
 from wiki_tui.changes.reply.open_block import OpenBlock
 from wiki_tui.changes.reply.paths import path_line, read_path, split_rewrite
 from wiki_tui.changes.reply.think import Reasoning, opens, stray_close, stray_note
+from wiki_tui.vault.gc_pause import no_gc
 from wiki_tui.vault.parse.blocks import indent_width
 
 _XML_TAG_LINE = re.compile(r"^\s*</?[A-Za-z_][\w-]*>\s*$")
@@ -91,8 +92,25 @@ class StreamParser:
         last = parts.pop()
         self._tail = [last] if last else []
         events: list[ParseEvent] = []
-        for line in parts:
-            self._line(line + "\n", events)
+        i, count = 0, len(parts)
+        while i < count:
+            op = self._open
+            if op is not None and op.block.kind == WRITE and self._think is None and (
+                    self._seen_text):
+                # a WRITE's page text up to the next line that may be a marker, taken as is
+                # (what _line would do with each: most of a long reply, at list speed)
+                j = i
+                while j < count and "@@@" not in parts[j]:
+                    j += 1
+                if j > i:
+                    text = [line + "\n" for line in parts[i:j]]
+                    op.raw += text
+                    op.lines += text
+                    self._line_no += j - i
+                    i = j
+                    continue
+            self._line(parts[i] + "\n", events)
+            i += 1
         self._flush(events)
         return events
 
@@ -501,8 +519,10 @@ class StreamParser:
 
 
 def parse_reply(text: str) -> ParsedReply:
-    """Parse a whole reply at once (same result as streaming it in any chunking)."""
-    parser = StreamParser()
-    parser.feed(text)
-    parser.close()
-    return parser.result()
+    """Parse a whole reply at once (same result as streaming it in any chunking). A burst of
+    allocation (a line, a list entry per reply line): the cyclic GC waits (vault/gc_pause.py)."""
+    with no_gc():
+        parser = StreamParser()
+        parser.feed(text)
+        parser.close()
+        return parser.result()

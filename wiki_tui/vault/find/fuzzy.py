@@ -19,7 +19,8 @@ Memory (issue 21: ~7 MB per 10k pages before, most of it per-entry objects): key
 live in two `PackedStrings` (one joined str and an offsets array each, entries added later in
 a short tail list), the sorted title and path keys are arrays of entry ids ordered by the key
 they point at, a page's entries form a ring in one array (found from its path entry, no dict
-by page), fields are one byte each.
+by page), fields are one byte each. The words and initials are packed too: no str object per
+key outlives a build (kept, the ~45k of a 50k-page vault pinned ~20 MB of RSS, see SortedKeys).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ WORD_CAP = 2000  # word-prefix matches looked at (a one-letter query hits thousa
 _CHUNK = 1024
 SHORT = 2  # queries up to this many letters are answered from the prefix index
 _WORD = re.compile(r"[^\W_]+")
+_AFTER_ALL = "\U0010ffff"  # sorts after every character a word holds
 _BOUNDARY = frozenset(" -_/.()[]'\",:;&+")
 FIELD_RANK = {"title": 0, "alias": 1, "path": 2}
 FIELDS = ("title", "alias", "path")  # by code: the index keeps one byte per entry
@@ -193,11 +195,14 @@ class FuzzyIndex:
                 short.setdefault(key[:n], []).append(eid)
         for prefix, eids in short.items():
             eids.sort(key=self._short_rank(len(prefix), keys))
-            self._short[prefix] = array("i", eids)
-        del short
         self._sorted.fill(names, keys)
         self._paths.fill(path_ids, keys)
         self._key.extend_packed(keys)
+        del keys, names, path_ids
+        # Last, once most of the build's temporaries are freed: made in the loop above, the
+        # prefix index's few hundred arrays sat among them and kept ~5 MB of the allocator's
+        # arenas mapped at 50k pages.
+        self._short = {prefix: array("i", eids) for prefix, eids in short.items()}
 
     def _short_rank(self, length: int, keys=None):
         """Sort key of an entry in the prefix index of `length` letters: exact first, then as
@@ -351,12 +356,12 @@ class FuzzyIndex:
         needle = q.replace(" ", "")
         if len(best) < limit:
             first_word = q.split(" ", 1)[0]
-            for _word, eid in self._words.prefixed(first_word, cap=WORD_CAP):
+            for _length, eid in self._words.prefixed(first_word, cap=WORD_CAP):
                 if " " not in q or q in keys[eid]:
                     offer(eid, 2, -keys[eid].find(first_word))
             if len(needle) > 1:
-                for initials, eid in self._initials.prefixed(needle, cap=WORD_CAP):
-                    offer(eid, 2, len(needle) - len(initials))
+                for length, eid in self._initials.prefixed(needle, cap=WORD_CAP):
+                    offer(eid, 2, len(needle) - length)
         if len(best) < limit and needle:
             self._fuzzy_tier(needle, "/" in needle, offer)
         hits = []
@@ -459,51 +464,64 @@ def _bit_indexes(bits: int) -> list[int]:
 
 
 class SortedKeys:
-    """(key, entry id) pairs sorted by key, then id, kept as two parallel arrays: a list of
-    tuples cost ~90 bytes a pair more (the tuple and the int), ~6 MB over a 10k-page finder."""
+    """(key, entry id) pairs sorted by key, then id. The keys live in one `PackedStrings` in the
+    order they came (`ids` beside them), and `order` lists their positions sorted by (key, id):
+    no str object per key. A bulk build makes tens of thousands of distinct words and initials;
+    kept as str objects they stayed scattered over the allocator's arenas among the build's
+    freed temporaries and pinned them (~20 MB of RSS at 50k pages). A removed pair leaves its
+    text behind, unreferenced (a session removes few)."""
 
-    __slots__ = ("keys", "ids")
+    __slots__ = ("texts", "ids", "order")
 
     def __init__(self) -> None:
-        self.keys: list[str] = []
+        self.texts = PackedStrings()
         self.ids = array("I")
+        self.order = array("I")
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.order)
 
     def fill(self, pairs: list[tuple[str, int]]) -> None:
         pairs.sort()
-        self.keys = [key for key, _ in pairs]
+        self.texts = PackedStrings([key for key, _ in pairs])
         self.ids = array("I", [eid for _, eid in pairs])
+        self.order = array("I", range(len(pairs)))
 
     def add(self, key: str, eid: int) -> None:
         i = self._position(key, eid)
-        self.keys.insert(i, key)
-        self.ids.insert(i, eid)
+        self.order.insert(i, len(self.texts))
+        self.texts.append(key)
+        self.ids.append(eid)
 
     def remove(self, key: str, eid: int) -> None:
         i = self._position(key, eid)
-        if i < len(self.keys) and self.keys[i] == key and self.ids[i] == eid:
-            del self.keys[i]
-            del self.ids[i]
+        if i < len(self.order):
+            at = self.order[i]
+            if self.texts[at] == key and self.ids[at] == eid:
+                del self.order[i]
 
     def _position(self, key: str, eid: int) -> int:
         """Where (key, eid) is or would go: among equal keys, ids ascend."""
-        keys = self.keys
-        return bisect_left(self.ids, eid, bisect_left(keys, key), bisect_right(keys, key))
-
-    def equal(self, key: str) -> array:
-        keys = self.keys
-        return self.ids[bisect_left(keys, key):bisect_right(keys, key)]
+        order, text_of = self.order, self.texts.__getitem__
+        lo = bisect_left(order, key, key=text_of)
+        hi = bisect_right(order, key, lo, key=text_of)
+        return bisect_left(order, eid, lo, hi, key=self.ids.__getitem__)
 
     def prefixed(self, prefix: str, cap: int = 1 << 30):
-        """(key, id) for keys starting with `prefix`, in order, at most `cap`."""
-        keys, ids = self.keys, self.ids
-        i = bisect_left(keys, prefix)
-        n = min(len(keys), i + cap)
-        while i < n and keys[i].startswith(prefix):
-            yield keys[i], ids[i]
-            i += 1
+        """(length of the key, id) for keys starting with `prefix`, in order, at most `cap`.
+        Two bisections bound them (no key holds U+10FFFF: keys are words and their initials),
+        so no str is made per key."""
+        order, texts, ids = self.order, self.texts, self.ids
+        text_of = texts.__getitem__
+        lo = bisect_left(order, prefix, key=text_of)
+        hi = bisect_left(order, prefix + _AFTER_ALL, lo, min(len(order), lo + cap), key=text_of)
+        blob, ends = texts.packed()
+        packed = len(ends)
+        for at in order[lo:hi]:
+            if at < packed:
+                yield ends[at] - (ends[at - 1] if at else 0), ids[at]
+            else:
+                yield len(texts[at]), ids[at]
 
 
 class SortedEntries:
@@ -594,6 +612,11 @@ class PackedStrings:
 
     def append(self, item: str) -> None:
         self._tail.append(item)
+
+    def packed(self) -> tuple[str, array]:
+        """The joined text and the end offsets of the packed strings (not the tail): string
+        `i` is `blob[ends[i - 1] if i else 0 : ends[i]]`, for loops that read it in place."""
+        return self._blob, self._ends
 
     def take(self, ids) -> list[str]:
         """The strings at `ids` (the fuzzy tier hands a chunk of them to rapidfuzz)."""

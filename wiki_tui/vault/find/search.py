@@ -202,6 +202,11 @@ class SearchIndex:
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(str(self.db_path) + suffix).unlink(missing_ok=True)
 
+    def release_memory(self) -> None:
+        """Free the page cache a full sync filled (SQLite's shrink_memory)."""
+        with self._lock:
+            self._conn.execute("PRAGMA shrink_memory")
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import posixpath
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-__all__ = ["Resolver", "normalize_path", "link_key", "resolution_key", "memoised"]
+__all__ = ["Resolver", "normalize_path", "link_key", "resolution_key", "file_name_key", "names_read"]
 
 
 def normalize_path(path: str) -> str:
@@ -42,18 +42,25 @@ def resolution_key(target: str, from_path: str) -> tuple[str, str]:
     return (target, from_path if not target.strip() else _folder(from_path))
 
 
-def memoised(resolve: Callable[[str, str], str | None]) -> Callable[[str, str], str | None]:
-    """`resolve` remembering its answers by `resolution_key`: for one pass over a set of files
-    that does not change meanwhile (a changeset's lint, its knowledge diff)."""
-    answers: dict[tuple[str, str], str | None] = {}
+def file_name_key(path: str) -> str:
+    """The resolver's table key of a file: its lowercase NFC file name."""
+    return _basename(normalize_path(path).lower())
 
-    def cached(target: str, from_path: str = "") -> str | None:
-        key = resolution_key(target, from_path)
-        if key not in answers:
-            answers[key] = resolve(target, from_path)
-        return answers[key]
 
-    return cached
+def names_read(target: str) -> tuple[str, str] | None:
+    """The table keys a resolve of `target` reads, from whichever page it is written in: its
+    last component and that plus `.md` (every rule below looks up only those). None for a
+    linkpath whose file name the rules may change (`./x`, `../x`, `.`) or an empty one (the
+    page itself): its answer must be worked out in full. Two resolvers whose tables agree on
+    these keys give `target` the same answer."""
+    path = target.strip()
+    if not path.isascii():
+        path = normalize_path(path)
+    path = path.lstrip("/")
+    if not path or path[0] == ".":
+        return None
+    name = path[path.rfind("/") + 1 :].lower()  # lower() never makes a "/"
+    return name, name + ".md"
 
 
 def _basename(path: str) -> str:

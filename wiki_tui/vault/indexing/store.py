@@ -22,6 +22,9 @@ Tables (schema STORE_VERSION: another version is dropped and rebuilt, never migr
         that name comes or goes.
   names(key, path)         each page's lowercased title and aliases (Vault.resolve_alias)
   tags(key, seq, tag, path) each page's tags, casefolded, as written, in page order
+        names and tags are keyed by path first (WITHOUT ROWID): a page's rows lie together,
+        so deleting or listing them by page needs no second index (a cold build makes two
+        indexes fewer).
 
 It is only an index: unreadable, foreign or of another version means a cold build, never an
 error; a database that cannot be opened for writing (read-only folder, locked) means one in
@@ -41,9 +44,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from wiki_tui.vault.indexing.cache import R, Record, SafeUnpickler, page_to_record, record_to_page
+from wiki_tui.vault.indexing.resolve import link_key
 from wiki_tui.vault.parse.page import Page
 
-STORE_VERSION = "3"
+STORE_VERSION = "4"
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write
 SEP = "\x1f"  # between aliases in pages.aliases
 _R_TITLE, _R_TYPE, _R_SUMMARY, _R_ALIASES, _R_TAGS = (
@@ -60,8 +64,9 @@ CREATE TABLE files(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, size INTEGER N
 CREATE TABLE links(src TEXT NOT NULL, linkpath TEXT NOT NULL, n INTEGER NOT NULL,
                    lkey TEXT NOT NULL, nkey TEXT NOT NULL, target TEXT,
                    PRIMARY KEY(src, linkpath)) WITHOUT ROWID;
-CREATE TABLE names(key TEXT NOT NULL, path TEXT NOT NULL);
-CREATE TABLE tags(key TEXT NOT NULL, seq INTEGER NOT NULL, tag TEXT NOT NULL, path TEXT NOT NULL);
+CREATE TABLE names(key TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY(path, key)) WITHOUT ROWID;
+CREATE TABLE tags(key TEXT NOT NULL, seq INTEGER NOT NULL, tag TEXT NOT NULL, path TEXT NOT NULL,
+                  PRIMARY KEY(path, seq)) WITHOUT ROWID;
 """
 # Secondary indexes: dropped during a cold build and made once at its end (faster than
 # keeping them up to date row by row).
@@ -70,13 +75,11 @@ CREATE INDEX IF NOT EXISTS links_target ON links(target) WHERE target IS NOT NUL
 CREATE INDEX IF NOT EXISTS links_unresolved ON links(lkey) WHERE target IS NULL;
 CREATE INDEX IF NOT EXISTS links_nkey ON links(nkey);
 CREATE INDEX IF NOT EXISTS names_key ON names(key);
-CREATE INDEX IF NOT EXISTS names_path ON names(path);
 CREATE INDEX IF NOT EXISTS tags_key ON tags(key);
-CREATE INDEX IF NOT EXISTS tags_path ON tags(path);
 """
 _DROP_INDEXES = "".join(
     f"DROP INDEX IF EXISTS {name};"
-    for name in ("links_target", "links_unresolved", "links_nkey", "names_key", "names_path", "tags_key", "tags_path")
+    for name in ("links_target", "links_unresolved", "links_nkey", "names_key", "tags_key")
 )
 
 
@@ -194,6 +197,13 @@ class Store:
         except sqlite3.OperationalError:
             return "wal"
 
+    def release_memory(self) -> None:
+        """Free the page cache (SQLite's shrink_memory): after a full scan it holds up to its
+        cap of pages that later point queries rarely want; they read back what they need."""
+        with self.lock:
+            if self._conn is not None:
+                self._conn.execute("PRAGMA shrink_memory")
+
     def close(self) -> None:
         """Close the file (an index in memory stays: it is all there is)."""
         with self.lock:
@@ -253,8 +263,8 @@ class Store:
                 conn.executemany("DELETE FROM names WHERE path=?", paths)
                 conn.executemany("DELETE FROM tags WHERE path=?", paths)
             conn.executemany("INSERT OR REPLACE INTO pages VALUES(?,?,?,?,?,?,?,?,?)", rows)
-            conn.executemany("INSERT INTO names VALUES(?,?)", names)
-            conn.executemany("INSERT INTO tags VALUES(?,?,?,?)", tags)
+            conn.executemany("INSERT OR REPLACE INTO names VALUES(?,?)", names)
+            conn.executemany("INSERT OR REPLACE INTO tags VALUES(?,?,?,?)", tags)
 
     def defer_record(self, path: str, stamp: tuple[int, int], indexed_ns: int) -> None:
         """The page at `path` changed to `stamp` and its record is to be made when first read
@@ -288,10 +298,14 @@ class Store:
         intern = sys.intern
         return {intern(p): (m, s) for p, m, s in rows}
 
-    def indexed_times(self) -> dict[str, int]:
-        """path -> when the page was read (ns): a file written within 2 s of that is read again."""
+    def racy_pages(self, window_ns: int) -> set[str]:
+        """Pages whose stored mtime is within `window_ns` of when they were read, or later:
+        another write in that window would not change the mtime, so they are read again. Only
+        those come back (a dict of every page's time cost 50k rows of temporaries at 50k
+        pages, and the allocator kept the arenas they took: ~6 MB of RSS)."""
         with self.lock:
-            return dict(self.conn.execute("SELECT path, indexed_ns FROM pages").fetchall())
+            rows = self.conn.execute("SELECT path FROM pages WHERE mtime >= indexed_ns - ?", (window_ns,))
+            return {path for (path,) in rows}
 
     def meta(self, key: str) -> str | None:
         with self.lock:
@@ -408,8 +422,6 @@ def _text(value: Any) -> str | None:
 
 
 def _name(text: str) -> str:
-    from wiki_tui.vault.indexing.resolve import link_key
-
     return link_key(text.strip())
 
 
