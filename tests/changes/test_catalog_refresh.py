@@ -183,3 +183,28 @@ def test_the_committed_file_set_follows_each_accept_without_ls_tree(plain_vault:
     undo_last(vault)
     assert gitops.committed_files(plain_vault) == _ls_tree(plain_vault)
     vault.close()
+
+
+def test_a_changed_catalog_setting_keeps_both_files_exact(plain_vault: Path):
+    """`catalog:` moves the catalog to wiki-index.md by an accepted change of AGENTS.md: the
+    next accepts adjust the new catalog, and index.md, now an ordinary page, is as a full
+    re-index reads it; moving it back too."""
+    vault = Vault.open(plain_vault, use_cache=False)
+    apply_changeset(vault, changeset(create("concepts/One.md", page("One"))))
+    apply_changeset(vault, changeset(create("concepts/Two.md", page("Two"))))
+    assert _stored_record_len(vault, "index.md") == 0
+    schema = "---\ntypes:\n  concept: concepts\n  entity: entities\n  source: sources\ncatalog: {}\n---\n# Rules\n"
+    for n, (catalog, other) in enumerate([("wiki-index.md", "index.md"), ("index.md", "wiki-index.md")]):
+        change = (modify(plain_vault, "AGENTS.md", schema.format(catalog)) if (plain_vault / "AGENTS.md").exists()
+                  else create("AGENTS.md", schema.format(catalog)))
+        apply_changeset(vault, changeset(change, title=f"move the catalog {n}"))
+        assert vault.catalog == catalog
+        for k in range(2):
+            apply_changeset(vault, changeset(create(f"concepts/After {n} {k}.md", page(f"After {n} {k}"))))
+        fresh = _fresh(plain_vault)
+        assert fresh.catalog == catalog
+        for path in (catalog, other):
+            if path in fresh.pages:
+                assert _answers(vault, path) == _answers(fresh, path), (n, path)
+        fresh.close()
+    vault.close()

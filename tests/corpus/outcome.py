@@ -387,6 +387,9 @@ DAMAGING: list[OutcomeCase] = [
         "The trial began in 1761."), frozenset({"links"}),
         setup={"concepts/Noted.md": "---\ntitle: Noted\ntype: concept\nsummary: x\n---\n# Noted"
                "\n\nThe trial began in 1761.[^1]\n\n[^1]: Sobel, *Longitude*, p. 120.\n"}),
+    OutcomeCase("field-added-in-a-second-frontmatter-block", edit(
+        H4, "# H4\n\nThe fourth", "---\nstatus: reviewed\n---\n# H4\n\nThe fourth"),
+        frozenset({"fields"})),
     OutcomeCase("inline-tag-removed", edit(H4, "\n#horology/instruments\n", "\n"),
                 frozenset({"links"})),
 ]

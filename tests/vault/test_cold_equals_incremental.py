@@ -17,6 +17,7 @@ import sqlite3
 
 import pytest
 
+from tests.conftest import write_files
 from wiki_tui.vault import Vault
 from wiki_tui.vault.model import INDEX_DB
 from wiki_tui.vault.state import state_dir
@@ -76,14 +77,9 @@ STAMP = 1_700_000_000 * 10**9  # every final file's mtime (ns): the records hold
 
 
 def _write(root, files, mtime_ns: int = STAMP) -> None:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-        os.utime(path, ns=(mtime_ns, mtime_ns))
+    write_files(root, files)
+    for rel in files:
+        os.utime(root / rel, ns=(mtime_ns, mtime_ns))
 
 
 def _tables(root) -> dict[str, list[tuple]]:

@@ -78,6 +78,7 @@ class Vault:
         # catalog_digest of the catalog text the index holds the links of, when it was read as
         # a plain generated catalog (parse_catalog); None: unknown (see catalog_rewritten)
         self._catalog_digest: bytes | None = None
+        self._digest_of = "index.md"  # the catalog path _catalog_digest is about
         self._by_page_set: dict[str, tuple[PageMap, int, Any]] = {}  # see by_page_set
         self.checked = True  # False: opened from the index without listing the disk (check_freshness)
         # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
@@ -275,8 +276,10 @@ class Vault:
             text, _warnings = read_page_text(self.root / SCHEMA_FILE)
         except OSError:
             self.schema = Schema()
-            return
-        self.schema = parse_schema(text)
+        else:
+            self.schema = parse_schema(text)
+        if self.schema.catalog != getattr(self, "_digest_of", None):  # the catalog moved
+            self._catalog_digest, self._digest_of = None, self.schema.catalog
 
     def _parse_file(self, path: str, stamp: tuple[int, int], *, note_catalog: bool = False) -> Page | None:
         """Read and parse a page; None if it cannot be read (vanished). `stamp` is its

@@ -403,6 +403,10 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
     keys_then, keys_now = Counter(kt.frontmatter_keys(base)), Counter(kt.frontmatter_keys(proposed))
     d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
     d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
+    if "---" in proposed[kt.body_start(proposed):kt.body_start(proposed) + 4000]:
+        had = set(kt.second_frontmatter(base))  # a second block of fields, below the first
+        d.keys_below += [k for k in kt.second_frontmatter(proposed)
+                         if k not in had and k not in d.keys_below]
     old_title, new_title = before.get("title"), now.get("title")
     old_stem, new_stem = page_name(old.path), page_name(new.path)
     if (isinstance(new_title, str) and new_title.strip() and new_title != old_title

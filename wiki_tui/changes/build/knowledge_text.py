@@ -73,6 +73,31 @@ def keys_in_body(text: str, keys: set[str]) -> list[str]:
     return found
 
 
+def second_frontmatter(text: str) -> list[str]:
+    """Keys of a `---` block of `key: value` lines opening the body (after the frontmatter and
+    blank lines): a field the model meant to add, written where YAML never reads it (Obsidian
+    shows it as a rule and a heading)."""
+    start = body_start(text)
+    if start == 0:
+        return []  # no frontmatter: such a block would be the frontmatter
+    head = text[start:start + 4000].lstrip("\r\n")
+    if not head.startswith("---"):
+        return []
+    lines = head.splitlines()
+    if lines[0].strip() != "---":
+        return []
+    keys = []
+    for line in lines[1:60]:
+        if line.strip() == "---":
+            return keys
+        m = _KEY_LINE.match(line)
+        if m:
+            keys.append(m.group(1))
+        elif line.strip() and not line.startswith((" ", "\t", "-")):
+            return []  # not a block of fields
+    return []
+
+
 def value_kind(value: Any) -> str:
     """The shape of a frontmatter value as the review names it."""
     if value is None:
