@@ -363,8 +363,8 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
 
 def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) -> None:
     before, now = old.frontmatter, new.frontmatter
-    # the frontmatter as written left alone (most edits): none lost, no key repeated or fallen
-    # below it; only its inline tags are read
+    # the frontmatter as written left alone (most edits): none lost, no key of it repeated or
+    # fallen below it (a second block the body opens with is still looked for)
     written_same = old.body_start == new.body_start and base[:old.body_start] == \
         proposed[:new.body_start]
     if not written_same and kt.split_has_frontmatter(base) \
@@ -398,12 +398,12 @@ def _frontmatter(d: PageDiff, old: Page, new: Page, base: str, proposed: str) ->
         kept = {t.casefold() for t in new.tags}
         d.tags_removed = [f"#{t}" for t in old.tags
                           if t.casefold() not in kept and t.casefold() not in in_fields]
-    if written_same:
-        return
-    keys_then, keys_now = Counter(kt.frontmatter_keys(base)), Counter(kt.frontmatter_keys(proposed))
-    d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
-    d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
-    if "---" in proposed[kt.body_start(proposed):kt.body_start(proposed) + 4000]:
+    if not written_same:  # else the same keys, in both
+        keys_then = Counter(kt.frontmatter_keys(base))
+        keys_now = Counter(kt.frontmatter_keys(proposed))
+        d.duplicate_keys = sorted(k for k, n in keys_now.items() if n > 1 and keys_then[k] < n)
+        d.keys_below = kt.keys_in_body(proposed, {str(k) for k in before} - set(map(str, now)))
+    if "---" in proposed[new.body_start:new.body_start + 4000]:
         had = set(kt.second_frontmatter(base))  # a second block of fields, below the first
         d.keys_below += [k for k in kt.second_frontmatter(proposed)
                          if k not in had and k not in d.keys_below]
