@@ -96,3 +96,12 @@ def test_figures_changed_reads_a_unit_on_the_next_line_with_its_figure():
     then = "The watch lost 5\n`seconds` in the trial.\nIt sailed in 1761.\n"
     now = "The watch lost 5\n`minutes` in the trial.\nIt sailed in 1761.\n"
     assert cw.figures_changed(then, now) == ({"5 seconds": 1}, {"5 minutes": 1})
+
+
+@pytest.mark.parametrize("unit", cw._UNIT_WORDS)
+def test_every_unit_word_is_read_with_its_figure_in_any_case_and_plural(unit):
+    for written in (unit, unit + "s", unit.upper(), unit.title()):
+        read = " ".join(written.lower().split())
+        read = "percent" if read in ("per cent", "per cents", "percents") else read
+        assert cw.figures(f"paid 5 {written} then") == {f"5 {read}": 1}
+    assert cw.figures(f"paid 5 {unit}x then") == {"5": 1}  # a longer word is no unit

@@ -23,7 +23,8 @@ from wiki_tui.vault.indexing.resolve import normalize_path
 
 LOG_PAGE = "log.md"
 
-__all__ = ["Page", "Heading", "parse_page", "parse_page_spans", "read_page_text", "decode_page_bytes", "page_name"]
+__all__ = ["Page", "Heading", "parse_page", "parse_page_spans", "read_page_text",
+           "decode_page_bytes", "page_name"]
 
 
 @dataclass(slots=True)
