@@ -191,3 +191,17 @@ def test_pages_without_a_path_entry_are_kept_and_removed():
     fi.add_page("Note.md", "Note", ["N2"])
     fi.add_page("Note.md", "Renamed", [])  # re-added: the old entries are gone
     assert len(fi) == 1 and fi.title_for("Note.md") == "Renamed" and fi.find("n2") == []
+
+
+def test_a_page_added_again_with_the_same_names_is_left_as_is_and_new_names_replace_old():
+    fi = index()
+    before = [(h.path, h.field, h.score) for h in fi.find("review")]
+    for path, title, aliases in PAGES:  # an outside edit of each page's body: same names
+        fi.add_page(path, title, list(aliases))
+    assert [(h.path, h.field, h.score) for h in fi.find("review")] == before
+    assert len(fi) == len(PAGES)
+    fi.add_page("Peer Review.md", "Peer Review", [])  # an alias dropped
+    assert "Peer Review.md" not in paths(fi.find("code review"))[:1]
+    fi.add_page("Peer Review.md", "Peer Assessment", ["Code Review"])  # the title changed
+    assert "Peer Review.md" in paths(fi.find("assessment"))
+    assert paths(fi.find("code review"))[0] == "Peer Review.md"

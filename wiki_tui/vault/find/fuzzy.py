@@ -247,9 +247,14 @@ class FuzzyIndex:
             self._letters[letter_key] = int.from_bytes(bitmap, "little")
 
     def add_page(self, path: str, title: str, aliases: list[str]) -> None:
+        fields = list(_fields(path, title, aliases))
+        now = self._page_ids(path)
+        if now is not None and sorted((self._field[e], self._text[e], self._key[e]) for e in now) \
+                == sorted((FIELD_RANK[f], text or "", key) for _, f, text, key in fields):
+            return  # the same path, title and aliases (an edit of the body): nothing to redo
         self.remove_page(path)
         ids = []
-        for _, field_name, text, key in _fields(path, title, aliases):
+        for _, field_name, text, key in fields:
             eid = len(self._key)
             code = FIELD_RANK[field_name]
             self._path.append(path)
