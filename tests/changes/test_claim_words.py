@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wiki_tui.changes.build import claim_words as cw
-from wiki_tui.changes.build.knowledge_text import polarity_flips
+from wiki_tui.changes.build.knowledge import claim_words as cw
+from wiki_tui.changes.build.knowledge.text import polarity_flips
 
 
 @pytest.mark.parametrize("a, b", [

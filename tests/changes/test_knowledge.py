@@ -1,4 +1,4 @@
-"""The knowledge diff (build/knowledge.py) and what --yes does with its invariants, on real
+"""The knowledge diff (build/knowledge/diff.py) and what --yes does with its invariants, on real
 copies of sample_vault: one finding family per test, then the CLI end to end (exit 3 and the
 vault untouched, --allow, --json)."""
 

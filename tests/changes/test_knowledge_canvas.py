@@ -1,4 +1,4 @@
-"""A canvas judged by its board, not its JSON lines (build/knowledge_canvas.py), on real copies
+"""A canvas judged by its board, not its JSON lines (build/knowledge/canvas.py), on real copies
 of sample_vault: re-serialised or rearranged boards pass `--yes`; nodes, edges, labels and the
 claims of text nodes taken away are held — and `apply --yes` leaves the vault untouched."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from tests.changes.journal_support import disk_state
 from tests.changes.test_knowledge import diff_of
-from wiki_tui.changes.build.invariants import holding
+from wiki_tui.changes.build.knowledge.invariants import holding
 from wiki_tui.cli import main
 
 BOARD = "answers/Who made H4 count.canvas"

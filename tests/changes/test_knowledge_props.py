@@ -22,7 +22,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wiki_tui.changes.build.knowledge import knowledge_diff
+from wiki_tui.changes.build.knowledge.diff import knowledge_diff
 from wiki_tui.changes.model import CREATE, DELETE, MODIFY, Changeset, FileChange
 from wiki_tui.vault import Vault
 from wiki_tui.vault.parse.page import parse_page

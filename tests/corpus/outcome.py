@@ -410,7 +410,7 @@ def judge_case(root: Path, case: OutcomeCase) -> Judged:
     say what --yes would do with it. Opens its own Vault; writes only the setup pages."""
     from wiki_tui.changes.build.changeset import build_changeset
     from wiki_tui.changes.build.guards import held
-    from wiki_tui.changes.build.invariants import holding
+    from wiki_tui.changes.build.knowledge.invariants import holding
     from wiki_tui.changes.reply.stream import parse_reply
     from wiki_tui.vault import Vault
 

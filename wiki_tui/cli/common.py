@@ -177,7 +177,7 @@ def add_allow_argument(parser: Any) -> None:
 
 def allowed(args: Any) -> frozenset[str]:
     """The --allow codes (CliError naming an unknown one)."""
-    from wiki_tui.changes.build.invariants import parse_allow
+    from wiki_tui.changes.build.knowledge.invariants import parse_allow
 
     try:
         return parse_allow(getattr(args, "allow", None))

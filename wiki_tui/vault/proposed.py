@@ -1,7 +1,7 @@
 """`Proposed`: the vault as a set of proposed file texts would leave it, read once for all.
 
 A changeset is judged twice against the vault it would change: its lint (lint.py) and its
-knowledge diff (changes/build/knowledge.py). Both ask the same questions of the same texts:
+knowledge diff (changes/build/knowledge/diff.py). Both ask the same questions of the same texts:
 which files exist afterwards, what each link reaches now and then, what each page holds. One
 `Proposed` per changeset answers them once: the file set after the change, a resolver over it
 (the vault's table copied with the changes applied, not rebuilt file by file), each distinct

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from wiki_tui.changes.apply import atomic
-from wiki_tui.changes.build.invariants import Breach
+from wiki_tui.changes.build.knowledge.invariants import Breach
 from wiki_tui.changes.model import Changeset, FileChange
 from wiki_tui.changes.usage import Spend
 from wiki_tui.vault.indexing.cache import ensure_state_dir

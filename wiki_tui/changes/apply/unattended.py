@@ -3,7 +3,7 @@
 `--yes` applies an operation whole or not at all: a changeset with edits left out (refused or
 cut off after the last retry round) is refused as partial, and a file that needs a person's
 review (`FileChange.hold`: a rewrite, the schema; or a breach of an invariant on the knowledge
-diff the reply did not declare, see invariants.py) is refused as held. Otherwise every file is
+diff the reply did not declare, see build/knowledge/invariants.py) is refused as held. Otherwise every file is
 accepted and applied with `apply_changeset`.
 """
 
@@ -40,7 +40,7 @@ class Refusal:
 def refusal(changeset: Changeset, *, allow_schema: bool = False,
             allow: frozenset[str] = frozenset()) -> Refusal | None:
     """Why `--yes` must not apply `changeset` (None: it may). `allow`: the invariant codes the
-    person released with `--allow` (invariants.py)."""
+    person released with `--allow` (build/knowledge/invariants.py)."""
     if changeset.errors:
         return Refusal(PARTIAL, left_out=list(changeset.left_out),
                        refused=len(changeset.errors))

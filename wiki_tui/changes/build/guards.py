@@ -280,7 +280,7 @@ def rewrite_warning(base: str, proposed: str, path: str = "") -> str | None:
     from collections import Counter
 
     if path.lower().endswith(".canvas"):
-        from wiki_tui.changes.build.knowledge_canvas import items
+        from wiki_tui.changes.build.knowledge.canvas import items
 
         old, new = items(base), items(proposed)
         if old is not None and new is not None:

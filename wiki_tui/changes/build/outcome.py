@@ -1,8 +1,8 @@
 """Judging a built changeset by its outcome: its knowledge diff, then the invariants on it.
 
 `judge` is the one call build.py makes after a changeset is built (and `apply --pending` before
-it applies a changeset kept for review): it computes the knowledge diff (knowledge.py), puts it
-on the changeset, and puts each file's breaches (invariants.py) on the file, released where the
+it applies a changeset kept for review): it computes the knowledge diff (knowledge/diff.py), puts it
+on the changeset, and puts each file's breaches (knowledge/invariants.py) on the file, released where the
 reply declared the intent (intent.py). A failure in here never passes a change unseen: every
 file is held with the reason.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wiki_tui.changes.build.invariants import Breach, assess
-from wiki_tui.changes.build.knowledge import KnowledgeDiff, knowledge_diff
+from wiki_tui.changes.build.knowledge.invariants import Breach, assess
+from wiki_tui.changes.build.knowledge.diff import KnowledgeDiff, knowledge_diff
 from wiki_tui.changes.model import Changeset
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.proposed import Proposed

@@ -8,7 +8,7 @@ intent"):
 
 The path may be written as in a block (`.md` optional, `[[...]]` or backticks around it); the
 reason after a dash (—, –, -- or " - ") is shown in the review beside each released breach.
-A declaration releases the declarable invariants (invariants.py) of the pages it names; it never
+A declaration releases the declarable invariants (build/knowledge/invariants.py) of the pages it names; it never
 releases hidden characters, changes spread over many pages or mass deletions: those need the
 person's `--allow`.
 """

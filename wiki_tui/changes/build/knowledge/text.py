@@ -4,7 +4,7 @@ Each function takes one page's text (and what the vault's scanner found in it: i
 prose spans) and returns plain values that compare with `Counter` arithmetic: frontmatter keys as
 written (duplicates, keys below the closing `---`), numbers and dates in sentences, callouts,
 table rows, the text inside code and comments, hidden comments, invisible characters and
-footnotes. No disk, no vault: knowledge.py compares two readings of a page.
+footnotes. No disk, no vault: diff.py compares two readings of a page.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from wiki_tui.vault.parse.frontmatter import split_frontmatter
-from wiki_tui.changes.build import claim_words as cw
+from wiki_tui.changes.build.knowledge import claim_words as cw
 from wiki_tui.vault.parse.blocks import BlockPass
 
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w .-]*?)[ \t]*:(?:[ \t]|$)", re.M)

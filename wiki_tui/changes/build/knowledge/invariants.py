@@ -18,7 +18,7 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
            or names trading places) (unless the page gains a citation with them), text struck
            through with nothing said in its place, text hidden in an invisible element,
            sentences dropped (their words gone from the page), callouts, table rows or canvas
-           edges removed (a canvas is judged by its nodes and edges: knowledge_canvas.py)
+           edges removed (a canvas is judged by its nodes and edges: canvas.py)
   rewrite  most of a page replaced (an EDIT as well as a WRITE), or a page turned into JSON/HTML
   code     text changed inside code fences or comments
   twin     a new page whose name twins an existing one
@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from wiki_tui.changes.build.knowledge import KnowledgeDiff, PageDiff, _listed
+from wiki_tui.changes.build.knowledge.diff import KnowledgeDiff, PageDiff, _listed
 from wiki_tui.changes.model import DELETE, RENAME, Changeset
 from wiki_tui.vault.layout import SPECIAL_PAGES
 

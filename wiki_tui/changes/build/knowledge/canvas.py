@@ -20,8 +20,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from wiki_tui.changes.build import claim_words as cw
-from wiki_tui.changes.build import knowledge_text as kt
+from wiki_tui.changes.build.knowledge import claim_words as cw
+from wiki_tui.changes.build.knowledge import text as kt
 
 _WIKILINK = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")  # a text node's links
 

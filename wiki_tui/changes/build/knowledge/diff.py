@@ -25,8 +25,8 @@ from pathlib import Path
 from functools import lru_cache
 from typing import Any
 
-from wiki_tui.changes.build import knowledge_text as kt
-from wiki_tui.changes.build.knowledge_canvas import canvas_findings
+from wiki_tui.changes.build.knowledge import text as kt
+from wiki_tui.changes.build.knowledge.canvas import canvas_findings
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
