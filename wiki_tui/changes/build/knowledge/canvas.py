@@ -16,14 +16,12 @@ check refuses a new one that is not JSON Canvas; a broken one on disk has nothin
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from typing import Any
 
 from wiki_tui.changes.build.knowledge import claim_words as cw
 from wiki_tui.changes.build.knowledge import text as kt
 
-_WIKILINK = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")  # a text node's links
 
 
 def _read(text: str | None) -> tuple[list[dict], list[dict]] | None:
@@ -105,7 +103,8 @@ def canvas_findings(d: Any, base: str | None, proposed: str | None) -> None:
             d.links_removed.append(f"{node['type']} node {_name(node)}")
     texts_then = "\n".join(str(n.get("text", "")) for n in nodes_then if n.get("type") == "text")
     texts_now = "\n".join(str(n.get("text", "")) for n in nodes_now if n.get("type") == "text")
-    links = Counter(_WIKILINK.findall(texts_then)) - Counter(_WIKILINK.findall(texts_now))
+    written = kt.LINKS_WRITTEN
+    links = Counter(written.findall(texts_then)) - Counter(written.findall(texts_now))
     d.links_removed.extend(sorted(links.elements()))
     e_then, e_now = _edges(*old), _edges(*new)
     gone, came = e_then - e_now, e_now - e_then

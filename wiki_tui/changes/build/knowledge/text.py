@@ -25,7 +25,8 @@ _TABLE_RULE = re.compile(r"^[ \t|:-]+$")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:", re.M)
 _BARE_URL = re.compile(r"(?<![(<\w])(?:https?|ftp)://[^\s<>()\[\]]+", re.IGNORECASE)
-_LINK_TEXT = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")
+# A link as written (wikilink or markdown, embeds too): canvas.py counts a text node's links by it.
+LINKS_WRITTEN = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")
 # What a link shows in a sentence: `[[H4|the Sea Watch]]` and `[the Sea Watch](H4.md)` read as
 # "the Sea Watch" (a label is part of the claim); `[[H4]]` and embeds as nothing (the link
 # itself is judged with the links).
