@@ -389,19 +389,28 @@ def opposed(removed: Counter, added: Counter) -> tuple[str, str] | None:
 
 # -- citations: which claim a source backs ------------------------------------------------------
 _CITE = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)|\[\^[^\]\s]+\]")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _ITEM_START = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+|^[ \t]*\|", re.M)
 
 
-def _claims_cited(text: str) -> dict[str, tuple[Counter, str]]:
-    """Each paragraph or list item (or table row) that cites something, keyed by its words
-    without its links: what it cites (links and footnote references, as written). An item whose
-    words stand twice is left out: it cannot be told apart."""
+def _items(text: str) -> list[str]:
+    """The paragraphs, list items and table rows of `text`."""
     items: list[str] = []
-    for block in re.split(r"\n[ \t]*\n", text):
+    for block in _BLANK_LINE.split(text):
+        if "\n" not in block.strip("\n"):
+            items.append(block)  # one line: one item
+            continue
         starts = [m.start() for m in _ITEM_START.finditer(block)]
         if not starts or starts[0] != 0:
             starts.insert(0, 0)
         items += [block[a:b] for a, b in zip(starts, starts[1:] + [len(block)])]
+    return items
+
+
+def _claims_cited(items: list[str]) -> dict[str, tuple[Counter, str]]:
+    """Each item that cites something, keyed by its words without its links: what it cites
+    (links and footnote references, as written) and the item as shown. An item whose words
+    stand twice is left out: it cannot be told apart."""
     out: dict[str, tuple[Counter, str]] = {}
     twice: set[str] = set()
     for item in items:
@@ -409,7 +418,7 @@ def _claims_cited(text: str) -> dict[str, tuple[Counter, str]]:
         if not cites:
             continue
         key = " ".join(_WORD.findall(_CITE.sub(" ", item).lower()))
-        if len(key.split()) < 3:
+        if key.count(" ") < 2:
             continue  # a bare link list: its items are not claims
         if key in out:
             twice.add(key)
@@ -425,7 +434,10 @@ def citations_moved(then: str, now: str) -> list[tuple[str, str]]:
     (the claim as written, the citation that left it) pairs."""
     if "[" not in then:
         return []
-    old, new = _claims_cited(then), _claims_cited(now)
+    then_items, now_items = _items(then), _items(now)
+    kept = set(then_items) & set(now_items)  # an item standing as it was cites as it did
+    old = _claims_cited([i for i in then_items if i not in kept and "[" in i])
+    new = _claims_cited([i for i in now_items if i not in kept and "[" in i])
     gained: Counter = Counter()
     for key, (cites, _shown) in new.items():
         gained += cites - old.get(key, (Counter(), ""))[0]
