@@ -105,24 +105,34 @@ def test_every_unit_spelling_is_read_as_its_unit_in_any_case(unit):
     """Written out or abbreviated, in any case, a unit is read by one name: "5.1 s" and
     "5.1 seconds" say the same, "5.1 minutes" does not."""
     name = cw.UNIT_OF[unit]
+    read = {"hundred": "500", "thousand": "5000", "million": "5,000,000",
+            "billion": "5,000,000,000", "trillion": "5,000,000,000,000", "pounds": "£5",
+            "dollars": "$5", "euros": "€5"}.get(name, f"5 {name}")
     for written in (unit, unit.upper(), unit.title()):
-        assert cw.figures(f"paid 5 {written} then") == {f"5 {name}": 1}
+        assert cw.figures(f"paid 5 {written} then") == {read: 1}
     assert cw.figures(f"paid 5 {unit}x then") == {"5": 1}  # a longer word is no unit
 
 
 def test_units_written_out_abbreviated_or_glued_compare_equal_and_others_do_not():
     same = [("5.1 s slow", "5.1 seconds slow"), ("5 km away", "5km away"),
             ("5 kilometres", "5 kilometers"), ("3 hrs", "3 hours"), ("12%", "12 per cent"),
-            ("30g of", "30 grams of"), ("2 h", "two hours")]
+            ("30g of", "30 grams of"), ("2 h", "two hours"), ("£20,000", "20,000 pounds"),
+            ("£20,000", "£20 000"), ("2.5 million", "2,500,000"), ("£10,000", "ten thousand pounds"),
+            ("£5m", "£5 million"), ("1761-62", "1761–1762"), ("1,000 men", "1000 men"),
+            ("a 5-second error", "a 5 second error"), ("3 May", "May 3rd"),
+            ("3 May", "the 3rd of May")]
     for a, b in same:
         assert cw.figures(a) == cw.figures(b), (a, b)
     differ = [("5.1 s slow", "5.1 min slow"), ("5 km", "5 miles"), ("1760s", "1760 seconds"),
-              ("5 m", "5 mm"), ("half a degree", "a quarter of a degree")]
+              ("5 m", "5 mm"), ("half a degree", "a quarter of a degree"),
+              ("£20,000", "£2,000"), ("1761-62", "1761-63"), ("2.5 million", "2.5 billion"),
+              ("£5", "$5"), ("3rd place", "3 place")]
     for a, b in differ:
         assert cw.figures(a) != cw.figures(b), (a, b)
     # one letter is a unit only in lower case: "1764 M. Le Roy" names no metres
     assert cw.figures("in 1764 M. Le Roy") == {"1764": 1}
-    assert cw.figures("£5m") == {"£5m": 1}  # money: millions or metres? read as written
+    assert cw.figures("£5m") == {"£5,000,000": 1}  # after a currency sign, m is millions
+    assert cw.figures("5m") == {"5m": 1}  # alone, metres or millions: read as written
 
 
 def test_a_citation_traded_to_another_claim_is_found_and_one_added_or_reflowed_is_not():

@@ -214,6 +214,9 @@ INTENDED: list[OutcomeCase] = [
         "confirmed the first result ([[sources/Board of Longitude|Board of Longitude entry]]; "
         "[[John Harrison and the Sea Clocks]]).")),
     OutcomeCase("trials-reordered-with-their-citations", edit(H4, _TRIALS, _TRIALS_REORDERED)),
+    OutcomeCase("sum-written-in-words-of-its-currency", edit(
+        JH, "promised £20,000 for half", "promised 20,000 pounds for half")),
+    OutcomeCase("year-range-written-whole", edit(H4, "Jamaica trial of 1761-62", "Jamaica trial of 1761–1762")),
 ]
 
 

@@ -52,7 +52,8 @@ _LETTER_UNITS = {"s": "seconds", "m": "metres", "h": "hours", "g": "grams"}
 _UNIT_WORDS = list(UNIT_OF)
 # A number, what is glued to it (19th, 1760s, 5km, 12%); what stands before it (a currency
 # sign; not a letter, digit or dot: H4, v1.2) is read in Python, so the regex starts on a digit.
-_NUMBER = r"\d+(?:[.,:/\-–]\d+)*(%|(?i:st|nd|rd|th|s)|[a-zA-Z]{1,3})?(?![\w])"
+_NUMBER = (r"(?:\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?![\d.,])|\d+(?:[.,:/\-–]\d+)*)"
+           r"(%|(?i:st|nd|rd|th|s)|[a-zA-Z]{1,3})?(?![\w])")
 _CURRENCY = "£$€¥"
 _SMALL = dict(zip("two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                   "fifteen sixteen seventeen eighteen nineteen".split(), range(2, 20)))
@@ -100,7 +101,7 @@ _FRACTIONS = {"half": "1/2", "halves": "1/2", "quarter": "1/4", "quarters": "1/4
 _WORD_RE = re.compile(rf"\b(?:{_trie({**_HEADS, **_FRACTIONS})})\b")
 _WORD_RE_ANY_CASE = re.compile(_WORD_RE.pattern, re.IGNORECASE)  # when lower() moves positions
 _COMPOUND = re.compile(rf"[- ]({_trie({**_ONES, **_ORDINAL_ONES})})\b", re.IGNORECASE)
-_UNIT_AFTER = re.compile(rf"[`*_]*[ \u00a0\n]+[`*_]*({_UNIT})\b")
+_UNIT_AFTER = re.compile(rf"[`*_]*(?:[ \u00a0\n]+|-)[`*_]*({_UNIT})\b")  # "5 s", "a 5-second"
 _NUMBER_RE = re.compile(_NUMBER)
 _MONTHS = ("January February March April May June July August September October November "
            "December").split()
@@ -142,10 +143,13 @@ def _found(text: str) -> list[tuple[int, int, str]]:
         unit, end = _unit_at(text, m.end())
         if suffix == "%":  # 12% = 12 per cent = 12 percent
             suffix, unit = "", " percent"
+        elif cur and suffix in _MONEY_SCALE:  # "£5m", "$2bn", "€20k"
+            suffix, unit = "", " " + _MONEY_SCALE[suffix]
         elif suffix not in ("s", "m") and (glued := UNIT_OF.get(suffix) or _LETTER_UNITS.get(suffix)):
             suffix, unit = "", " " + glued  # "5km" = "5 km"; not "1760s", not "£5m"
-        number = m.group()[: len(m.group()) - len(m.group(1) or "")].replace("–", "-")
-        out.append((start - len(cur), end, f"{cur}{number}{suffix}{unit}"))
+        number = m.group()[: len(m.group()) - len(m.group(1) or "")]
+        token, end = _value(text, cur, number, suffix, unit, end)
+        out.append((start - len(cur), end, token))
     low = text.lower()
     finder = _WORD_RE
     if len(low) != len(text):  # a letter whose lower case is longer (İ): read in place
@@ -170,8 +174,47 @@ def _found(text: str) -> list[tuple[int, int, str]]:
                 n, end = n + one, c.end()
         taken = end
         unit, end = _unit_at(text, end)
-        out.append((m.start(), end, (_ordinal(n) if ordinal else str(n)) + unit))
+        if ordinal:
+            out.append((m.start(), end, _ordinal(n) + unit))
+        else:
+            token, end = _value(text, "", str(n), "", unit, end)
+            out.append((m.start(), end, token))
     return out
+
+
+_SCALE = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9,
+          "trillion": 10**12}
+_MONEY_SCALE = {"k": "thousand", "m": "million", "bn": "billion"}
+_SIGN = {"pounds": "£", "dollars": "$", "euros": "€"}
+_GROUPED = re.compile(r"\d{1,3}(?:([, \u00a0\u2009\u202f])\d{3})(?:\1\d{3})*(?:\.\d+)?")
+_YEARS = re.compile(r"(\d{2})(\d{2})-(\d{2})")
+
+
+def _value(text: str, cur: str, number: str, suffix: str, unit: str, end: int) -> tuple[str, int]:
+    """One figure as a token that compares by what it says: thousands separators dropped
+    ("20,000" = "20 000" = "20000"), a scale word multiplied in ("2.5 million" = "2,500,000",
+    "£10 thousand" = "£10,000"), a currency's word read as its sign ("20,000 pounds" =
+    "£20,000"; integers from 10,000 and sums of money shown grouped), a year range written whole ("1761-62" = "1761–1762"). (token, end)."""
+    number = number.replace("–", "-")
+    if cur and unit[1:] in _SIGN:
+        cur = ""  # "£5 pounds": one currency
+    if _GROUPED.fullmatch(number):
+        number = re.sub(r"[, \u00a0\u2009\u202f]", "", number)
+    elif (years := _YEARS.fullmatch(number)) and years.group(3) > years.group(2):
+        number = f"{years.group(1)}{years.group(2)}-{years.group(1)}{years.group(3)}"
+    scale = _SCALE.get(unit[1:]) if unit else None
+    if scale and not suffix and re.fullmatch(r"\d+(?:\.\d+)?", number):
+        whole, _, part = number.partition(".")
+        value = int(whole + part) * scale // 10 ** len(part) if len(part) < 13 else None
+        if value is not None and int(whole + part) * scale % 10 ** len(part) == 0:
+            number = str(value)
+            unit, end = _unit_at(text, end)  # what it counts: "thousand pounds", "million years"
+    if number.isdigit() and not suffix and (len(number) > 4 or cur):
+        number = f"{int(number):,}"  # shown grouped, as people write it
+    sign = _SIGN.get(unit[1:]) if unit else None
+    if sign:  # "20,000 pounds" is shown "£20,000"
+        return f"{sign}{number}{suffix}", end
+    return f"{cur}{number}{suffix}{unit}", end
 
 
 def _glued(ch: str) -> bool:
@@ -181,12 +224,20 @@ def _glued(ch: str) -> bool:
 _ISO_DATE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
 
 
+_DAY = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)")
+_MONTH_BEFORE = re.compile(_MONTH.pattern + r"\.?[ \u00a0]*(?:the[ \u00a0]+)?\Z")
+_MONTH_AFTER = re.compile(r"[ \u00a0]+(?:of[ \u00a0]+)?" + _MONTH.pattern)
+
+
 def figures(text: str) -> Counter:
     """Numbers (digits or words, with the unit or scale word after them), ordinals, and month
     names in `text`, normalised, as a multiset. An ISO date counts as its year, month name and
     day, so "1765-10-28" and "28 October 1765" compare equal."""
     found: Counter = Counter()
-    for _start, _end, token in _found(text):
+    for start, end, token in _found(text):
+        if _DAY.fullmatch(token) and (_MONTH_BEFORE.search(text, max(0, start - 12), start)
+                                      or _MONTH_AFTER.match(text, end)):
+            token = token[:-2]  # "May 3rd" = "3 May"
         iso = _ISO_DATE.fullmatch(token)
         if iso:
             found.update((iso.group(1), _MONTHS[int(iso.group(2)) - 1].lower(),
