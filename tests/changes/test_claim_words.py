@@ -172,3 +172,14 @@ def test_degree_words_on_other_steps_are_opposed_and_on_one_step_are_not():
 def test_a_name_with_a_digit_counts_even_opening_a_sentence():
     assert cw.names_swapped("H1 was the machine he showed.", "H2 was the machine he showed.")
     assert not cw.names_swapped("The machine he showed.", "A machine he showed.")
+
+
+def test_figures_trading_places_between_two_lines_are_found_and_a_reworded_line_is_not():
+    gone = "| H1 | 1735 | linked balances |\n| H4 | 1759 | a large watch |\n"
+    came = "| H1 | 1759 | linked balances |\n| H4 | 1735 | a large watch |\n"
+    assert len(cw.figures_moved(gone, came)) == 2
+    assert cw.figures_moved(gone, gone.replace("a large", "a big")) == []  # same figures
+    assert cw.figures_moved("H3 took nearly nineteen years to build.\n",
+                            "H3 took nearly 19 years to build.\n") == []  # the same value
+    assert cw.figures_moved("- Jamaica, 1761-62: slow on arrival\n",
+                            "The watch reached Jamaica in 1764 after a long voyage out.\n") == []

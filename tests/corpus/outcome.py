@@ -430,6 +430,14 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("opposite-outside-the-old-list", edit(
         JH, "which needed no\ncostly machine", "which needed no\ncheap machine"),
         frozenset({"claims"})),
+    OutcomeCase("table-rows-trade-their-years", edit(
+        JH, "| H1 | 1735 | linked balances; tried to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 "
+        "took nearly nineteen years |\n| [[H4]] | 1759 |", "| H1 | 1759 | linked balances; tried "
+        "to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 took nearly nineteen years |\n| [[H4]] "
+        "| 1735 |"), frozenset({"claims"})),
+    OutcomeCase("trials-trade-their-years", edit(H4, _TRIALS, _TRIALS.replace("1761-62", "@")
+                                                 .replace("1764", "1761-62").replace("@", "1764")),
+                frozenset({"claims"})),
     OutcomeCase("identifier-opening-a-sentence-swapped", edit(
         JH, "H1 was the machine he showed", "H2 was the machine he showed"), frozenset({"claims"})),
 ]

@@ -268,6 +268,51 @@ def figures_changed(then: str, now: str) -> tuple[Counter, Counter]:
     return old - new, new - old
 
 
+_MONTH_WORDS = frozenset(m.lower() for m in MONTH_OF)
+
+
+def _figure_free_words(line: str) -> tuple[list[str], Counter]:
+    """A line's words with its figures taken out, and its figures."""
+    rest, at = [], 0
+    for start, end, _token in _found(line):
+        rest.append(line[at:start])
+        at = end
+    rest.append(line[at:])
+    words = [w for w in _WORD.findall(" ".join(rest).lower()) if w not in _MONTH_WORDS]
+    return words, figures(line)
+
+
+def figures_moved(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
+    """Lines whose figures trade places with another's while the page keeps the same figures:
+    a removed line and the added line worded the same but for its figures, holding other
+    figures ("| H1 | 1735 |" → "| H1 | 1759 |" while H4's row takes 1735). (old, new) pairs."""
+    removed = [line.strip() for line in gone.splitlines() if line.strip()][:limit]
+    added = [line.strip() for line in came.splitlines() if line.strip()][:limit]
+    if not removed or not added:
+        return []
+    kept = set(added)
+    readings = [(line, *_figure_free_words(line)) for line in added]
+    out = []
+    for old in removed:
+        if old in kept or not has_figures(old):
+            continue
+        words, figs = _figure_free_words(old)
+        if not words or not figs:
+            continue
+        best, share = None, 0.0
+        for new, new_words, new_figs in readings:
+            if len(words) < 4:
+                same = 1.0 if new_words == words else 0.0  # a short line: worded exactly so
+            else:
+                same = sum((Counter(words) & Counter(new_words)).values()) / max(len(words),
+                                                                               len(new_words))
+            if same > share:
+                best, share, best_figs = new, same, new_figs
+        if best is not None and share >= 0.8 and best_figs and best_figs != figs:
+            out.append((old, best))
+    return out
+
+
 def has_figures(text: str) -> bool:
     return bool(re.search(r"\d", text) or _MONTH.search(text)
                 or _WORD_RE_ANY_CASE.search(text))

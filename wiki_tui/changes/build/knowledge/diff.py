@@ -85,6 +85,7 @@ class PageDiff:
     figures_added: list[str] = field(default_factory=list)
     names_removed: list[str] = field(default_factory=list)  # a name put in another's place
     names_added: list[str] = field(default_factory=list)  # ("Harrison" → "Mudge")
+    figures_moved: list[str] = field(default_factory=list)  # "“H1 | 1735” → “H1 | 1759”"
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
     prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
@@ -141,6 +142,7 @@ class PageDiff:
         add("figures changed", [f"{_listed(self.figures_removed)} → "
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
+        add("figures trading places between claims", self.figures_moved)
         add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
             if self.names_removed else [])
         add("sentences turned around (a negation, an opposite word, facts trading places)",
@@ -574,6 +576,9 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         if lost:
             d.figures_removed = sorted(lost) + d.figures_removed
             d.figures_added = sorted(found) + d.figures_added
+        elif came.strip():  # the same figures: perhaps traded between claims
+            d.figures_moved = [f"“{_short(a)}” → “{_short(b)}”" for a, b in kt.figures_moved(
+                _body_only(gone, base), _body_only(came, proposed))][:SHOWN]
     if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
         names_then, names_now = reading(base).names(), reading(proposed).names()
         gone_names, new_names = names_then - names_now, names_now - names_then
