@@ -291,12 +291,14 @@ def figures_moved(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]
     if not removed or not added:
         return []
     kept = set(added)
-    readings = [(line, *_figure_free_words(line)) for line in added]
+    readings = None
     out = []
     for old in removed:
         if old in kept or not has_figures(old):
             continue
         words, figs = _figure_free_words(old)
+        if readings is None:  # read the added lines once, when a removed line has figures
+            readings = [(line, *_figure_free_words(line)) for line in added if has_figures(line)]
         if not words or not figs:
             continue
         best, share = None, 0.0
