@@ -120,13 +120,14 @@ def test_units_written_out_abbreviated_or_glued_compare_equal_and_others_do_not(
             ("£20,000", "£20 000"), ("2.5 million", "2,500,000"), ("£10,000", "ten thousand pounds"),
             ("£5m", "£5 million"), ("1761-62", "1761–1762"), ("1,000 men", "1000 men"),
             ("a 5-second error", "a 5 second error"), ("3 May", "May 3rd"),
-            ("3 May", "the 3rd of May")]
+            ("3 May", "the 3rd of May"), ("at −40 °C", "at -40°C")]
     for a, b in same:
         assert cw.figures(a) == cw.figures(b), (a, b)
     differ = [("5.1 s slow", "5.1 min slow"), ("5 km", "5 miles"), ("1760s", "1760 seconds"),
               ("5 m", "5 mm"), ("half a degree", "a quarter of a degree"),
               ("£20,000", "£2,000"), ("1761-62", "1761-63"), ("2.5 million", "2.5 billion"),
-              ("£5", "$5"), ("3rd place", "3 place")]
+              ("£5", "$5"), ("3rd place", "3 place"), ("at 40 °C", "at 40 °F"),
+              ("at 40 degrees", "at -40 degrees"), ("at 40 °C", "at −40 °C"), ("5 s", "<5 s")]
     for a, b in differ:
         assert cw.figures(a) != cw.figures(b), (a, b)
     # one letter is a unit only in lower case: "1764 M. Le Roy" names no metres
