@@ -184,3 +184,27 @@ def test_figures_trading_places_between_two_lines_are_found_and_a_reworded_line_
                             "H3 took nearly 19 years to build.\n") == []  # the same value
     assert cw.figures_moved("- Jamaica, 1761-62: slow on arrival\n",
                             "The watch reached Jamaica in 1764 after a long voyage out.\n") == []
+
+
+_CLAIM_WORDS = st.lists(st.sampled_from("the watch lost gained time at sea in trial board paid "
+                                        "harrison kendall copy voyage".split()),
+                        min_size=3, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_CLAIM_WORDS, min_size=2, max_size=6, unique_by=tuple), st.randoms())
+def test_items_reordered_with_their_citations_never_move_one_and_traded_ones_always_do(
+        claims, rnd):
+    """Independent of the reader: each item cites its own source [[S<i>]]. Reordering the
+    items (each carrying its citation) moves none; trading two items' citations moves both."""
+    items = [f"- {' '.join(words)} ([[S{i}]])." for i, words in enumerate(claims)]
+    then = "\n".join(items) + "\n"
+    shuffled = items[:]
+    rnd.shuffle(shuffled)
+    assert cw.citations_moved(then, "\n".join(shuffled) + "\n") == []
+    a, b = rnd.sample(range(len(items)), 2)
+    traded = items[:]
+    traded[a] = items[a].replace(f"[[S{a}]]", f"[[S{b}]]")
+    traded[b] = items[b].replace(f"[[S{b}]]", f"[[S{a}]]")
+    moved = cw.citations_moved(then, "\n".join(traded) + "\n")
+    assert sorted(cite for _claim, cite in moved) == sorted([f"[[S{a}]]", f"[[S{b}]]"])
