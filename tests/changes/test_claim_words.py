@@ -208,3 +208,16 @@ def test_items_reordered_with_their_citations_never_move_one_and_traded_ones_alw
     traded[b] = items[b].replace(f"[[S{b}]]", f"[[S{a}]]")
     moved = cw.citations_moved(then, "\n".join(traded) + "\n")
     assert sorted(cite for _claim, cite in moved) == sorted([f"[[S{a}]]", f"[[S{b}]]"])
+
+
+def test_a_word_opening_a_sentence_put_in_anothers_place_is_offered_with_the_rest_kept():
+    assert cw.openers_swapped("Harrison built H4 in 1759.\n", "Mudge built H4 in 1759.\n") == \
+        [("Harrison", "Mudge")]
+    assert cw.openers_swapped("It was paid in 1765. Harrison went home.\n",
+                              "It was paid in 1765. Mudge went home.\n") == [("Harrison", "Mudge")]
+    assert cw.openers_swapped("## Harrison at sea\n", "## Mudge at sea\n") == [("Harrison", "Mudge")]
+    # common openers, words inside a sentence, and lines reworded further are not offered
+    assert cw.openers_swapped("The watch ran.\n", "This watch ran.\n") == []
+    assert cw.openers_swapped("Harrison built H4.\n", "He built H4.\n") == []
+    assert cw.openers_swapped("It went to Harrison then.\n", "It went to Mudge then.\n") == []
+    assert cw.openers_swapped("Harrison built H4.\n", "Mudge made H5.\n") == []

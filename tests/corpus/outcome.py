@@ -214,6 +214,8 @@ INTENDED: list[OutcomeCase] = [
         "confirmed the first result ([[sources/Board of Longitude|Board of Longitude entry]]; "
         "[[John Harrison and the Sea Clocks]]).")),
     OutcomeCase("trials-reordered-with-their-citations", edit(H4, _TRIALS, _TRIALS_REORDERED)),
+    OutcomeCase("name-opening-a-sentence-made-a-pronoun", edit(
+        JH, "Harrison received £10,000 in 1765", "He received £10,000 in 1765")),
     OutcomeCase("sum-written-in-words-of-its-currency", edit(
         JH, "promised £20,000 for half", "promised 20,000 pounds for half")),
     OutcomeCase("year-range-written-whole", edit(H4, "Jamaica trial of 1761-62", "Jamaica trial of 1761–1762")),
@@ -443,6 +445,9 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("claim-made-someone-elses", edit(
         H4, "The fourth and decisive timekeeper of", "According to some, the fourth and decisive "
         "timekeeper of"), frozenset({"claims"})),
+    OutcomeCase("name-opening-a-sentence-swapped", edit(
+        JH, "Harrison received £10,000 in 1765", "Mudge received £10,000 in 1765"),
+        frozenset({"claims"})),
     OutcomeCase("identifier-opening-a-sentence-swapped", edit(
         JH, "H1 was the machine he showed", "H2 was the machine he showed"), frozenset({"claims"})),
 ]

@@ -13,6 +13,7 @@ are normalised ("1761–62" = "1761-62", "thirteen" = "13", "fourth" = "4th", "1
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 
@@ -373,6 +374,48 @@ def names_swapped(gone: str, came: str) -> bool:
     and the other way round: one name put in another's place ("Harrison" → "Mudge")."""
     then, now = names(gone), names(came)
     return bool(then - now) and bool(now - then)
+
+
+def _one_word_apart(old: str, new: str) -> tuple[str, str, int] | None:
+    """(old word, new word, where) when two lines differ in one word only."""
+    p = len(os.path.commonprefix((old, new)))
+    q = len(os.path.commonprefix((old[p:][::-1], new[p:][::-1])))
+    while p and (old[p - 1].isalnum() or old[p - 1] in "_'"):
+        p -= 1  # back to the word's start
+    a, b = old[p:len(old) - q], new[p:len(new) - q]
+    while q and (a or b) and (old[len(old) - q].isalnum() or old[len(old) - q] in "_'"):
+        q -= 1  # on to the word's end
+        a, b = old[p:len(old) - q], new[p:len(new) - q]
+    if _WORD.fullmatch(a) and _WORD.fullmatch(b):
+        return a, b, p
+    return None
+
+
+def openers_swapped(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
+    """A sentence's first word put in place of another's, the rest of the line kept as it was
+    ("Harrison built H4 in 1759." → "Mudge built H4 in 1759."): (old word, new word) pairs,
+    both capitalised and neither a common opener ("The", "It", "In"). Whether the old word is a
+    name the page knows (it stands inside a sentence somewhere) is the caller's to ask:
+    "Passed in 1714" → "Enacted in 1714" changes no name."""
+    removed = [line for line in gone.splitlines() if line.strip()][:limit]
+    added = [line for line in came.splitlines() if line.strip()][:limit]
+    out = []
+    for old in removed:
+        for new in added:
+            if abs(len(old) - len(new)) > 40 or old[-3:] != new[-3:]:
+                continue
+            apart = _one_word_apart(old, new)
+            if apart is None:
+                continue
+            a, b, at = apart
+            before = old[:at].rstrip(" \t*_")
+            if (before and before[-1] not in ".!?:\"“(" and before.lstrip(_MARKUP)) or \
+                    not (a[0].isupper() and b[0].isupper()) or \
+                    a.casefold() in _STARTERS or b.casefold() in _STARTERS:
+                continue
+            out.append((a, b))
+            break
+    return out
 
 
 def _facts(line: str) -> list[tuple[int, int, str]]:

@@ -585,6 +585,13 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         if gone_names and new_names:
             d.names_removed, d.names_added = sorted(gone_names), sorted(new_names)
             lost, found = lost + gone_names, found + new_names
+    elif swaps := kt.openers_swapped(gone, came):  # the same, at a sentence's start
+        known = reading(base).names()  # a name the page uses inside its sentences
+        swaps = [(a, b) for a, b in swaps if a in known]
+        if swaps:
+            d.names_removed = sorted({a for a, _b in swaps})
+            d.names_added = sorted({b for _a, b in swaps})
+            lost, found = lost + Counter(d.names_removed), found + Counter(d.names_added)
     if lost and (d.figures_removed or d.names_removed):  # the lines, then the fields' (kept)
         old, new = reading(base), reading(proposed)
         d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \

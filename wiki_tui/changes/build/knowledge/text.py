@@ -154,6 +154,7 @@ figures_changed = cw.figures_changed
 names_swapped = cw.names_swapped
 citations_moved = cw.citations_moved
 figures_moved = cw.figures_moved
+openers_swapped = cw.openers_swapped
 
 
 _HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
