@@ -221,3 +221,8 @@ def test_a_word_opening_a_sentence_put_in_anothers_place_is_offered_with_the_res
     assert cw.openers_swapped("Harrison built H4.\n", "He built H4.\n") == []
     assert cw.openers_swapped("It went to Harrison then.\n", "It went to Mudge then.\n") == []
     assert cw.openers_swapped("Harrison built H4.\n", "Mudge made H5.\n") == []
+
+
+def test_codes_are_names_written_with_a_number_or_a_regnal_numeral():
+    assert cw.codes("Kendall made K1 in 1769 after H4; George III paid. I was there in 1760s.") == \
+        Counter({"K1": 1, "H4": 1, "III": 1})

@@ -448,6 +448,9 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("name-opening-a-sentence-swapped", edit(
         JH, "Harrison received £10,000 in 1765", "Mudge received £10,000 in 1765"),
         frozenset({"claims"})),
+    OutcomeCase("code-name-generalised-away", edit(
+        H4, "[[Larcum Kendall]]\nmade K1 in 1769", "[[Larcum Kendall]]\nmade a copy in 1769"),
+        frozenset({"claims"})),
     OutcomeCase("identifier-opening-a-sentence-swapped", edit(
         JH, "H1 was the machine he showed", "H2 was the machine he showed"), frozenset({"claims"})),
 ]

@@ -369,6 +369,16 @@ def names(text: str) -> Counter:
     return Counter(m.group() for line in text.splitlines() for m in _name_matches(line))
 
 
+# Names that are codes: a letter and a number ("H4", "K1", "HMS2"), a regnal number ("III")
+_CODE = re.compile(r"\b(?:[A-Z]{1,4}[a-z]?\d+[A-Za-z0-9]*|[IVX]{2,5})\b")
+
+
+def codes(text: str) -> Counter:
+    """Names written as codes (`_CODE`), as a multiset: a page that no longer writes "K1"
+    anywhere has lost what K1 stood for ("made K1 in 1769" → "made a copy in 1769")."""
+    return Counter(_CODE.findall(text))
+
+
 def names_swapped(gone: str, came: str) -> bool:
     """Whether the lines a change adds name someone or something the lines it removes do not,
     and the other way round: one name put in another's place ("Harrison" → "Mudge")."""

@@ -85,6 +85,7 @@ class PageDiff:
     figures_added: list[str] = field(default_factory=list)
     names_removed: list[str] = field(default_factory=list)  # a name put in another's place
     names_added: list[str] = field(default_factory=list)  # ("Harrison" → "Mudge")
+    names_dropped: list[str] = field(default_factory=list)  # "K1": a code the page no longer writes
     figures_moved: list[str] = field(default_factory=list)  # "“H1 | 1735” → “H1 | 1759”"
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
@@ -143,6 +144,7 @@ class PageDiff:
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
         add("figures trading places between claims", self.figures_moved)
+        add("names the page no longer writes", self.names_dropped)
         add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
             if self.names_removed else [])
         add("sentences turned around (a negation, an opposite word, facts trading places)",
@@ -592,7 +594,12 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
             d.names_removed = sorted({a for a, _b in swaps})
             d.names_added = sorted({b for _a, b in swaps})
             lost, found = lost + Counter(d.names_removed), found + Counter(d.names_added)
-    if lost and (d.figures_removed or d.names_removed):  # the lines, then the fields' (kept)
+    if (kt.codes(gone) - kt.codes(came)) and not d.names_removed:
+        dropped = sorted(set(kt.codes(base)) - set(kt.codes(proposed)))  # written nowhere now
+        if dropped:
+            d.names_dropped = dropped
+            lost = lost + Counter(dropped)
+    if lost and (d.figures_removed or d.names_removed or d.names_dropped):  # the lines, then the fields' (kept)
         old, new = reading(base), reading(proposed)
         d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
                          [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN] + \

@@ -128,6 +128,8 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if d.figures_removed and not d.citations_added:
         claims.append(f"changes figures {_listed(d.figures_removed)} → "
                       f"{_listed(d.figures_added) or 'gone'} without a new citation")
+    if d.names_dropped:
+        claims.append(f"drops names the page no longer writes anywhere: {_listed(d.names_dropped)}")
     if d.figures_moved and not d.citations_added:
         claims.append(f"moves figures between claims without a new citation: "
                       f"{_listed(d.figures_moved)}")

@@ -155,6 +155,7 @@ names_swapped = cw.names_swapped
 citations_moved = cw.citations_moved
 figures_moved = cw.figures_moved
 openers_swapped = cw.openers_swapped
+codes = cw.codes
 
 
 _HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
