@@ -226,3 +226,16 @@ def test_a_word_opening_a_sentence_put_in_anothers_place_is_offered_with_the_res
 def test_codes_are_names_written_with_a_number_or_a_regnal_numeral():
     assert cw.codes("Kendall made K1 in 1769 after H4; George III paid. I was there in 1760s.") == \
         Counter({"K1": 1, "H4": 1, "III": 1})
+
+
+def test_a_clause_cut_with_nothing_in_its_place_is_found_and_one_reworded_is_not():
+    line = ("Harrison received the money in 1765 after explaining the mechanism to a sceptical "
+            "panel of experts, and later retired to London.")
+    cut = line.replace(" after explaining the mechanism to a sceptical panel of experts,", "")
+    found = cw.clauses_cut(line, cut, cut)
+    assert found and found[0][1] == "after explaining mechanism sceptical panel experts"
+    said = line.replace("after explaining the mechanism to a sceptical panel of experts",
+                        "once he had shown a doubtful committee how the mechanism worked")
+    assert cw.clauses_cut(line, said, said) == []
+    moved = cut + "\nHe had explained the mechanism to a sceptical panel of experts."
+    assert cw.clauses_cut(line, moved, moved) == []  # the words stand elsewhere on the page

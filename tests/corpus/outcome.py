@@ -69,6 +69,9 @@ _CALLOUT_PAGE = (f"---\ntitle: Almanac dates\ntype: concept\nsummary: x\n---\n# 
 _DATES_PAGE = ("---\ntitle: Trial dates\ntype: concept\nsummary: x\n---\n# Trial dates\n\n"
                "The trial began on 18 Nov 1761 at Portsmouth ([[H4]]).\n\n"
                "The Board paid 2,500 pounds on 1765-10-28 ([[Board of Longitude]]).\n")
+_CUT_LINE = ("Harrison received the money in 1765 after explaining the mechanism to a sceptical "
+             "panel of experts, and later retired to London ([[H4]]).")
+_CUT_PAGE = f"---\ntitle: Cut\ntype: concept\nsummary: x\n---\n# Cut\n\n{_CUT_LINE}\n"
 _FENCE_PAGE = ("---\ntitle: Log notation\ntype: concept\nsummary: x\n---\n# Log notation\n\n"
                "A log line read aloud ([[Dead reckoning]]):\n\n```\nknots 5 WSW\n```\n")
 
@@ -214,6 +217,11 @@ INTENDED: list[OutcomeCase] = [
         "confirmed the first result ([[sources/Board of Longitude|Board of Longitude entry]]; "
         "[[John Harrison and the Sea Clocks]]).")),
     OutcomeCase("trials-reordered-with-their-citations", edit(H4, _TRIALS, _TRIALS_REORDERED)),
+    OutcomeCase("clause-said-in-other-words", edit(
+        "concepts/Cut.md", _CUT_LINE, _CUT_LINE.replace(
+            "after explaining the mechanism to a sceptical panel of experts",
+            "once he had shown a doubtful committee how the mechanism worked")),
+        setup={"concepts/Cut.md": _CUT_PAGE}),
     OutcomeCase("name-opening-a-sentence-made-a-pronoun", edit(
         JH, "Harrison received £10,000 in 1765", "He received £10,000 in 1765")),
     OutcomeCase("sum-written-in-words-of-its-currency", edit(
@@ -451,6 +459,10 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("code-name-generalised-away", edit(
         H4, "[[Larcum Kendall]]\nmade K1 in 1769", "[[Larcum Kendall]]\nmade a copy in 1769"),
         frozenset({"claims"})),
+    OutcomeCase("clause-cut-from-a-sentence", edit(
+        "concepts/Cut.md", _CUT_LINE, _CUT_LINE.replace(
+            " after explaining the mechanism to a sceptical panel of experts,", "")),
+        frozenset({"claims"}), setup={"concepts/Cut.md": _CUT_PAGE}),
     OutcomeCase("identifier-opening-a-sentence-swapped", edit(
         JH, "H1 was the machine he showed", "H2 was the machine he showed"), frozenset({"claims"})),
 ]

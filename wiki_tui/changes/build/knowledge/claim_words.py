@@ -545,6 +545,47 @@ def opposed(removed: Counter, added: Counter) -> tuple[str, str] | None:
     return None
 
 
+# -- clauses: part of a sentence cut, nothing in its place -----------------------------------------
+_CONTENT = re.compile(r"[^\W\d_]{4,}")
+_CUT_SKIP = re.compile(r"^[ \t]*(?:#|>|\||```|~~~|---|%%|<!--|\[\^)")
+
+
+def clauses_cut(gone: str, came: str, visible: str, limit: int = 50) -> list[tuple[str, str]]:
+    """Lines that keep most of their words but lose a clause: four content words (four letters
+    or more) or more that the new page's visible prose no longer holds anywhere, with at most
+    one new word in their place — a cut, not a rewording ("after explaining H4 to a panel and
+    accepting that copies must be made" taken out of a sentence). (old line, the words lost)."""
+    removed = [line.strip() for line in gone.splitlines()
+               if line.strip() and not _CUT_SKIP.match(line)][:limit]
+    added = [line.strip() for line in came.splitlines() if line.strip()][:limit]
+    if not removed or not added:
+        return []
+    kept = set(added)
+    now: set[str] | None = None
+    added_words = [(line, set(_CONTENT.findall(line.lower()))) for line in added]
+    out = []
+    for old in removed:
+        if old in kept:
+            continue
+        words = _CONTENT.findall(old.lower())
+        if len(words) < 6:
+            continue
+        have = set(words)
+        best, best_share, best_words = None, 0.0, set()
+        for new, new_words in added_words:
+            share = len(have & new_words) / len(have)
+            if share > best_share:
+                best, best_share, best_words = new, share, new_words
+        if best is None or best_share < 0.5 or len(best_words - have) > 1:
+            continue
+        if now is None:
+            now = set(_CONTENT.findall(visible.lower()))
+        lost = [w for w in dict.fromkeys(words) if w not in now]
+        if len(lost) >= 4:
+            out.append((old, " ".join(lost)))
+    return out
+
+
 # -- citations: which claim a source backs ------------------------------------------------------
 _CITE = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)|\[\^[^\]\s]+\]")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")

@@ -611,6 +611,10 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
     if gone.strip() and came.strip() and "[" in gone:
         d.citations_moved = [f"“{_short(claim, 60)}” no longer cites {cite}" for claim, cite
                              in kt.citations_moved(_body_text(base), _body_text(proposed))][:SHOWN]
+    if gone.strip() and came.strip() and not d.prose_dropped:
+        d.prose_dropped = [f"“{_short(line)}” loses “{words}”" for line, words in kt.clauses_cut(
+            _body_only(gone, base), _body_only(came, proposed),
+            reading(proposed).visible_prose())][:SHOWN]
     if gone.strip() and "~~" in came:
         d.struck = [f"“{_short(t)}”" for t in kt.struck_bare(gone, came)][:SHOWN]
     if gone.strip() and came.strip():

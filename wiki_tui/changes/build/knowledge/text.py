@@ -156,6 +156,7 @@ citations_moved = cw.citations_moved
 figures_moved = cw.figures_moved
 openers_swapped = cw.openers_swapped
 codes = cw.codes
+clauses_cut = cw.clauses_cut
 
 
 _HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
