@@ -222,6 +222,9 @@ INTENDED: list[OutcomeCase] = [
             "after explaining the mechanism to a sceptical panel of experts",
             "once he had shown a doubtful committee how the mechanism worked")),
         setup={"concepts/Cut.md": _CUT_PAGE}),
+    OutcomeCase("working-out-verb-reworded", edit(
+        "concepts/Dead reckoning.md", "starts from a known position and estimates the new one",
+        "starts from a known position and works out the new one")),
     OutcomeCase("name-opening-a-sentence-made-a-pronoun", edit(
         JH, "Harrison received £10,000 in 1765", "He received £10,000 in 1765")),
     OutcomeCase("sum-written-in-words-of-its-currency", edit(

@@ -354,7 +354,7 @@ _HEDGE = re.compile(r"\b(?:may|might|could|possibly|probably|perhaps|likely|repo
                     r"unconfirmed|uncertain|approximately|roughly|circa|nearly|almost|"
                     # a claim reported, not asserted: "according to Sobel", "Mudge argued"
                     r"according|argue[sd]?|suggest(?:s|ed)|assert(?:s|ed)|contend(?:s|ed)|"
-                    r"believe[sd]?|estimate[sd]|claimed)\b"
+                    r"believe[sd]?|claimed)\b"
                     r"|\b(?:c|ca)\.(?=[ \t]*\d)",
                     re.IGNORECASE)
 
