@@ -258,8 +258,8 @@ def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
             elif run[0] == fence[0] and len(run) >= len(fence) and not line.strip()[len(run):]:
                 fence = ""
             continue
-        if fence or len(line) > 120 or not is_placeholder(line):
-            continue
+        if fence or len(line) > 120 or len(line.split()) > 14 or not is_placeholder(line):
+            continue  # (prose told at once, without a call: is_placeholder's own first test)
         if had is None:
             had = {x.strip() for x in known.splitlines()}
         if line.strip() not in had:
