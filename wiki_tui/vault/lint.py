@@ -420,7 +420,8 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
         old = records.record(path)
         old_rows = record_links(old) if old else []
         old_raws = {row[L_RAW] for row in old_rows}
-        old_broken = Counter(row[L_TARGET] for row, t in zip(old_rows, index.targets_of(path, old_rows)) if t is None)
+        old_broken = Counter(row[L_TARGET] for row, t in zip(old_rows, index.targets_of(path, old_rows))
+                             if t is None) if old_rows else Counter()  # a new page: no query
         targets = set()
         for link, _now, target in proposed.links(path, page):
             if not link.target:
