@@ -343,7 +343,8 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
     that page; one that reaches nothing, by its text. A link cites a source when its linkpath
     or the file it reaches (then) is in a source folder."""
     out = []
-    moved, gone = world.moved, world.gone  # the loop runs once per link
+    append = out.append
+    moved, gone, anchors = world.moved, world.gone, world.anchors  # the loop runs once per link
     initials = _CITE_INITIALS
     for link, now, later in world.links(page, path):
         target = later if after else now
@@ -351,13 +352,18 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
         citation = ((written[:1] in initials or not written.isascii()) and _cites(written)) or (
             target is not None and (target[:1] in initials or not target.isascii())
             and _cites(target))
-        known = moved.get(now, now) if now is not None else target
         sub = link.subpath
-        ident = (known or "?" + link_key(link.target), _subpath_key(sub) if sub else "",
-                 link.embed)
-        broken = target is None or (
-            bool(sub) and _anchor_missing(world.anchors(target, after=after), sub))
-        out.append((ident, link, citation, broken, now if now in gone else None))
+        if now is None:
+            append(((target or "?" + link_key(written), _subpath_key(sub) if sub else "",
+                     link.embed), link, citation, target is None or (
+                bool(sub) and _anchor_missing(anchors(target, after=after), sub)), None))
+        elif sub:
+            append(((moved.get(now, now), _subpath_key(sub), link.embed), link, citation,
+                     target is None or _anchor_missing(anchors(target, after=after), sub),
+                     now if now in gone else None))
+        else:  # the common link: to a page, no heading
+            append(((moved.get(now, now), "", link.embed), link, citation, target is None,
+                    now if now in gone else None))
     return out
 
 
