@@ -452,7 +452,8 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     ids_then = {ident: link for ident, link, _c, _b, _g in then}
     ids_now = {ident: link for ident, link, _c, _b, _g in now}
     removed = [(i, ids_then[i]) for i in ids_then if i not in ids_now]
-    added = [(i, ids_now[i]) for i in ids_now if i not in ids_then]
+    added = [(i, ids_now[i]) for i in ids_now if i not in ids_then] if ids_then else \
+        list(ids_now.items())  # a new page: every link
     # a link keeping the text it shows but reaching another page: retargeted (`[[Old]]` shows
     # "Old", as `[[New|Old]]` does: how a merge carries the old page's links along). The new
     # link may reach a page the page linked already (a merge into a page it cites): any link
@@ -670,7 +671,7 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
     if kind != DELETE:
         _links(world, d, old, new, old_path, fc.path, base, proposed, gone, came)
     _inbound(world, d, changed)
-    if proposed is not None:
+    if proposed is not None and not came.isascii():  # (ASCII text has none)
         invisible = kt.invisible(came) - kt.invisible(gone)
         d.invisible_added = [f"{kt.char_name(ch)} ×{n}" for ch, n in invisible.items()]
     if base is not None and proposed is not None:
