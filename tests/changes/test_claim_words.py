@@ -120,13 +120,14 @@ def test_units_written_out_abbreviated_or_glued_compare_equal_and_others_do_not(
             ("£20,000", "£20 000"), ("2.5 million", "2,500,000"), ("£10,000", "ten thousand pounds"),
             ("£5m", "£5 million"), ("1761-62", "1761–1762"), ("1,000 men", "1000 men"),
             ("a 5-second error", "a 5 second error"), ("3 May", "May 3rd"),
-            ("3 May", "the 3rd of May")]
+            ("3 May", "the 3rd of May"), ("at −40 °C", "at -40°C")]
     for a, b in same:
         assert cw.figures(a) == cw.figures(b), (a, b)
     differ = [("5.1 s slow", "5.1 min slow"), ("5 km", "5 miles"), ("1760s", "1760 seconds"),
               ("5 m", "5 mm"), ("half a degree", "a quarter of a degree"),
               ("£20,000", "£2,000"), ("1761-62", "1761-63"), ("2.5 million", "2.5 billion"),
-              ("£5", "$5"), ("3rd place", "3 place")]
+              ("£5", "$5"), ("3rd place", "3 place"), ("at 40 °C", "at 40 °F"),
+              ("at 40 degrees", "at -40 degrees"), ("at 40 °C", "at −40 °C"), ("5 s", "<5 s")]
     for a, b in differ:
         assert cw.figures(a) != cw.figures(b), (a, b)
     # one letter is a unit only in lower case: "1764 M. Le Roy" names no metres
@@ -183,3 +184,27 @@ def test_figures_trading_places_between_two_lines_are_found_and_a_reworded_line_
                             "H3 took nearly 19 years to build.\n") == []  # the same value
     assert cw.figures_moved("- Jamaica, 1761-62: slow on arrival\n",
                             "The watch reached Jamaica in 1764 after a long voyage out.\n") == []
+
+
+_CLAIM_WORDS = st.lists(st.sampled_from("the watch lost gained time at sea in trial board paid "
+                                        "harrison kendall copy voyage".split()),
+                        min_size=3, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_CLAIM_WORDS, min_size=2, max_size=6, unique_by=tuple), st.randoms())
+def test_items_reordered_with_their_citations_never_move_one_and_traded_ones_always_do(
+        claims, rnd):
+    """Independent of the reader: each item cites its own source [[S<i>]]. Reordering the
+    items (each carrying its citation) moves none; trading two items' citations moves both."""
+    items = [f"- {' '.join(words)} ([[S{i}]])." for i, words in enumerate(claims)]
+    then = "\n".join(items) + "\n"
+    shuffled = items[:]
+    rnd.shuffle(shuffled)
+    assert cw.citations_moved(then, "\n".join(shuffled) + "\n") == []
+    a, b = rnd.sample(range(len(items)), 2)
+    traded = items[:]
+    traded[a] = items[a].replace(f"[[S{a}]]", f"[[S{b}]]")
+    traded[b] = items[b].replace(f"[[S{b}]]", f"[[S{a}]]")
+    moved = cw.citations_moved(then, "\n".join(traded) + "\n")
+    assert sorted(cite for _claim, cite in moved) == sorted([f"[[S{a}]]", f"[[S{b}]]"])

@@ -438,6 +438,11 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("trials-trade-their-years", edit(H4, _TRIALS, _TRIALS.replace("1761-62", "@")
                                                  .replace("1764", "1761-62").replace("@", "1764")),
                 frozenset({"claims"})),
+    OutcomeCase("sign-put-before-a-figure", edit(H4, "5.1 seconds slow", "-5.1 seconds slow"),
+                frozenset({"claims"})),
+    OutcomeCase("claim-made-someone-elses", edit(
+        H4, "The fourth and decisive timekeeper of", "According to some, the fourth and decisive "
+        "timekeeper of"), frozenset({"claims"})),
     OutcomeCase("identifier-opening-a-sentence-swapped", edit(
         JH, "H1 was the machine he showed", "H2 was the machine he showed"), frozenset({"claims"})),
 ]

@@ -55,6 +55,8 @@ _UNIT_WORDS = list(UNIT_OF)
 _NUMBER = (r"(?:\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?![\d.,])|\d+(?:[.,:/\-–]\d+)*)"
            r"(%|(?i:st|nd|rd|th|s)|[a-zA-Z]{1,3})?(?![\w])")
 _CURRENCY = "£$€¥"
+_SIGNS = "-−<>≤≥~"  # a sign before a figure is part of what it says
+_DEGREE = re.compile(r"[ \u00a0]?°[ \u00a0]?([CFKNSEW](?![A-Za-z]))?")
 _SMALL = dict(zip("two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                   "fifteen sixteen seventeen eighteen nineteen".split(), range(2, 20)))
 _ONES = dict(zip("one two three four five six seven eight nine".split(), range(1, 10)))
@@ -139,8 +141,13 @@ def _found(text: str) -> list[tuple[int, int, str]]:
                 cur, before = "", " "
         if _glued(before):
             continue  # part of a name or a version: H4, K1, v1.2
+        sign = ""
+        if before in _SIGNS and not cur and not (start > 1 and _glued(text[start - 2])):
+            sign = "-" if before in "-−" else before  # "−40", "<5", "≥ 3" (not "H4-5")
         suffix = (m.group(1) or "").lower()
         unit, end = _unit_at(text, m.end())
+        if not unit and not suffix and (deg := _DEGREE.match(text, end)):
+            unit, end = " °" + (deg.group(1) or ""), deg.end()  # "5 °C" ≠ "5 °F"
         if suffix == "%":  # 12% = 12 per cent = 12 percent
             suffix, unit = "", " percent"
         elif cur and suffix in _MONEY_SCALE:  # "£5m", "$2bn", "€20k"
@@ -149,7 +156,7 @@ def _found(text: str) -> list[tuple[int, int, str]]:
             suffix, unit = "", " " + glued  # "5km" = "5 km"; not "1760s", not "£5m"
         number = m.group()[: len(m.group()) - len(m.group(1) or "")]
         token, end = _value(text, cur, number, suffix, unit, end)
-        out.append((start - len(cur), end, token))
+        out.append((start - len(cur) - len(sign), end, sign + token))
     low = text.lower()
     finder = _WORD_RE
     if len(low) != len(text):  # a letter whose lower case is longer (İ): read in place
