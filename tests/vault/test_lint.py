@@ -145,3 +145,24 @@ def test_log_history_is_not_linted_as_broken_links(tmp_path):
         assert not [f for f in findings if f.path == "log.md"]
     finally:
         v.close()
+
+
+@pytest.mark.parametrize("new_body, lost", [
+    ("# Trials\n\nNew words.\n\nA step. ^step\n", []),  # text added, every anchor kept
+    ("# TRIALS\n\nA step. ^STEP\n\n## More\n", []),  # anchors compare ignoring case; one added
+    ("# Voyages\n\nA step. ^step\n", ["concepts/Reader.md"]),  # the heading goes
+    ("# Trials\n\nA step.\n", ["concepts/Other reader.md"]),  # the block id goes
+    ("Nothing left.\n", ["concepts/Other reader.md", "concepts/Reader.md"]),
+])
+def test_lint_changes_links_into_a_changed_page_losing_their_anchor(tmp_path, new_body, lost):
+    """An untouched page's `[[Page#Heading]]` / `[[Page#^id]]` breaks when the change removes
+    that heading or block id from the page; a change that keeps every anchor breaks none."""
+    files = {
+        "AGENTS.md": AGENTS,
+        "concepts/Target.md": page("Target", "# Trials\n\nA step. ^step\n"),
+        "concepts/Reader.md": page("Reader", "See [[Target#Trials]]."),
+        "concepts/Other reader.md": page("Other reader", "See [[Target#^step]] and [[Reader]]."),
+    }
+    with Vault.open(write(tmp_path / "v", files), use_cache=False) as v:
+        findings = v.lint_changes({"concepts/Target.md": page("Target", new_body)})
+    assert sorted(f.path for f in findings if f.code == "broken-anchor") == lost

@@ -420,7 +420,8 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
         old = records.record(path)
         old_rows = record_links(old) if old else []
         old_raws = {row[L_RAW] for row in old_rows}
-        old_broken = Counter(row[L_TARGET] for row, t in zip(old_rows, index.targets_of(path, old_rows)) if t is None)
+        old_broken = Counter(row[L_TARGET] for row, t in zip(old_rows, index.targets_of(path, old_rows))
+                             if t is None) if old_rows else Counter()  # a new page: no query
         targets = set()
         for link, _now, target in proposed.links(path, page):
             if not link.target:
@@ -465,8 +466,8 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
                     ))
     # Untouched pages whose `#Heading` / `#^id` links into a changed page lose their anchor.
     for path, page in parsed.items():
-        if path not in records:
-            continue
+        if path not in records or not _loses_anchors(vault, path, page):
+            continue  # every heading and block id it has stays: no link into it loses its anchor
         for source in sorted(index.sources_linking(path)):
             if source in changes or source in _listings(vault) or source not in records:
                 continue
@@ -508,6 +509,16 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
 
 def _anchors(page) -> tuple[set[str], set[str]]:
     return ({h.text.strip().casefold() for h in page.headings}, {b.lower() for b in page.block_ids})
+
+
+def _loses_anchors(vault: "VaultView", path: str, page) -> bool:
+    """Whether the page at `path`, becoming `page`, loses a heading or block id it has now (the
+    links other pages aim at one are only read when it does)."""
+    before = vault.page(path) if is_page_path(path) else None
+    if before is None:
+        return False
+    (headings, blocks), (headings_after, blocks_after) = _anchors(before), _anchors(page)
+    return not (headings <= headings_after and blocks <= blocks_after)
 
 
 def _has_anchor(anchors: tuple[set[str], set[str]], subpath: str) -> bool:

@@ -16,6 +16,7 @@ and is drawn to the SVG its page embeds.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -66,9 +67,9 @@ def read_base_text(vault_root: Path | str, path: str) -> str | None:
     UTF-8 only (a BOM stays in the text as U+FEFF, so writing it back keeps it). Newlines are
     kept as they are: CRLF pages stay CRLF. Never decodes lossily.
     """
-    p = Path(vault_root) / path
     try:
-        data = p.read_bytes()
+        with open(os.path.join(vault_root, path), "rb") as f:
+            data = f.read()
     except FileNotFoundError:
         return None
     if b"\x00" in data[:8192]:
@@ -245,7 +246,7 @@ def _read_as_meant(root: Path, b: Block, seen: _Reading) -> Block:
     rewrite = b.kind == B_WRITE and b.rewrite  # `@@@ WRITE path (rewrite)`, read by the parser
     try:
         # a hostile shape is refused before anything looks at disk
-        guards.clean_relative(b.path, catalog=seen.folders.catalog(root))
+        seen.folders.clean(b.path, catalog=seen.folders.catalog(root))
     except GuardError as exc:
         raise _naming_twin(exc, b.path, seen) from None
     written = b.path
@@ -289,7 +290,7 @@ def _write_once(root: Path, b: Block, seen: _Reading, rewrite: bool) -> None:
                          "first. Send one WRITE with the page's final text (or mark the second "
                          f"'@@@ WRITE {b.path} (rewrite)' if it is meant to replace the first)")
     seen.written[b.path] = b.line
-    if (root / b.path).exists():
+    if os.path.exists(os.path.join(root, b.path)):
         return
     key = twin_key(b.path)
     other = seen.created.get(key)

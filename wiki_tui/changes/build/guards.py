@@ -28,13 +28,25 @@ class FolderNames:
     """What check_path learns of the disk while one changeset is built (nothing is written
     meanwhile): the names in each folder by their case- and Unicode-blind key, each folder
     listed once; what each folder on the way is (one `lstat` per folder, not per page); the
-    vault folder's real path and its catalog, each found once."""
+    vault folder's real path and its catalog, each found once; each path's shape checked once
+    (`clean`: the build checks a block's path before it reads it as meant, then again in
+    check_path)."""
 
     def __init__(self) -> None:
-        self._by_folder: dict[Path, dict[str, list[str]]] = {}
+        self._by_folder: dict[str, dict[str, list[str]]] = {}
         self._real: dict[str, Path] = {}
         self._stats: dict[str, os.stat_result | None] = {}
         self._catalog: dict[Path, str] = {}
+        self._clean: dict[tuple[str, bool, str], str] = {}
+
+    def clean(self, path: str, *, rendered: bool = False, catalog: str = "index.md") -> str:
+        """`clean_relative(path, ...)`, worked out once per path (a refusal is raised each time,
+        and not remembered)."""
+        key = (path, rendered, catalog)
+        found = self._clean.get(key)
+        if found is None:
+            found = self._clean[key] = clean_relative(path, rendered=rendered, catalog=catalog)
+        return found
 
     def real_root(self, vault_root: Path | str) -> Path:
         key = str(vault_root)
@@ -61,7 +73,7 @@ class FolderNames:
             self._stats[path] = found
         return found
 
-    def same_key(self, folder: Path, name: str) -> list[str]:
+    def same_key(self, folder: str, name: str) -> list[str]:
         """The names in `folder` equal to `name` but for case or Unicode form (`name` too)."""
         keyed = self._by_folder.get(folder)
         if keyed is None:
@@ -88,7 +100,7 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
     folders = folders or FolderNames()
     root = folders.real_root(vault_root)
     catalog = folders.catalog(root)
-    clean = clean_relative(path, rendered=rendered, catalog=catalog)
+    clean = folders.clean(path, rendered=rendered, catalog=catalog)
     if clean.casefold() == catalog.casefold():  # index.md is refused by clean_relative already
         raise GuardError(clean, f"{catalog} is the catalog wiki-tui generates from every page's "
                          "frontmatter (`catalog:` in AGENTS.md) and cannot be written directly; "
@@ -100,7 +112,7 @@ def check_path(vault_root: Path | str, path: str, *, rendered: bool = False,
         cur = f"{cur}/{part}"
         st = folders.lstat(cur, folder=i < last)
         if st is None:
-            _check_collision(clean, Path(cur).parent, part, folders)
+            _check_collision(clean, cur[: cur.rfind("/")], part, folders)
             for new_part in parts[i:]:
                 _check_new_name(clean, new_part)
             return clean  # nothing further exists: it will be created as real folders
@@ -136,7 +148,7 @@ def _name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
-def _check_collision(path: str, folder: Path, name: str, folders: FolderNames) -> None:
+def _check_collision(path: str, folder: str, name: str, folders: FolderNames) -> None:
     """A new name that differs from an existing one only in case or Unicode form would be the
     same file on macOS and Windows (and a confusing twin on Linux)."""
     for other in folders.same_key(folder, name):
@@ -246,8 +258,8 @@ def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
             elif run[0] == fence[0] and len(run) >= len(fence) and not line.strip()[len(run):]:
                 fence = ""
             continue
-        if fence or len(line) > 120 or not is_placeholder(line):
-            continue
+        if fence or len(line) > 120 or len(line.split()) > 14 or not is_placeholder(line):
+            continue  # (prose told at once, without a call: is_placeholder's own first test)
         if had is None:
             had = {x.strip() for x in known.splitlines()}
         if line.strip() not in had:

@@ -20,6 +20,7 @@ an existing page's file name; a WRITE named after an alias is refused as a near-
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -31,10 +32,7 @@ from wiki_tui.changes.reply.twins import TwinIndex, differs_by
 
 
 def _exists(root: Path, path: str) -> bool:
-    try:
-        return (root / path).is_file()
-    except OSError:  # a name too long for the file system names no page
-        return False
+    return os.path.isfile(os.path.join(root, path))  # False for a name too long to exist
 
 
 def _pages(vault: Any, paths: list[str]) -> list[str]:

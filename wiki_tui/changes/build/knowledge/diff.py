@@ -349,7 +349,8 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
     that page; one that reaches nothing, by its text. A link cites a source when its linkpath
     or the file it reaches (then) is in a source folder."""
     out = []
-    moved, gone = world.moved, world.gone  # the loop runs once per link
+    append = out.append
+    moved, gone, anchors = world.moved, world.gone, world.anchors  # the loop runs once per link
     initials = _CITE_INITIALS
     for link, now, later in world.links(page, path):
         target = later if after else now
@@ -357,13 +358,18 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
         citation = ((written[:1] in initials or not written.isascii()) and _cites(written)) or (
             target is not None and (target[:1] in initials or not target.isascii())
             and _cites(target))
-        known = moved.get(now, now) if now is not None else target
         sub = link.subpath
-        ident = (known or "?" + link_key(link.target), _subpath_key(sub) if sub else "",
-                 link.embed)
-        broken = target is None or (
-            bool(sub) and _anchor_missing(world.anchors(target, after=after), sub))
-        out.append((ident, link, citation, broken, now if now in gone else None))
+        if now is None:
+            append(((target or "?" + link_key(written), _subpath_key(sub) if sub else "",
+                     link.embed), link, citation, target is None or (
+                bool(sub) and _anchor_missing(anchors(target, after=after), sub)), None))
+        elif sub:
+            append(((moved.get(now, now), _subpath_key(sub), link.embed), link, citation,
+                     target is None or _anchor_missing(anchors(target, after=after), sub),
+                     now if now in gone else None))
+        else:  # the common link: to a page, no heading
+            append(((moved.get(now, now), "", link.embed), link, citation, target is None,
+                    now if now in gone else None))
     return out
 
 
@@ -448,7 +454,8 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     ids_then = {ident: link for ident, link, _c, _b, _g in then}
     ids_now = {ident: link for ident, link, _c, _b, _g in now}
     removed = [(i, ids_then[i]) for i in ids_then if i not in ids_now]
-    added = [(i, ids_now[i]) for i in ids_now if i not in ids_then]
+    added = [(i, ids_now[i]) for i in ids_now if i not in ids_then] if ids_then else \
+        list(ids_now.items())  # a new page: every link
     # a link keeping the text it shows but reaching another page: retargeted (`[[Old]]` shows
     # "Old", as `[[New|Old]]` does: how a merge carries the old page's links along). The new
     # link may reach a page the page linked already (a merge into a page it cites): any link
@@ -682,7 +689,7 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
     if kind != DELETE:
         _links(world, d, old, new, old_path, fc.path, base, proposed, gone, came)
     _inbound(world, d, changed)
-    if proposed is not None:
+    if proposed is not None and not came.isascii():  # (ASCII text has none)
         invisible = kt.invisible(came) - kt.invisible(gone)
         d.invisible_added = [f"{kt.char_name(ch)} ×{n}" for ch, n in invisible.items()]
     if base is not None and proposed is not None:
