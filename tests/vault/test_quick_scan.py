@@ -103,3 +103,19 @@ def test_every_page_of_a_generated_vault(tmp_path):
         taken += _same(text, split_frontmatter(text)[2])
     assert total > 400
     assert taken >= 0.95 * total  # the quick pass is the one that runs on such pages
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(markdownish, pages), st.integers(0, 200), st.integers(0, 200))
+def test_quick_links_equal_the_reference_finder(text, a, length):
+    from wiki_tui.vault.parse.blocks import LineIndex
+    from wiki_tui.vault.parse.links import _LinkFinder
+    from wiki_tui.vault.parse.quick import quick_links
+
+    a = min(a, len(text))
+    b = min(a + length, len(text))
+    quick = quick_links(text, a, b, "frontmatter")
+    if quick is not None:
+        reference: list = []
+        _LinkFinder(text, LineIndex(text), "frontmatter").run(a, b, reference, [], [])
+        assert quick == reference

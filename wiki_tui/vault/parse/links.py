@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from wiki_tui.vault.parse.blocks import BlockPass, Heading, LineIndex
-from wiki_tui.vault.parse.quick import quick_scan
+from wiki_tui.vault.parse.quick import quick_links, quick_scan
 from wiki_tui.vault.parse.link import (
     ATTACHMENT_EXTENSIONS,
     DESTINATION,
@@ -262,6 +262,8 @@ def find_links_in(text: str, a: int, b: int, *, kind: str = "wiki") -> list[Link
     Used for frontmatter, where YAML indentation must not look like code. ``kind`` is
     given to wikilinks; markdown links keep kind "markdown".
     """
-    links: list[Link] = []
-    _LinkFinder(text, LineIndex(text), kind).run(a, b, links, [], [])
+    links = quick_links(text, a, b, kind)  # the same answer, where it can tell it
+    if links is None:
+        links = []
+        _LinkFinder(text, LineIndex(text), kind).run(a, b, links, [], [])
     return links

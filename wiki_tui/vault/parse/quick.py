@@ -23,7 +23,6 @@ import re
 from wiki_tui.vault.parse.blocks import (
     _BLOCK_ID,
     _HEADING_AT,
-    _HEADING_NL,
     Heading,
     LineIndex,
     _fence_close,
@@ -31,15 +30,18 @@ from wiki_tui.vault.parse.blocks import (
 )
 from wiki_tui.vault.parse.link import DESTINATION, Link, Scan, _split_wiki_body, markdown_link
 
-__all__ = ["quick_scan"]
+__all__ = ["quick_scan", "quick_links"]
 
 # Anything here makes the reference's answer depend on more than this pass reads.
-_GIVE_UP_IN = ("\t", "\r", "~~~", "\\[", "\n    ")
+_GIVE_UP_IN = ("\t", "\r", "~~~", "\\[")
+# What a line start may hold that matters here, in one pass: a line indented 4+ spaces (give
+# up), an ATX heading (group 1: its marks; group 2: glued to a code span or comment, which
+# cuts its line short in the reference: give up), a setext underline (group 3: give up).
+_LINE_STARTS = re.compile(
+    r"\n(?: {4}| {0,3}(?:(#{1,6})(?:(?=[ \t]|$)|([`%]))|(=+|-{2,})[ \t]*(?:$|[`%])))", re.M
+)
+_GLUED_FIRST = re.compile(r" {0,3}#{1,6}[`%]")  # the first line of the text, as group 2
 _BACKTICKS = re.compile(r"`+")
-_GLUED = re.compile(r"\n {0,3}#{1,6}[`%]")  # a heading whose line the reference cuts short
-# a setext underline (its line may be cut short by a code span or a comment, as above)
-_UNDERLINE = re.compile(r"\n {0,3}(?:=+|-{2,})[ \t]*(?:$|[`%])", re.M)
-_GLUED_FIRST = re.compile(r" {0,3}#{1,6}[`%]")
 # Wikilink: the innermost "[[" before the first "]]" on its line (the body starts with no "[",
 # holds no "[[" nor "]]"). Markdown link: the innermost "[" before the first "]", then "(dest)".
 _LINKS = re.compile(
@@ -57,8 +59,13 @@ def quick_scan(text: str, start: int, kind: str, meta: bool) -> Scan | None:
     for needle in _GIVE_UP_IN:
         if text.find(needle, start) != -1:
             return None
-    if text.startswith("    ", start):
+    if start == 0 and (text.startswith("    ") or _GLUED_FIRST.match(text)):
         return None
+    heads = []  # the ATX heading matches
+    for m in _LINE_STARTS.finditer(text, start - 1 if start else 0):
+        if m.group(1) is None or m.group(2) is not None:
+            return None  # indented, underlined or glued
+        heads.append(m)
     spans = _prose_spans(text, start)
     if spans is None:
         return None
@@ -68,9 +75,18 @@ def quick_scan(text: str, start: int, kind: str, meta: bool) -> Scan | None:
     ranges: list[tuple[int, int]] = []
     if text.find("[", start) != -1 and not _links(text, spans, kind, out.links, out.external, ranges):
         return None
-    if meta and not _meta(text, start, spans, ranges, out):
-        return None
+    if meta:
+        _meta(text, start, spans, ranges, heads, out)
     return out
+
+
+def quick_links(text: str, a: int, b: int, kind: str) -> list[Link] | None:
+    """``links.find_links_in(text, a, b, kind=kind)`` (all of ``text[a:b]`` taken as prose),
+    or None when the reference finder must decide (an escaped bracket)."""
+    links: list[Link] = []
+    if text.find("\\[", a, b) != -1 or not _links(text, [(a, b)], kind, links, [], []):
+        return None
+    return links
 
 
 def _prose_spans(text: str, start: int) -> list[tuple[int, int]] | None:
@@ -180,32 +196,28 @@ def _links(text: str, spans, kind: str, links: list, external: list, ranges: lis
     return True
 
 
-def _meta(text: str, start: int, spans, ranges, out: Scan) -> bool:
-    """Headings, block ids and tags in the prose spans; False where the reference decides
-    by more than this reads (setext underlines, a heading glued to code or a comment)."""
-    lo = start - 1 if start else 0
-    if _UNDERLINE.search(text, lo) or _GLUED.search(text, lo) or start == 0 and _GLUED_FIRST.match(text):
-        return False
+def _meta(text: str, start: int, spans, ranges, heads: list[re.Match], out: Scan) -> None:
+    """Headings (of `heads`, the ATX heading matches), block ids and tags in the prose spans."""
     lines = LineIndex(text)
     headings = out.headings
     if start == 0 and spans[0][0] == 0:
         m = _HEADING_AT.match(text)
         if m and m.end() <= spans[0][1]:
-                headings.append(_heading(text, 0, m, lines))
-    if text.find("#", start) != -1:
+            headings.append(_heading(text, 0, m, lines))
+    if heads:
         si, ns = 0, len(spans)
         a, b = spans[0]
-        for m in _HEADING_NL.finditer(text, lo):
+        for m in heads:
             ls = m.start() + 1
             while b <= ls and si + 1 < ns:
                 si += 1
                 a, b = spans[si]
             if a <= ls < b and m.end() <= b:
                 headings.append(_heading(text, ls, m, lines))
+    if text.find("#", start) != -1:
         _tags(text, start, spans, ranges, out.tags)
     if text.find("^", start) != -1:
         _block_ids(text, start, spans, out.block_ids)
-    return True
 
 
 def _heading(text: str, ls: int, m: re.Match, lines: LineIndex) -> Heading:
