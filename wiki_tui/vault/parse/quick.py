@@ -84,7 +84,7 @@ def quick_links(text: str, a: int, b: int, kind: str) -> list[Link] | None:
     """``links.find_links_in(text, a, b, kind=kind)`` (all of ``text[a:b]`` taken as prose),
     or None when the reference finder must decide (an escaped bracket)."""
     links: list[Link] = []
-    if text.find("\\[", a, b) != -1 or not _links(text, [(a, b)], kind, links, [], []):
+    if text.find("\\[", a, b) != -1 or not _links(text, [(a, b)], kind, links, [], [], b):
         return None
     return links
 
@@ -152,13 +152,15 @@ def _prose_spans(text: str, start: int) -> list[tuple[int, int]] | None:
     return spans
 
 
-def _links(text: str, spans, kind: str, links: list, external: list, ranges: list) -> bool:
-    """Links in the prose spans; False where a match straddles a span's end."""
+def _links(text: str, spans, kind: str, links: list, external: list, ranges: list,
+           endpos: int = -1) -> bool:
+    """Links in the prose spans; False where a match straddles a span's end. `endpos`: where
+    the text ends for the search (the reference's finder stops at its span's end too)."""
     at = LineIndex(text).at
     si, ns = 0, len(spans)
     a, b = spans[0]
     last = 0  # the end of the last link
-    for m in _LINKS.finditer(text, spans[0][0]):
+    for m in _LINKS.finditer(text, spans[0][0], len(text) if endpos < 0 else endpos):
         o, end = m.span()  # o: the "["
         while b <= o:
             si += 1
