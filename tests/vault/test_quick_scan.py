@@ -119,3 +119,15 @@ def test_quick_links_equal_the_reference_finder(text, a, length):
         reference: list = []
         _LinkFinder(text, LineIndex(text), "frontmatter").run(a, b, reference, [], [])
         assert quick == reference
+
+
+def test_every_page_of_the_sample_vault_and_the_docs():
+    """Hand-written markdown: the sample vault (the real-vault fixture) and the project's docs."""
+    root = Path(__file__).resolve().parents[2]
+    files = [*sorted((root / "sample_vault").rglob("*.md")), *sorted((root / "docs").rglob("*.md")),
+             root / "README.md"]
+    taken = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        taken += _same(text, split_frontmatter(text)[2])
+    assert len(files) > 20 and taken > len(files) // 2
