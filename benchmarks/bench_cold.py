@@ -7,8 +7,8 @@ regex, in a fresh process), in CPU time. This prints the floor and the cold buil
 bench_vault.py measures them (fresh processes, a forked parser half counted), the build with
 the fork turned off (one core: the same work, no hand-over), and the build's stages, each timed
 on its own in one process over the same pages (CPU seconds): listing, reading, parsing
-(frontmatter, the block pass, the link finder, headings/block ids/tags, the rest of
-parse_page), records, link resolution, and the store (pages, links, the secondary indexes made
+(frontmatter; the scan as it runs, the regex-first pass alone (with how many pages it took) and
+the reference pass alone; the rest of parse_page), records, link resolution, and the store (pages, links, the secondary indexes made
 at the end). Stages are timed apart, so their sum is near but not equal to the whole build.
 The vault is not changed: it is copied to a temporary folder first (`--dir` is only read).
 """
@@ -72,9 +72,9 @@ def stages(root: Path, db_folder: Path) -> dict:
     from wiki_tui.vault.indexing.resolve import Resolver
     from wiki_tui.vault.indexing.store import Store
     from wiki_tui.vault.layout import scan_tree
-    from wiki_tui.vault.parse.blocks import BlockPass
     from wiki_tui.vault.parse.frontmatter import fast_load, split_frontmatter
-    from wiki_tui.vault.parse.links import _find_tags, _LinkFinder
+    from wiki_tui.vault.parse.links import reference_scan, scan
+    from wiki_tui.vault.parse.quick import quick_scan
     from wiki_tui.vault.parse.page import parse_page, read_page_text
 
     gc.disable()  # as the build runs (model.py: no_gc)
@@ -91,27 +91,11 @@ def stages(root: Path, db_folder: Path) -> dict:
     texts = timed("read", lambda: [read_page_text(os.path.join(root, p), tree.pages[p][1])[0] for p in paths])
     splits = [split_frontmatter(t) for t in texts]
     timed("parse.frontmatter", lambda: [fast_load(s[0]) for s in splits if s[0] is not None])
-    passes = []
-
-    def blocks():
-        for text, split in zip(texts, splits):
-            p = BlockPass(text, split[2])
-            p.blocks()
-            passes.append(p)
-
-    timed("parse.blocks", blocks)
-    ranges = [[] for _ in texts]
-
-    def links():
-        for text, p, r in zip(texts, passes, ranges):
-            finder = _LinkFinder(text, p.lines, "wiki")
-            for a, b in p.spans:
-                if text.find("[", a, b) != -1:
-                    finder.run(a, b, [], [], r)
-
-    timed("parse.links", links)
-    timed("parse.headings_blocks", lambda: [p.meta() for p in passes])
-    timed("parse.tags", lambda: [_find_tags(t, p.spans, r, []) for t, p, r in zip(texts, passes, ranges)])
+    taken = timed("parse.scan_quick", lambda: sum(
+        quick_scan(t, s[2], "wiki", True) is not None for t, s in zip(texts, splits)))
+    out["parse.scan_quick_pages"] = taken
+    timed("parse.scan", lambda: [scan(t, start=s[2]) for t, s in zip(texts, splits)])
+    timed("parse.scan_reference", lambda: [reference_scan(t, start=s[2]) for t, s in zip(texts, splits)])
     # the generated index.md is read line by line, as the build reads it (model._parse_file)
     pages = timed("parse_page", lambda: [parse_catalog(p, t) or parse_page(p, t) if p == "index.md"
                                          else parse_page(p, t) for p, t in zip(paths, texts)])
@@ -135,8 +119,7 @@ def stages(root: Path, db_folder: Path) -> dict:
     out["links"] = sum(len(c) for c in counts)
     out["index_on_disk_mb"] = round(sum(f.stat().st_size for f in db_folder.glob("index.sqlite*")) / 1e6, 1)
     store.close()
-    out["parse_page_minus_parts"] = round(out["parse_page"] - sum(
-        v for k, v in out.items() if k.startswith("parse.")), 3)
+    out["parse_page_minus_parts"] = round(out["parse_page"] - out["parse.frontmatter"] - out["parse.scan"], 3)
     return out
 
 

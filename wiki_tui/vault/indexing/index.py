@@ -112,14 +112,24 @@ class LinkIndex:
         resolve = self.resolver.resolve
         if keys is None:
             keys = {}
+        # A linkpath's answer depends only on the folder it is written in (resolve.py's
+        # resolution_key; a blank one, never stored by the parser, on the page): each pair
+        # is resolved once.
+        answers: dict[tuple[str, str], str | None] = {}
         rows = []
         for source, counts in pages:
+            folder = source[: source.rfind("/") + 1]
             for linkpath, n in counts.items():
                 got = keys.get(linkpath)
                 if got is None:
                     lkey = _link_key(linkpath)
                     got = keys[linkpath] = (lkey, _name_of_key(lkey))
-                rows.append((source, linkpath, n, got[0], got[1], resolve(linkpath, source)))
+                pair = (linkpath, folder if linkpath.strip() else source)
+                if pair in answers:
+                    target = answers[pair]
+                else:
+                    target = answers[pair] = resolve(linkpath, source)
+                rows.append((source, linkpath, n, got[0], got[1], target))
         with self.store.transaction() as conn:
             conn.executemany("INSERT INTO links VALUES(?,?,?,?,?,?)", rows)
 

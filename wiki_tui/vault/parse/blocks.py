@@ -13,7 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["BlockPass", "Heading", "LineIndex"]
+__all__ = ["BlockPass", "Heading", "LineIndex", "heading_text"]
 
 
 @dataclass(slots=True)
@@ -411,10 +411,14 @@ class BlockPass:
         return True
 
     def _heading(self, start: int, end: int, level: int, lines: LineIndex) -> None:
-        text = self.text
-        le = text.find("\n", end)
-        le = len(text) if le == -1 else le
-        htext = text[end:le].strip()
-        if htext.endswith("#"):
-            htext = _HEADING_CLOSE.sub("", htext).rstrip()
-        self.headings.append(Heading(level, htext, lines.at(start)[0]))
+        self.headings.append(Heading(level, heading_text(self.text, end), lines.at(start)[0]))
+
+
+def heading_text(text: str, end: int) -> str:
+    """The text of the ATX heading whose ``#`` marks end at ``end``: the rest of its line,
+    trimmed, without a closing run of ``#``."""
+    le = text.find("\n", end)
+    htext = text[end:le].strip() if le != -1 else text[end:].strip()
+    if htext.endswith("#"):
+        htext = _HEADING_CLOSE.sub("", htext).rstrip()
+    return htext

@@ -13,6 +13,10 @@ The pass:
    it also reads headings (ATX and setext) and block ids there;
 2. this module finds links inside prose spans, and tags in prose outside links.
 
+That pass is the reference (``reference_scan``). ``scan`` first tries quick.py's regex-first
+pass, which gives the same answers in a few C-level searches on the pages it takes (most
+pages; tested equal), and runs the reference on the rest.
+
 Decisions where the guide says *open* or Obsidian is unclear (tested):
 - an unclosed ``%%`` comments out the rest of the page (as Obsidian renders it);
 - a code span may run over lines inside one paragraph (CommonMark); a blank line or a
@@ -28,10 +32,18 @@ Decisions where the guide says *open* or Obsidian is unclear (tested):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from urllib.parse import unquote
 
 from wiki_tui.vault.parse.blocks import BlockPass, Heading, LineIndex
+from wiki_tui.vault.parse.quick import quick_links, quick_scan
+from wiki_tui.vault.parse.link import (
+    ATTACHMENT_EXTENSIONS,
+    DESTINATION,
+    Link,
+    Scan,
+    _split_wiki_body,
+    is_attachment_path,
+    markdown_link,
+)
 
 __all__ = [
     "Link",
@@ -45,102 +57,6 @@ __all__ = [
     "is_attachment_path",
     "ATTACHMENT_EXTENSIONS",
 ]
-
-
-# Not frozen: a frozen dataclass sets each field through object.__setattr__ (~5 us a link, a
-# tenth of a cold build); links are still never changed once made, and hash by value.
-@dataclass(slots=True, unsafe_hash=True)
-class Link:
-    target: str  # linkpath: decoded, trimmed, no subpath; "" for a same-page link ([[#H]])
-    subpath: str  # "" or "#Heading" / "#H1#H2" / "#^block-id"; "" for attachments
-    display: str | None  # alias text / markdown link text / embed size
-    embed: bool
-    kind: str  # "wiki" | "markdown" | "frontmatter" | "external"
-    line: int  # 1-based line in the file
-    col: int  # 0-based column
-    start: int  # offset of the whole link (including a leading "!") in the text
-    end: int
-    raw: str  # the link as written
-
-    @property
-    def is_block(self) -> bool:
-        return self.subpath.startswith("#^")
-
-    @property
-    def heading(self) -> str | None:
-        """The last heading of a heading subpath (``#H1#H2`` -> ``H2``), else None."""
-        if not self.subpath or self.is_block:
-            return None
-        return self.subpath.rsplit("#", 1)[-1]
-
-
-@dataclass(slots=True)
-class Scan:
-    """Everything one pass over a page body finds."""
-
-    links: list[Link] = field(default_factory=list)  # page links (wiki + markdown)
-    external: list[Link] = field(default_factory=list)  # http(s):, mailto:, other URLs
-    spans: list[tuple[int, int]] = field(default_factory=list)  # prose outside code/comments
-    headings: list[Heading] = field(default_factory=list)
-    block_ids: list[str] = field(default_factory=list)
-    tags: list[str] = field(default_factory=list)  # inline tags, without "#", as written
-
-
-# Extensions Obsidian opens as attachments; a "#..." after them is not a heading.
-ATTACHMENT_EXTENSIONS = frozenset(
-    """png jpg jpeg gif bmp svg webp avif heic tif tiff ico
-    mp3 wav m4a ogg oga flac 3gp webm mp4 mkv mov ogv
-    pdf canvas base excalidraw csv json txt""".split()
-)
-
-
-def is_attachment_path(target: str) -> bool:
-    """True if ``target`` names a non-markdown file by its extension (``img.png``)."""
-    slash = target.rfind("/")
-    dot = target.rfind(".")
-    if dot <= slash + 1:
-        return False
-    return target[dot + 1 :].lower() in ATTACHMENT_EXTENSIONS
-
-
-# ---------------------------------------------------------------------------
-# Links inside prose spans
-
-
-def _split_wiki_body(body: str) -> tuple[str, str, str | None]:
-    """``target#sub|display`` -> (target, subpath, display); handles the table ``\\|``."""
-    display = None
-    bar = body.find("|")
-    if bar >= 0:
-        display = body[bar + 1 :]
-        body = body[:bar]
-        if body.endswith("\\"):
-            body = body[:-1]
-    return _split_subpath(body) + (display,)
-
-
-def _split_subpath(path: str) -> tuple[str, str]:
-    hash_ = path.find("#")
-    if hash_ < 0:
-        return path.strip(), ""
-    target = path[:hash_].strip()
-    if target and is_attachment_path(target):
-        return target, ""  # "#..." after an attachment (page=3, icon) is not a heading
-    rest = path[hash_ + 1 :]
-    if "#" not in rest:  # the common single heading or block
-        rest = rest.strip()
-        return target, "#" + rest if rest else ""
-    parts = [p.strip() for p in rest.split("#")]
-    return target, "".join("#" + p for p in parts if p)
-
-
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,31}:")
-
-
-def _is_external(dest: str) -> bool:
-    """A URL (http:, https:, mailto:, obsidian:, file: ...), not a page path. The scheme
-    needs 2+ characters, so a Windows drive letter would not count (none occur here)."""
-    return _SCHEME.match(dest) is not None
 
 
 class _LinkFinder:
@@ -223,44 +139,12 @@ class _LinkFinder:
             pos = text.find("[", pos + 1, b)
 
     def _markdown(self, o, close, end, dest, a, links, external, ranges) -> None:
-        text = self.text
-        embed = o > a and text[o - 1] == "!"
-        start = o - 1 if embed else o
-        ranges.append((start, end))
-        if not dest:
-            return
-        label = text[o + 1 : close]
-        if _is_external(dest):
-            external.append(self._make(dest, "", label, embed, "external", start, end))
-            return
-        path, sub = _split_subpath(dest)
-        path, sub = unquote(path).strip(), unquote(sub)
-        if not path and not sub:
-            return
-        links.append(self._make(path, sub, label, embed, "markdown", start, end))
-
-    def _make(self, target, sub, display, embed, kind, start, end) -> Link:
-        line, col = self.lines.at(start)
-        return Link(
-            target,
-            sub,
-            display,
-            embed,
-            kind,
-            line,
-            col,
-            start,
-            end,
-            self.text[start:end],
-        )
+        embed = o > a and self.text[o - 1] == "!"
+        ranges.append((o - 1 if embed else o, end))
+        markdown_link(self.text, o, close, end, dest, embed, self.lines.at, links, external)
 
 
-# ``(dest)``, ``(<dest>)``, ``(dest "title")``: one level of nested parentheses, so a
-# failed match stops at the second "(" and repeated failures stay linear.
-_DESTINATION = re.compile(
-    r"""[ \t]*(?:<([^<>\n]*)>|((?:[^\s()\\<]|\\.|\((?:[^\s()\\]|\\.)*\))*))"""
-    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)"""
-)
+_DESTINATION = re.compile(DESTINATION)  # see link.py
 
 
 def _parse_destination(text: str, i: int, limit: int) -> tuple[int, str]:
@@ -295,6 +179,20 @@ def scan(
     ``line_offset`` is added to every line number (for text cut out of a larger file).
     ``meta=False`` skips headings, block ids and tags.
     """
+    out = quick_scan(text, start, kind, meta)  # the same answers, where it can tell them
+    if out is None:
+        out = reference_scan(text, start=start, kind=kind, meta=meta)
+    if line_offset:
+        out.links = [_shift(link, line_offset) for link in out.links]
+        out.external = [_shift(link, line_offset) for link in out.external]
+        for h in out.headings:
+            h.line += line_offset
+    return out
+
+
+def reference_scan(text: str, *, start: int = 0, kind: str = "wiki", meta: bool = True) -> Scan:
+    """`scan` by the line-walking pass this module describes: the reference quick.py is
+    tested against, and what runs on any page quick.py gives up on. Lines are not shifted."""
     p = BlockPass(text, start)
     p.blocks()
     out = Scan(spans=p.spans)
@@ -308,11 +206,6 @@ def scan(
         p.meta()
         out.headings, out.block_ids = p.headings, p.block_ids
         _find_tags(text, out.spans, ranges, out.tags)
-    if line_offset:
-        out.links = [_shift(link, line_offset) for link in out.links]
-        out.external = [_shift(link, line_offset) for link in out.external]
-        for h in out.headings:
-            h.line += line_offset
     return out
 
 
@@ -373,6 +266,8 @@ def find_links_in(text: str, a: int, b: int, *, kind: str = "wiki") -> list[Link
     Used for frontmatter, where YAML indentation must not look like code. ``kind`` is
     given to wikilinks; markdown links keep kind "markdown".
     """
-    links: list[Link] = []
-    _LinkFinder(text, LineIndex(text), kind).run(a, b, links, [], [])
+    links = quick_links(text, a, b, kind)  # the same answer, where it can tell it
+    if links is None:
+        links = []
+        _LinkFinder(text, LineIndex(text), kind).run(a, b, links, [], [])
     return links
