@@ -765,6 +765,14 @@ class Vault:
             self._store.checkpoint()
             return self._store.on_disk
 
+    def settle(self) -> None:
+        """Wait until the databases' upkeep after the writes so far (folding their logs,
+        merging the search index: wal.py) is done. Tests and benchmarks; nothing needs it."""
+        self._store.settle()
+        search = self._search
+        if search is not None:
+            search.settle()
+
     def close(self) -> None:
         self.stop_watching()
         with self._lock:
