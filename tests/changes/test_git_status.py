@@ -161,3 +161,27 @@ def test_states_in_combination_stay_truthful(git_vault: Path):
             assert set(repo.changed_from_head(paths)) == differ, (a, b)
         git(git_vault, "reset", "-q", "--hard", "HEAD")
         git(git_vault, "clean", "-q", "-fd")
+
+
+def test_committed_files_follow_an_outside_commit_from_what_it_changed(git_vault: Path, monkeypatch):
+    from wiki_tui.changes import gitops
+
+    first = gitops.committed_files(git_vault)
+    assert "concepts/Dead reckoning.md" in first
+    # a commit made by hand: a page removed, one added in a new folder, one edited
+    git(git_vault, "rm", "-q", "concepts/Dead reckoning.md")
+    (git_vault / "new folder").mkdir()
+    (git_vault / "new folder/Fresh.md").write_text("fresh\n", encoding="utf-8")
+    (git_vault / "entities/H4.md").write_text("edited\n", encoding="utf-8")
+    git(git_vault, "add", "-A")
+    git(git_vault, "commit", "-q", "-m", "by hand")
+    ran = _spy(monkeypatch)
+    followed = gitops.committed_files(git_vault)
+    assert "diff-tree" in ran and "ls-tree" not in ran
+    gitops._head_files.clear()
+    assert followed == gitops.committed_files(git_vault)  # as a full listing says
+    assert "concepts/Dead reckoning.md" not in followed and "new folder/Fresh.md" in followed
+    # history rewritten so that the commit read last is gone: the whole tree is listed again
+    gitops._head_files[str(git_vault)] = ("0" * 40, followed)
+    ran.clear()
+    assert gitops.committed_files(git_vault) == followed and "ls-tree" in ran

@@ -247,6 +247,24 @@ class GitRepo:
 
         return {normalize_path(v) for v in map(self.to_vault, out.split("\0")) if v}
 
+    def files_since(self, old: str, new: str, old_files: frozenset[str]) -> frozenset[str] | None:
+        """The vault's files in commit `new`, from those of commit `old` and what changed
+        between them (`git diff-tree`); None when git cannot tell (`old` is gone)."""
+        from wiki_tui.vault.indexing.resolve import normalize_path
+
+        try:
+            out = self._run("diff-tree", "-r", "-z", "--no-renames", "--name-status", old, new, "--",
+                            *([self.prefix] if self.prefix else []))
+        except GitError:
+            return None
+        fields = out.split("\0")
+        added, removed = set(), set()
+        for status, path in zip(fields[::2], fields[1::2]):
+            vault_path = self.to_vault(path)
+            if vault_path:
+                (removed if status == "D" else added).add(normalize_path(vault_path))
+        return frozenset((old_files - removed) | added)
+
     def blob(self, rev: str, path: str) -> bytes | None:
         """A file's bytes at `rev`, or None when it does not exist there."""
         try:
@@ -412,7 +430,11 @@ def committed_files(root: Path) -> frozenset[str] | None:
         known = _head_files.get(str(root))
         if known is not None and known[0] == head:
             return known[1]
-        files = frozenset(repo.head_files(head))
+        # HEAD moved (a commit made outside wiki-tui): follow it from the last one read, which
+        # reads only the trees that changed, else list HEAD's whole tree
+        files = repo.files_since(known[0], head, known[1]) if known is not None else None
+        if files is None:
+            files = frozenset(repo.head_files(head))
         _head_files[str(root)] = (head, files)
         return files
     except GitError:
