@@ -11,11 +11,12 @@ off (`writer_pragmas`), and a `Folder` per database folds for them:
   database's chores first (`chores()`: small steps of upkeep, e.g. FTS5 merging its segments,
   each returning whether more is left; they take the writers' lock one step at a time and stop
   at the next write, so an edit waits for one step at most), then a PASSIVE checkpoint from a
-  connection of its own, which never waits for or blocks a writer or reader. The log starts over at the first write after a
-  fold that reached its end; when writers kept appending during a fold of a log longer than
-  CATCH_UP_FRAMES (16 MB), the rest is folded with the writers' lock held (a few frames), so the log
-  stays bounded under a steady stream of writes too (a long run of chores is folded every
-  FOLD_STEPS steps);
+  connection of its own, which never waits for or blocks a writer or reader;
+- the log starts over at the first write that begins after a fold reached its end. Under a
+  steady stream of writes every fold ends while the next write is under way: once the log is
+  CATCH_UP_FRAMES long (16 MB), the frames written during the fold are folded with the
+  writers' lock held, between two writes, so the log stays bounded then too (a long run of
+  chores is folded every FOLD_STEPS steps);
 - `fold()` runs one round now, on the caller's thread (tests, and when a command finishes);
   `settle()` waits for the thread to finish what it was woken for (an explicit event, no clock);
 - `close()` stops the thread, folds once more and closes the folder's connection (closing the
@@ -62,6 +63,7 @@ class Folder:
         self._cond = threading.Condition()
         self._pending = 0  # writes not yet folded
         self._busy = False  # the thread is in a round
+        self._hurry = False  # someone waits in settle(): a round now, no pause awaited
         self._stopped = False
         self._thread: threading.Thread | None = None
         self._round_lock = threading.Lock()  # one round at a time (thread, fold(), close())
@@ -82,8 +84,11 @@ class Folder:
     def settle(self) -> None:
         """Wait until the thread has folded every write announced so far."""
         with self._cond:
+            self._hurry = True  # no waiting for a pause: fold now
+            self._cond.notify_all()
             while (self._pending or self._busy) and self._thread is not None and not self._stopped:
                 self._cond.wait()
+            self._hurry = False
 
     def fold(self) -> tuple[int, int, int] | None:
         """One round now, on this thread: the chores, then a PASSIVE checkpoint. The
@@ -110,7 +115,7 @@ class Folder:
         while True:
             with self._cond:
                 while not self._stopped:
-                    if self._pending >= FOLD_WRITES:
+                    if self._pending >= FOLD_WRITES or (self._pending and self._hurry):
                         break
                     if not self._pending:
                         self._cond.wait()
@@ -122,7 +127,7 @@ class Folder:
                 if self._stopped:
                     self._cond.notify_all()
                     return
-                quiet = self._pending < FOLD_WRITES
+                quiet = self._pending < FOLD_WRITES  # a pause (or settle): the chores' turn
                 self._pending = 0
                 self._busy = True
             try:
