@@ -3,6 +3,8 @@ opposites, facts trading places — compared so that the same claim in other wor
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -99,9 +101,74 @@ def test_figures_changed_reads_a_unit_on_the_next_line_with_its_figure():
 
 
 @pytest.mark.parametrize("unit", cw._UNIT_WORDS)
-def test_every_unit_word_is_read_with_its_figure_in_any_case_and_plural(unit):
-    for written in (unit, unit + "s", unit.upper(), unit.title()):
-        read = " ".join(written.lower().split())
-        read = "percent" if read in ("per cent", "per cents", "percents") else read
-        assert cw.figures(f"paid 5 {written} then") == {f"5 {read}": 1}
+def test_every_unit_spelling_is_read_as_its_unit_in_any_case(unit):
+    """Written out or abbreviated, in any case, a unit is read by one name: "5.1 s" and
+    "5.1 seconds" say the same, "5.1 minutes" does not."""
+    name = cw.UNIT_OF[unit]
+    read = {"hundred": "500", "thousand": "5000", "million": "5,000,000",
+            "billion": "5,000,000,000", "trillion": "5,000,000,000,000", "pounds": "£5",
+            "dollars": "$5", "euros": "€5"}.get(name, f"5 {name}")
+    for written in (unit, unit.upper(), unit.title()):
+        assert cw.figures(f"paid 5 {written} then") == {read: 1}
     assert cw.figures(f"paid 5 {unit}x then") == {"5": 1}  # a longer word is no unit
+
+
+def test_units_written_out_abbreviated_or_glued_compare_equal_and_others_do_not():
+    same = [("5.1 s slow", "5.1 seconds slow"), ("5 km away", "5km away"),
+            ("5 kilometres", "5 kilometers"), ("3 hrs", "3 hours"), ("12%", "12 per cent"),
+            ("30g of", "30 grams of"), ("2 h", "two hours"), ("£20,000", "20,000 pounds"),
+            ("£20,000", "£20 000"), ("2.5 million", "2,500,000"), ("£10,000", "ten thousand pounds"),
+            ("£5m", "£5 million"), ("1761-62", "1761–1762"), ("1,000 men", "1000 men"),
+            ("a 5-second error", "a 5 second error"), ("3 May", "May 3rd"),
+            ("3 May", "the 3rd of May")]
+    for a, b in same:
+        assert cw.figures(a) == cw.figures(b), (a, b)
+    differ = [("5.1 s slow", "5.1 min slow"), ("5 km", "5 miles"), ("1760s", "1760 seconds"),
+              ("5 m", "5 mm"), ("half a degree", "a quarter of a degree"),
+              ("£20,000", "£2,000"), ("1761-62", "1761-63"), ("2.5 million", "2.5 billion"),
+              ("£5", "$5"), ("3rd place", "3 place")]
+    for a, b in differ:
+        assert cw.figures(a) != cw.figures(b), (a, b)
+    # one letter is a unit only in lower case: "1764 M. Le Roy" names no metres
+    assert cw.figures("in 1764 M. Le Roy") == {"1764": 1}
+    assert cw.figures("£5m") == {"£5,000,000": 1}  # after a currency sign, m is millions
+    assert cw.figures("5m") == {"5m": 1}  # alone, metres or millions: read as written
+
+
+def test_a_citation_traded_to_another_claim_is_found_and_one_added_or_reflowed_is_not():
+    then = ("- Jamaica, 1761-62: 5.1 seconds slow\n  ([[Sea Clocks]]).\n"
+            "- Barbados, 1764: confirmed the first result ([[Board entry]]).\n")
+    traded = then.replace("[[Sea Clocks]]", "@").replace("[[Board entry]]", "[[Sea Clocks]]") \
+                 .replace("@", "[[Board entry]]")
+    moved = cw.citations_moved(then, traded)
+    assert {cite for _claim, cite in moved} == {"[[Sea Clocks]]", "[[Board entry]]"}
+    assert any(claim.startswith("- Jamaica") for claim, _cite in moved)
+    added = then.replace("([[Board entry]])", "([[Board entry]]; [[Sea Clocks]])")
+    assert cw.citations_moved(then, added) == []  # a second source beside the first
+    reflowed = then.replace("slow\n  ([[Sea", "slow ([[Sea")
+    assert cw.citations_moved(then, reflowed) == []
+    lines = then.splitlines(keepends=True)
+    reordered = lines[2] + lines[0] + lines[1]  # the items trade places with their citations
+    assert cw.citations_moved(then, reordered) == []
+
+
+def test_facts_trading_places_is_told_apart_from_a_sentence_built_anew():
+    assert cw.swapped("Harrison beat Mudge in 1765.", "Mudge beat Harrison in 1765.")
+    assert cw.swapped("| H1 | 1735 | 1736 |", "| H1 | 1736 | 1735 |")
+    assert not cw.swapped("Harrison received £10,000 in 1765, after",
+                          "In 1765 Harrison received £10,000, after")
+    assert not cw.swapped("Harrison beat Mudge.", "Mudge was beaten by Harrison.")
+
+
+def test_degree_words_on_other_steps_are_opposed_and_on_one_step_are_not():
+    assert cw.opposed(Counter(["most"]), Counter(["some"]))
+    assert cw.opposed(Counter(["usually"]), Counter(["rarely"]))
+    assert cw.opposed(Counter(["nearly"]), Counter(["over"]))
+    assert cw.opposed(Counter(["costly"]), Counter(["cheap"]))
+    assert not cw.opposed(Counter(["often"]), Counter(["frequently"]))
+    assert not cw.opposed(Counter(["nearly"]), Counter(["almost"]))
+
+
+def test_a_name_with_a_digit_counts_even_opening_a_sentence():
+    assert cw.names_swapped("H1 was the machine he showed.", "H2 was the machine he showed.")
+    assert not cw.names_swapped("The machine he showed.", "A machine he showed.")

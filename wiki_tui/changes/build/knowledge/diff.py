@@ -72,6 +72,7 @@ class PageDiff:
     links_broken: list[str] = field(default_factory=list)  # new links reaching nothing
     citations_removed: list[str] = field(default_factory=list)
     citations_added: int = 0
+    citations_moved: list[str] = field(default_factory=list)  # "“claim” no longer cites [[S]]"
     embeds_removed: list[str] = field(default_factory=list)
     tags_removed: list[str] = field(default_factory=list)  # "#horology/instruments", in the text
     anchors_removed: list[str] = field(default_factory=list)  # "#Trials" other pages link to
@@ -126,6 +127,7 @@ class PageDiff:
         if self.title_mismatch:
             out.append(self.title_mismatch)
         add("citations removed", self.citations_removed)
+        add("citations moved to back another claim", self.citations_moved)
         add("embeds removed", self.embeds_removed)
         add("links removed", [x for x in self.links_removed
                               if x not in self.citations_removed and x not in self.embeds_removed])
@@ -587,6 +589,9 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         d.prose_dropped = [f"“{_short(line)}”"
                            for line in kt.dropped_lines(
                                gone, base, reading(proposed).visible_prose())][:SHOWN]
+    if gone.strip() and came.strip() and "[" in gone:
+        d.citations_moved = [f"“{_short(claim, 60)}” no longer cites {cite}" for claim, cite
+                             in kt.citations_moved(_body_text(base), _body_text(proposed))][:SHOWN]
     if gone.strip() and "~~" in came:
         d.struck = [f"“{_short(t)}”" for t in kt.struck_bare(gone, came)][:SHOWN]
     if gone.strip() and came.strip():
@@ -614,6 +619,10 @@ def _body_only(lines: str, text: str) -> str:
     field is judged by its value (_value_claims), not as a line."""
     head = set(text[: kt.body_start(text)].splitlines(keepends=True))
     return "".join(line for line in lines.splitlines(keepends=True) if line not in head)
+
+
+def _body_text(text: str) -> str:
+    return text[kt.body_start(text):]
 
 
 def _short(line: str, limit: int = 90) -> str:

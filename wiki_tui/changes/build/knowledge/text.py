@@ -152,6 +152,7 @@ def figures_in(text: str) -> Counter:
 has_figures = cw.has_figures
 figures_changed = cw.figures_changed
 names_swapped = cw.names_swapped
+citations_moved = cw.citations_moved
 
 
 _HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
