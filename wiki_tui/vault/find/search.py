@@ -125,7 +125,7 @@ def parse_query(text: str) -> ParsedQuery | None:
     )
 
 
-MERGE_PAGES = 16  # leaf pages one merge step writes (~2 ms): what an edit may wait for
+MERGE_PAGES = 16  # leaf pages one merge step writes (a few ms): what an edit may wait for
 
 
 def _no_automerge(conn: sqlite3.Connection) -> None:
