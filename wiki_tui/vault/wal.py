@@ -32,9 +32,10 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from pathlib import Path
 from urllib.parse import quote
+
+LockType = type(threading.RLock())  # the writers' lock (a Lock does as well)
 
 FOLD_WRITES = 8  # writes in a burst between two rounds (each round's fold costs the next write
 # a sync of the log's header when it starts the log over, ~1-3 ms)
@@ -53,7 +54,7 @@ class Folder:
     """Folds the write-ahead log of the database at `db_path` (see the module docstring)."""
 
     def __init__(self, db_path: Path, chores: Callable[[], bool] | None = None, *,
-                 lock: AbstractContextManager | None = None, busy_timeout: float = 5.0) -> None:
+                 lock: LockType | None = None, busy_timeout: float = 5.0) -> None:
         self.db_path = Path(db_path)
         self.chores = chores
         self.lock = lock  # the writers' lock: held for a catch-up fold (see _round)
@@ -158,10 +159,21 @@ class Folder:
             # a steady stream of writes (each begun before the fold ended) it would grow without
             # end. Fold the few frames written meanwhile between two writes, the writers held
             # off; the next one starts the log over.
-            with self.lock:
-                result = self._checkpoint()
+            if self._hold_writers():
+                try:
+                    result = self._checkpoint()
+                finally:
+                    self.lock.release()
         self.folds += 1
         return result
+
+    def _hold_writers(self) -> bool:
+        """Take the writers' lock, unless the folder is being closed meanwhile (whoever closes
+        it may hold that lock while it waits for this thread)."""
+        while not self.lock.acquire(timeout=0.05):
+            if self._stopped:
+                return False
+        return True
 
     def _checkpoint(self) -> tuple[int, int, int] | None:
         try:
