@@ -6,10 +6,9 @@ Opens VAULT the way a command does (index and search database on disk, both buil
 then edits `--edits` pages outside the program (a line appended, a link added) and times
 `vault.refresh_file(path)` for each, as bench_vault's `refresh_one_file_ms` row does but over
 enough edits to cross the write-ahead logs' folding points many times (bench_vault's 20 edits
-cross at most one or two). Reported: p50 / p95 / max of wall and process CPU ms, the editing thread's own CPU, the
-worst edits, and the
-size of each database's WAL after the run (bounded: folded in the background, see
-vault/find/wal.py). `--copy`: work on a `cp -a` copy of VAULT in a temp folder (deleted after).
+cross at most one or two). Reported: p50 / p95 / max of wall and process CPU ms, the editing
+thread's own CPU, the worst edits, and the size of each database's WAL after the run (bounded:
+folded on a thread, see vault/wal.py). `--copy`: work on a `cp -a` copy of VAULT in a temp folder (deleted after).
 The load average is printed beside the figures.
 """
 
