@@ -270,6 +270,7 @@ class SearchIndex:
         stale = [p for p, stamp in current.items() if known.get(p) != tuple(stamp)]
         gone = [p for p in known if p not in current]
         if not stale and not gone:
+            self._wrote()  # nothing written: a round in the next pause merges what a build left
             return 0
         conn = self._conn
         bulk = len(stale) + len(gone) > BULK_WRITES
@@ -301,8 +302,7 @@ class SearchIndex:
             raise
         if len(stale) + len(gone) > 100:  # fold the big WAL in now, and shrink its file
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        else:
-            self._wrote()
+        self._wrote()  # the merging its segments still want, in the next pause
         return len(stale) + len(gone)
 
     def _rebuild_empty(self) -> None:
