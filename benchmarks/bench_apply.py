@@ -145,10 +145,10 @@ def main() -> int:
         fresh = f"concepts/bench new {n}.md"
         (root / fresh).write_text(f"---\ntitle: bench new {n}\ntype: concept\nsummary: s\n---\n",
                                   encoding="utf-8")
-        start, spent = time.perf_counter(), cpu_ms()
+        start, used = time.perf_counter(), cpu_ms()
         git(root, "add", "--", fresh)
         add_ms = (time.perf_counter() - start) * 1000
-        bare_cpu.append(cpu_ms() - spent)
+        bare_cpu.append(cpu_ms() - used)
         bare_new.append(add_ms + bare_commit(root, [*paths, fresh], n, bare_cpu))
         cs = changeset_for(root, three()[:2], n)
         cs.files.append(FileChange(f"concepts/bench page {n}.md", CREATE, None,
