@@ -210,6 +210,7 @@ def test_close_leaves_no_thread_running(tmp_path):
     vault.search("topic")
     for n in range(5):
         _edit(vault, root, n)
-    assert any(t.name.startswith("wal-fold") for t in threading.enumerate())
+    threads = [f._thread for f in (vault._store._folder, vault._search._folder)]
+    assert all(t is not None and t.is_alive() for t in threads)
     vault.close()
-    assert not any(t.name.startswith("wal-fold") for t in threading.enumerate())
+    assert not any(t.is_alive() for t in threads)  # (other tests' open vaults may have theirs)

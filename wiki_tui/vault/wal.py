@@ -87,7 +87,8 @@ class Folder:
         with self._cond:
             self._hurry = True  # no waiting for a pause: fold now
             self._cond.notify_all()
-            while (self._pending or self._busy) and self._thread is not None and not self._stopped:
+            while ((self._pending or self._busy) and self._thread is not None and self._thread.is_alive()
+                   and not self._stopped):
                 self._cond.wait()
             self._hurry = False
 
@@ -134,6 +135,8 @@ class Folder:
             try:
                 with self._round_lock:
                     self._round(chores=quiet)
+            except Exception:  # noqa: BLE001 - upkeep only: the writes are safe in the log
+                pass  # the next write wakes a new round
             finally:
                 with self._cond:
                     self._busy = False
