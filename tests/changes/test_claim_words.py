@@ -120,13 +120,14 @@ def test_units_written_out_abbreviated_or_glued_compare_equal_and_others_do_not(
             ("£20,000", "£20 000"), ("2.5 million", "2,500,000"), ("£10,000", "ten thousand pounds"),
             ("£5m", "£5 million"), ("1761-62", "1761–1762"), ("1,000 men", "1000 men"),
             ("a 5-second error", "a 5 second error"), ("3 May", "May 3rd"),
-            ("3 May", "the 3rd of May")]
+            ("3 May", "the 3rd of May"), ("at −40 °C", "at -40°C")]
     for a, b in same:
         assert cw.figures(a) == cw.figures(b), (a, b)
     differ = [("5.1 s slow", "5.1 min slow"), ("5 km", "5 miles"), ("1760s", "1760 seconds"),
               ("5 m", "5 mm"), ("half a degree", "a quarter of a degree"),
               ("£20,000", "£2,000"), ("1761-62", "1761-63"), ("2.5 million", "2.5 billion"),
-              ("£5", "$5"), ("3rd place", "3 place")]
+              ("£5", "$5"), ("3rd place", "3 place"), ("at 40 °C", "at 40 °F"),
+              ("at 40 degrees", "at -40 degrees"), ("at 40 °C", "at −40 °C"), ("5 s", "<5 s")]
     for a, b in differ:
         assert cw.figures(a) != cw.figures(b), (a, b)
     # one letter is a unit only in lower case: "1764 M. Le Roy" names no metres
@@ -172,3 +173,56 @@ def test_degree_words_on_other_steps_are_opposed_and_on_one_step_are_not():
 def test_a_name_with_a_digit_counts_even_opening_a_sentence():
     assert cw.names_swapped("H1 was the machine he showed.", "H2 was the machine he showed.")
     assert not cw.names_swapped("The machine he showed.", "A machine he showed.")
+
+
+def test_figures_trading_places_between_two_lines_are_found_and_a_reworded_line_is_not():
+    gone = "| H1 | 1735 | linked balances |\n| H4 | 1759 | a large watch |\n"
+    came = "| H1 | 1759 | linked balances |\n| H4 | 1735 | a large watch |\n"
+    assert len(cw.figures_moved(gone, came)) == 2
+    assert cw.figures_moved(gone, gone.replace("a large", "a big")) == []  # same figures
+    assert cw.figures_moved("H3 took nearly nineteen years to build.\n",
+                            "H3 took nearly 19 years to build.\n") == []  # the same value
+    assert cw.figures_moved("- Jamaica, 1761-62: slow on arrival\n",
+                            "The watch reached Jamaica in 1764 after a long voyage out.\n") == []
+
+
+_CLAIM_WORDS = st.lists(st.sampled_from("the watch lost gained time at sea in trial board paid "
+                                        "harrison kendall copy voyage".split()),
+                        min_size=3, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_CLAIM_WORDS, min_size=2, max_size=6, unique_by=tuple), st.randoms())
+def test_items_reordered_with_their_citations_never_move_one_and_traded_ones_always_do(
+        claims, rnd):
+    """Independent of the reader: each item cites its own source [[S<i>]]. Reordering the
+    items (each carrying its citation) moves none; trading two items' citations moves both."""
+    items = [f"- {' '.join(words)} ([[S{i}]])." for i, words in enumerate(claims)]
+    then = "\n".join(items) + "\n"
+    shuffled = items[:]
+    rnd.shuffle(shuffled)
+    assert cw.citations_moved(then, "\n".join(shuffled) + "\n") == []
+    a, b = rnd.sample(range(len(items)), 2)
+    traded = items[:]
+    traded[a] = items[a].replace(f"[[S{a}]]", f"[[S{b}]]")
+    traded[b] = items[b].replace(f"[[S{b}]]", f"[[S{a}]]")
+    moved = cw.citations_moved(then, "\n".join(traded) + "\n")
+    assert sorted(cite for _claim, cite in moved) == sorted([f"[[S{a}]]", f"[[S{b}]]"])
+
+
+def test_a_word_opening_a_sentence_put_in_anothers_place_is_offered_with_the_rest_kept():
+    assert cw.openers_swapped("Harrison built H4 in 1759.\n", "Mudge built H4 in 1759.\n") == \
+        [("Harrison", "Mudge")]
+    assert cw.openers_swapped("It was paid in 1765. Harrison went home.\n",
+                              "It was paid in 1765. Mudge went home.\n") == [("Harrison", "Mudge")]
+    assert cw.openers_swapped("## Harrison at sea\n", "## Mudge at sea\n") == [("Harrison", "Mudge")]
+    # common openers, words inside a sentence, and lines reworded further are not offered
+    assert cw.openers_swapped("The watch ran.\n", "This watch ran.\n") == []
+    assert cw.openers_swapped("Harrison built H4.\n", "He built H4.\n") == []
+    assert cw.openers_swapped("It went to Harrison then.\n", "It went to Mudge then.\n") == []
+    assert cw.openers_swapped("Harrison built H4.\n", "Mudge made H5.\n") == []
+
+
+def test_codes_are_names_written_with_a_number_or_a_regnal_numeral():
+    assert cw.codes("Kendall made K1 in 1769 after H4; George III paid. I was there in 1760s.") == \
+        Counter({"K1": 1, "H4": 1, "III": 1})

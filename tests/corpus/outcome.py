@@ -214,6 +214,8 @@ INTENDED: list[OutcomeCase] = [
         "confirmed the first result ([[sources/Board of Longitude|Board of Longitude entry]]; "
         "[[John Harrison and the Sea Clocks]]).")),
     OutcomeCase("trials-reordered-with-their-citations", edit(H4, _TRIALS, _TRIALS_REORDERED)),
+    OutcomeCase("name-opening-a-sentence-made-a-pronoun", edit(
+        JH, "Harrison received £10,000 in 1765", "He received £10,000 in 1765")),
     OutcomeCase("sum-written-in-words-of-its-currency", edit(
         JH, "promised £20,000 for half", "promised 20,000 pounds for half")),
     OutcomeCase("year-range-written-whole", edit(H4, "Jamaica trial of 1761-62", "Jamaica trial of 1761–1762")),
@@ -429,6 +431,25 @@ DAMAGING: list[OutcomeCase] = [
                 frozenset({"claims"})),
     OutcomeCase("opposite-outside-the-old-list", edit(
         JH, "which needed no\ncostly machine", "which needed no\ncheap machine"),
+        frozenset({"claims"})),
+    OutcomeCase("table-rows-trade-their-years", edit(
+        JH, "| H1 | 1735 | linked balances; tried to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 "
+        "took nearly nineteen years |\n| [[H4]] | 1759 |", "| H1 | 1759 | linked balances; tried "
+        "to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 took nearly nineteen years |\n| [[H4]] "
+        "| 1735 |"), frozenset({"claims"})),
+    OutcomeCase("trials-trade-their-years", edit(H4, _TRIALS, _TRIALS.replace("1761-62", "@")
+                                                 .replace("1764", "1761-62").replace("@", "1764")),
+                frozenset({"claims"})),
+    OutcomeCase("sign-put-before-a-figure", edit(H4, "5.1 seconds slow", "-5.1 seconds slow"),
+                frozenset({"claims"})),
+    OutcomeCase("claim-made-someone-elses", edit(
+        H4, "The fourth and decisive timekeeper of", "According to some, the fourth and decisive "
+        "timekeeper of"), frozenset({"claims"})),
+    OutcomeCase("name-opening-a-sentence-swapped", edit(
+        JH, "Harrison received £10,000 in 1765", "Mudge received £10,000 in 1765"),
+        frozenset({"claims"})),
+    OutcomeCase("code-name-generalised-away", edit(
+        H4, "[[Larcum Kendall]]\nmade K1 in 1769", "[[Larcum Kendall]]\nmade a copy in 1769"),
         frozenset({"claims"})),
     OutcomeCase("identifier-opening-a-sentence-swapped", edit(
         JH, "H1 was the machine he showed", "H2 was the machine he showed"), frozenset({"claims"})),

@@ -13,6 +13,7 @@ are normalised ("1761–62" = "1761-62", "thirteen" = "13", "fourth" = "4th", "1
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 
@@ -55,6 +56,8 @@ _UNIT_WORDS = list(UNIT_OF)
 _NUMBER = (r"(?:\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?![\d.,])|\d+(?:[.,:/\-–]\d+)*)"
            r"(%|(?i:st|nd|rd|th|s)|[a-zA-Z]{1,3})?(?![\w])")
 _CURRENCY = "£$€¥"
+_SIGNS = "-−<>≤≥~"  # a sign before a figure is part of what it says
+_DEGREE = re.compile(r"[ \u00a0]?°[ \u00a0]?([CFKNSEW](?![A-Za-z]))?")
 _SMALL = dict(zip("two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                   "fifteen sixteen seventeen eighteen nineteen".split(), range(2, 20)))
 _ONES = dict(zip("one two three four five six seven eight nine".split(), range(1, 10)))
@@ -139,8 +142,13 @@ def _found(text: str) -> list[tuple[int, int, str]]:
                 cur, before = "", " "
         if _glued(before):
             continue  # part of a name or a version: H4, K1, v1.2
+        sign = ""
+        if before in _SIGNS and not cur and not (start > 1 and _glued(text[start - 2])):
+            sign = "-" if before in "-−" else before  # "−40", "<5", "≥ 3" (not "H4-5")
         suffix = (m.group(1) or "").lower()
         unit, end = _unit_at(text, m.end())
+        if not unit and not suffix and (deg := _DEGREE.match(text, end)):
+            unit, end = " °" + (deg.group(1) or ""), deg.end()  # "5 °C" ≠ "5 °F"
         if suffix == "%":  # 12% = 12 per cent = 12 percent
             suffix, unit = "", " percent"
         elif cur and suffix in _MONEY_SCALE:  # "£5m", "$2bn", "€20k"
@@ -149,7 +157,7 @@ def _found(text: str) -> list[tuple[int, int, str]]:
             suffix, unit = "", " " + glued  # "5km" = "5 km"; not "1760s", not "£5m"
         number = m.group()[: len(m.group()) - len(m.group(1) or "")]
         token, end = _value(text, cur, number, suffix, unit, end)
-        out.append((start - len(cur), end, token))
+        out.append((start - len(cur) - len(sign), end, sign + token))
     low = text.lower()
     finder = _WORD_RE
     if len(low) != len(text):  # a letter whose lower case is longer (İ): read in place
@@ -268,6 +276,53 @@ def figures_changed(then: str, now: str) -> tuple[Counter, Counter]:
     return old - new, new - old
 
 
+_MONTH_WORDS = frozenset(m.lower() for m in MONTH_OF)
+
+
+def _figure_free_words(line: str) -> tuple[list[str], Counter]:
+    """A line's words with its figures taken out, and its figures."""
+    rest, at = [], 0
+    for start, end, _token in _found(line):
+        rest.append(line[at:start])
+        at = end
+    rest.append(line[at:])
+    words = [w for w in _WORD.findall(" ".join(rest).lower()) if w not in _MONTH_WORDS]
+    return words, figures(line)
+
+
+def figures_moved(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
+    """Lines whose figures trade places with another's while the page keeps the same figures:
+    a removed line and the added line worded the same but for its figures, holding other
+    figures ("| H1 | 1735 |" → "| H1 | 1759 |" while H4's row takes 1735). (old, new) pairs."""
+    removed = [line.strip() for line in gone.splitlines() if line.strip()][:limit]
+    added = [line.strip() for line in came.splitlines() if line.strip()][:limit]
+    if not removed or not added:
+        return []
+    kept = set(added)
+    readings = None
+    out = []
+    for old in removed:
+        if old in kept or not has_figures(old):
+            continue
+        words, figs = _figure_free_words(old)
+        if readings is None:  # read the added lines once, when a removed line has figures
+            readings = [(line, *_figure_free_words(line)) for line in added if has_figures(line)]
+        if not words or not figs:
+            continue
+        best, share = None, 0.0
+        for new, new_words, new_figs in readings:
+            if len(words) < 4:
+                same = 1.0 if new_words == words else 0.0  # a short line: worded exactly so
+            else:
+                same = sum((Counter(words) & Counter(new_words)).values()) / max(len(words),
+                                                                               len(new_words))
+            if same > share:
+                best, share, best_figs = new, same, new_figs
+        if best is not None and share >= 0.8 and best_figs and best_figs != figs:
+            out.append((old, best))
+    return out
+
+
 def has_figures(text: str) -> bool:
     return bool(re.search(r"\d", text) or _MONTH.search(text)
                 or _WORD_RE_ANY_CASE.search(text))
@@ -314,11 +369,63 @@ def names(text: str) -> Counter:
     return Counter(m.group() for line in text.splitlines() for m in _name_matches(line))
 
 
+# Names that are codes: a letter and a number ("H4", "K1", "HMS2"), a regnal number ("III")
+_CODE = re.compile(r"\b(?:[A-Z]{1,4}[a-z]?\d+[A-Za-z0-9]*|[IVX]{2,5})\b")
+
+
+def codes(text: str) -> Counter:
+    """Names written as codes (`_CODE`), as a multiset: a page that no longer writes "K1"
+    anywhere has lost what K1 stood for ("made K1 in 1769" → "made a copy in 1769")."""
+    return Counter(_CODE.findall(text))
+
+
 def names_swapped(gone: str, came: str) -> bool:
     """Whether the lines a change adds name someone or something the lines it removes do not,
     and the other way round: one name put in another's place ("Harrison" → "Mudge")."""
     then, now = names(gone), names(came)
     return bool(then - now) and bool(now - then)
+
+
+def _one_word_apart(old: str, new: str) -> tuple[str, str, int] | None:
+    """(old word, new word, where) when two lines differ in one word only."""
+    p = len(os.path.commonprefix((old, new)))
+    q = len(os.path.commonprefix((old[p:][::-1], new[p:][::-1])))
+    while p and (old[p - 1].isalnum() or old[p - 1] in "_'"):
+        p -= 1  # back to the word's start
+    a, b = old[p:len(old) - q], new[p:len(new) - q]
+    while q and (a or b) and (old[len(old) - q].isalnum() or old[len(old) - q] in "_'"):
+        q -= 1  # on to the word's end
+        a, b = old[p:len(old) - q], new[p:len(new) - q]
+    if _WORD.fullmatch(a) and _WORD.fullmatch(b):
+        return a, b, p
+    return None
+
+
+def openers_swapped(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
+    """A sentence's first word put in place of another's, the rest of the line kept as it was
+    ("Harrison built H4 in 1759." → "Mudge built H4 in 1759."): (old word, new word) pairs,
+    both capitalised and neither a common opener ("The", "It", "In"). Whether the old word is a
+    name the page knows (it stands inside a sentence somewhere) is the caller's to ask:
+    "Passed in 1714" → "Enacted in 1714" changes no name."""
+    removed = [line for line in gone.splitlines() if line.strip()][:limit]
+    added = [line for line in came.splitlines() if line.strip()][:limit]
+    out = []
+    for old in removed:
+        for new in added:
+            if abs(len(old) - len(new)) > 40 or old[-3:] != new[-3:]:
+                continue
+            apart = _one_word_apart(old, new)
+            if apart is None:
+                continue
+            a, b, at = apart
+            before = old[:at].rstrip(" \t*_")
+            if (before and before[-1] not in ".!?:\"“(" and before.lstrip(_MARKUP)) or \
+                    not (a[0].isupper() and b[0].isupper()) or \
+                    a.casefold() in _STARTERS or b.casefold() in _STARTERS:
+                continue
+            out.append((a, b))
+            break
+    return out
 
 
 def _facts(line: str) -> list[tuple[int, int, str]]:

@@ -85,6 +85,8 @@ class PageDiff:
     figures_added: list[str] = field(default_factory=list)
     names_removed: list[str] = field(default_factory=list)  # a name put in another's place
     names_added: list[str] = field(default_factory=list)  # ("Harrison" → "Mudge")
+    names_dropped: list[str] = field(default_factory=list)  # "K1": a code the page no longer writes
+    figures_moved: list[str] = field(default_factory=list)  # "“H1 | 1735” → “H1 | 1759”"
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
     prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
@@ -141,6 +143,8 @@ class PageDiff:
         add("figures changed", [f"{_listed(self.figures_removed)} → "
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
+        add("figures trading places between claims", self.figures_moved)
+        add("names the page no longer writes", self.names_dropped)
         add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
             if self.names_removed else [])
         add("sentences turned around (a negation, an opposite word, facts trading places)",
@@ -574,13 +578,28 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         if lost:
             d.figures_removed = sorted(lost) + d.figures_removed
             d.figures_added = sorted(found) + d.figures_added
+        elif came.strip():  # the same figures: perhaps traded between claims
+            d.figures_moved = [f"“{_short(a)}” → “{_short(b)}”" for a, b in kt.figures_moved(
+                _body_only(gone, base), _body_only(came, proposed))][:SHOWN]
     if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
         names_then, names_now = reading(base).names(), reading(proposed).names()
         gone_names, new_names = names_then - names_now, names_now - names_then
         if gone_names and new_names:
             d.names_removed, d.names_added = sorted(gone_names), sorted(new_names)
             lost, found = lost + gone_names, found + new_names
-    if lost and (d.figures_removed or d.names_removed):  # the lines, then the fields' (kept)
+    elif swaps := kt.openers_swapped(gone, came):  # the same, at a sentence's start
+        known = reading(base).names()  # a name the page uses inside its sentences
+        swaps = [(a, b) for a, b in swaps if a in known]
+        if swaps:
+            d.names_removed = sorted({a for a, _b in swaps})
+            d.names_added = sorted({b for _a, b in swaps})
+            lost, found = lost + Counter(d.names_removed), found + Counter(d.names_added)
+    if (kt.codes(gone) - kt.codes(came)) and not d.names_removed:
+        dropped = sorted(set(kt.codes(base)) - set(kt.codes(proposed)))  # written nowhere now
+        if dropped:
+            d.names_dropped = dropped
+            lost = lost + Counter(dropped)
+    if lost and (d.figures_removed or d.names_removed or d.names_dropped):  # the lines, then the fields' (kept)
         old, new = reading(base), reading(proposed)
         d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
                          [f"+{n}: {t}" for n, t in new.figure_lines(set(found))][:SHOWN] + \
