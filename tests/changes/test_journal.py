@@ -367,8 +367,8 @@ def test_a_symlink_out_of_the_vault_is_refused(git_vault: Path, tmp_path: Path):
 
 
 def test_rollback_after_adding_an_untracked_page_late(git_vault: Path):
-    """Only edits (no new file): git is asked about untracked paths only when the commit
-    names one; that late `git add` is undone too when the commit then fails."""
+    """An untracked page being edited (the status lists it "??"): it is the person's note,
+    committed apart first; when git's hook refuses, everything is put back, the index too."""
     (git_vault / "concepts/Loose.md").write_text(page("Loose"), encoding="utf-8")
     hook = git_vault / ".git/hooks/pre-commit"
     hook.write_text("#!/bin/sh\nexit 1\n")
@@ -389,3 +389,18 @@ def test_without_git_installed_the_vault_still_works(git_vault: Path, monkeypatc
     result = apply_changeset(vault, changeset(create("concepts/A.md", page("A"))))
     assert result.commit is None and "git is not installed" in result.notice
     assert (git_vault / "concepts/A.md").exists() and head(git_vault) == before
+
+
+def test_an_ignored_page_reaches_the_late_add_and_is_put_back(git_vault: Path):
+    """A page git ignores: the status does not list it, so it looks committed; the commit names
+    it unknown, the late `git add` refuses it, and the apply rolls back whole."""
+    with open(git_vault / ".gitignore", "a", encoding="utf-8") as handle:
+        handle.write("\nconcepts/Hidden.md\n")
+    git(git_vault, "add", ".gitignore")
+    git(git_vault, "commit", "-q", "-m", "ignore")
+    (git_vault / "concepts/Hidden.md").write_text(page("Hidden"), encoding="utf-8")
+    vault = open_vault(git_vault)
+    before = full_state(git_vault)
+    with pytest.raises(ApplyError):
+        apply_changeset(vault, changeset(modify(git_vault, "concepts/Hidden.md", page("Hidden", "x"))))
+    assert full_state(git_vault) == before

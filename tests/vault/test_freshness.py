@@ -172,3 +172,20 @@ def test_a_page_the_watcher_adds_during_the_listing_is_not_dropped(tmp_path, mon
     assert ("deleted", "Arrived.md") not in changes
     assert "Arrived.md" in vault.pages and vault.linking_to("Note.md").get("Arrived.md") == 1
     vault.close()
+
+
+def test_sync_reads_agents_md_again_when_another_process_changed_it(tmp_path):
+    """sync_with_disk is the freshness check: AGENTS.md changed by another process (here, the
+    catalog moved) is read again, before the pages, with log.md's stamp saying something ran."""
+    root = write(tmp_path / "v", {**BASIC, "log.md": "# Log\n", "AGENTS.md": "# Rules\n"})
+    age(root)
+    vault = Vault.open(root)
+    assert vault.catalog == "index.md"
+    (root / "AGENTS.md").write_text("---\ncatalog: wiki-index.md\n---\n# Rules\n")
+    (root / "wiki-index.md").write_text("# Index\n\n- [[Note]]\n")
+    with open(root / "log.md", "a") as handle:  # what another process's apply leaves
+        handle.write("\n## [2026-01-01] ingest | elsewhere\n")
+    assert vault.sync_with_disk() == 3
+    assert vault.catalog == "wiki-index.md" and "wiki-index.md" in vault.pages
+    assert vault.sync_with_disk() == 0
+    vault.close()

@@ -112,6 +112,16 @@ def index_lock(vault_root: Path) -> Path | None:
     return lock if lock is not None and lock.exists() else None
 
 
+def in_index(xy: str) -> bool | None:
+    """Whether a path with this `GitRepo.status` record has an entry in git's index (None:
+    cannot tell from the record; ask `index_entries`)."""
+    if xy == "??" or (len(xy) == 2 and xy[0] == "D" and xy[1] == " "):
+        return False  # untracked, or its deletion staged
+    if len(xy) == 2 and xy[0] in " MTA" and xy[1] in " MTD":
+        return True
+    return None
+
+
 def commit_locks(vault_root: Path) -> list[Path]:
     """The lock files a `git add`/`git commit` takes (index, HEAD, the branch ref) that exist."""
     git_dir = find_git_dir(vault_root)
@@ -237,6 +247,24 @@ class GitRepo:
 
         return {normalize_path(v) for v in map(self.to_vault, out.split("\0")) if v}
 
+    def files_since(self, old: str, new: str, old_files: frozenset[str]) -> frozenset[str] | None:
+        """The vault's files in commit `new`, from those of commit `old` and what changed
+        between them (`git diff-tree`); None when git cannot tell (`old` is gone)."""
+        from wiki_tui.vault.indexing.resolve import normalize_path
+
+        try:
+            out = self._run("diff-tree", "-r", "-z", "--no-renames", "--name-status", old, new, "--",
+                            *([self.prefix] if self.prefix else []))
+        except GitError:
+            return None
+        fields = out.split("\0")
+        added, removed = set(), set()
+        for status, path in zip(fields[::2], fields[1::2]):
+            vault_path = self.to_vault(path)
+            if vault_path:
+                (removed if status == "D" else added).add(normalize_path(vault_path))
+        return frozenset((old_files - removed) | added)
+
     def blob(self, rev: str, path: str) -> bytes | None:
         """A file's bytes at `rev`, or None when it does not exist there."""
         try:
@@ -267,15 +295,19 @@ class GitRepo:
                 out.append((status, new_v, self.to_vault(old) if old else None))
         return out
 
-    def dirty(self, paths: list[str]) -> list[str]:
-        """Vault paths (of `paths`) that differ from HEAD in the index or working tree, or are untracked."""
+    def status(self, paths: list[str]) -> dict[str, str]:
+        """Those of `paths` that differ from HEAD in the index or working tree, or are untracked:
+        vault path -> git's two status letters (`XY` of `git status --porcelain`: X the index
+        against HEAD, Y the working tree against the index, "??" untracked; "" when git gave
+        the path more than one record, or a rename). One `git status`; the rest of what an
+        apply asks of git before it commits follows from it (see changed_from_head, in_index)."""
         if not paths:
-            return []
+            return {}
         # --no-optional-locks: a status must not take index.lock (a kill would leave it).
         out = self._run("--no-optional-locks", "status", "--porcelain=v1", "-z",
                         "--untracked-files=all", "--",
                         *[":(literal)" + self.to_repo(p) for p in paths])
-        found = []
+        found: dict[str, str] = {}
         records = out.split("\0")
         i = 0
         while i < len(records):
@@ -283,23 +315,41 @@ class GitRepo:
             i += 1
             if len(record) < 4:
                 continue
+            xy = record[:2]
             if record[0] in "RC":  # a rename record carries its source path in the next field
                 i += 1
-            found.append(self.to_vault(record[3:]) or record[3:])
+                xy = ""
+            path = self.to_vault(record[3:]) or record[3:]
+            found[path] = "" if path in found else xy
         return found
 
-    def changed_from_head(self, paths: list[str]) -> list[str]:
+    def dirty(self, paths: list[str]) -> list[str]:
+        """Vault paths (of `paths`) that differ from HEAD in the index or working tree, or are untracked."""
+        return list(self.status(paths))
+
+    def changed_from_head(self, paths: list[str], status: dict[str, str] | None = None) -> list[str]:
         """Vault paths (of `paths`) whose file on disk differs from HEAD, or that are untracked
-        (a path that differs in the index only, e.g. after a git killed mid-commit, is not)."""
-        candidates = self.dirty(paths)
-        if not candidates:
+        (a path that differs in the index only, e.g. after a git killed mid-commit, is not).
+        `status`: `self.status(paths)` when the caller has it (no second `git status`)."""
+        records = self.status(paths) if status is None else status
+        if not records:
             return []
-        specs = [":(literal)" + self.to_repo(p) for p in candidates]
-        differ = self._run("--no-optional-locks", "diff", "--name-only", "-z", "--no-renames",
-                           "HEAD", "--", *specs).split("\0")
-        untracked = self._run("ls-files", "--others", "-z", "--full-name", "--", *specs).split("\0")
-        found = {self.to_vault(p) or p for p in [*differ, *untracked] if p}
-        return [p for p in candidates if p in found]
+        found, unsure = set(), []
+        for path in paths:
+            xy = records.get(path)
+            if xy is None:
+                continue
+            if xy == "??" or (len(xy) == 2 and (xy[0] == " ") != (xy[1] == " ")):
+                found.add(path)  # untracked, or only one of index and disk differs: disk differs
+            else:
+                unsure.append(path)  # both differ (they may cancel out), or odd records: ask git
+        if unsure:
+            specs = [":(literal)" + self.to_repo(p) for p in unsure]
+            differ = self._run("--no-optional-locks", "diff", "--name-only", "-z", "--no-renames",
+                               "HEAD", "--", *specs).split("\0")
+            untracked = self._run("ls-files", "--others", "-z", "--full-name", "--", *specs).split("\0")
+            found |= {self.to_vault(p) or p for p in [*differ, *untracked] if p}
+        return [p for p in paths if p in found]
 
     def reset_index(self, paths: list[str]) -> None:
         """Index entries of `paths` back to HEAD (as a finished `git commit -- paths` leaves them)."""
@@ -380,7 +430,11 @@ def committed_files(root: Path) -> frozenset[str] | None:
         known = _head_files.get(str(root))
         if known is not None and known[0] == head:
             return known[1]
-        files = frozenset(repo.head_files(head))
+        # HEAD moved (a commit made outside wiki-tui): follow it from the last one read, which
+        # reads only the trees that changed, else list HEAD's whole tree
+        files = repo.files_since(known[0], head, known[1]) if known is not None else None
+        if files is None:
+            files = frozenset(repo.head_files(head))
         _head_files[str(root)] = (head, files)
         return files
     except GitError:

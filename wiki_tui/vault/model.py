@@ -223,9 +223,10 @@ class Vault:
 
     def check_freshness(self) -> list[tuple[str, str]]:
         """List the vault and re-index every file whose (mtime_ns, size) differs from the
-        index (or was written too close to its reading to tell); the changes as the watcher
-        reports them, [(change, path)]. The listing runs outside the lock: the vault answers
-        meanwhile. Safe from a worker thread."""
+        index (or was written too close to its reading to tell), in one transaction, AGENTS.md
+        read again if it changed; the changes as the watcher reports them, [(change, path)].
+        The listing runs outside the lock: the vault answers meanwhile. Safe from a worker
+        thread. (`sync_with_disk` is this check, skipped when nothing can have changed.)"""
         tree = self._list_disk()
         # "Racy" files: written within the clock's granularity of when they were read could
         # have changed again without a new mtime (as git's index handles it): re-read those.
@@ -245,6 +246,8 @@ class Vault:
             changes = [("added" if p not in stored else "modified", p) for p in changed]
             changes += [("deleted", p) for p in gone]
             changes += [("added", p) for p in added_files] + [("deleted", p) for p in gone_files]
+            if SCHEMA_FILE in changed or SCHEMA_FILE in gone:
+                self._load_schema()  # first: it says which page is the catalog
             with self._store.transaction():
                 for path in gone:
                     self._drop_page(path)
@@ -349,24 +352,15 @@ class Vault:
                 self._load_schema()
 
     def sync_with_disk(self, *, force: bool = False) -> int:
-        """Re-read every page or file whose stamp changed since it was read (one listing of
-        the vault, ~40 ms at 10k pages; no parse of unchanged pages); the number of paths
+        """The freshness check (check_freshness: one listing of the vault, ~40 ms at 10k pages;
+        no parse of unchanged pages), when something may have changed; the number of paths
         refreshed. An apply calls it under the vault lock, so index.md includes what another
-        process applied meanwhile. Every apply appends to log.md: unless `force`, the listing
-        is skipped while log.md is as it was at the last sync (see mark_synced)."""
-        if not self.checked:
-            return len(self.check_freshness())
-        if not force and self._log_stamp() == self._synced_log:
+        process applied meanwhile. Every apply appends to log.md: unless `force`, once the
+        vault was checked, the listing is skipped while log.md is as it was at the last
+        listing (see mark_synced)."""
+        if self.checked and not force and self._log_stamp() == self._synced_log:
             return 0
-        tree = self._list_disk()
-        with self._lock:
-            stale = [p for p, st in tree.pages.items() if self._stamps.get(p) != st]
-            stale += [p for p in self._stamps if p not in tree.pages]
-            stale += [p for p in tree.files if p not in self._files]
-            stale += [p for p in self._files if p not in tree.files]
-            for path in stale:
-                self.refresh_file(tree.disk.get(path, path))  # reloads AGENTS.md's schema too
-        return len(stale)
+        return len(self.check_freshness())
 
     def mark_synced(self) -> None:
         """The vault holds every apply up to now (called after our own apply, lock still held)."""
@@ -764,6 +758,14 @@ class Vault:
         with self._lock:
             self._store.checkpoint()
             return self._store.on_disk
+
+    def settle(self) -> None:
+        """Wait until the databases' upkeep after the writes so far (folding their logs,
+        merging the search index: wal.py) is done. Tests and benchmarks; nothing needs it."""
+        self._store.settle()
+        search = self._search
+        if search is not None:
+            search.settle()
 
     def close(self) -> None:
         self.stop_watching()

@@ -38,7 +38,7 @@ from pathlib import Path
 from wiki_tui.changes.apply import atomic, logmd
 from wiki_tui.changes.apply.index_md import INDEX_PATH
 from wiki_tui.changes.gitops import (TRAILER_HAND, GitRepo, UnknownPathError, commit_locks,
-                                     hand_commit_message)
+                                     hand_commit_message, in_index)
 from wiki_tui.changes.vault_state import JOURNAL_FILE, STATE_DIR
 
 STEPS = ("journal", "handedits", "files", "log", "stage", "commit", "cleanup")
@@ -170,13 +170,16 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
     all_paths = [*plan.contents, logmd.LOG_PATH] + ([plan.index_path] if plan.index_bytes is not None else [])
     head = repo.head() if repo is not None else None
     # Paths git does not track must be `git add`ed before `git commit -- paths` takes them, and
-    # un-added on rollback. Only a file that is new on disk can be untracked in the usual case,
-    # so asking git (`ls-files`, a subprocess) is left for when there is one, or when the
-    # commit says a path is unknown (an untracked page being edited).
+    # un-added on rollback. One `git status` of the paths says which differ from HEAD (the
+    # person's own edits) and which are not in the index: with `git add` and `git commit`, an
+    # apply runs the processes a person committing by hand would, and one more. Where the
+    # status cannot tell, git is asked (`ls-files`), as it is when the commit says a path is
+    # unknown after all.
     to_stage: list[str] = []
-    hand, hand_new = _hand_edited(repo, all_paths)
-    if repo is not None and any(_is_new(plan, p) for p in all_paths):
-        to_stage = [p for p in _untracked(repo, plan, all_paths) if p not in hand_new]
+    status = repo.status(all_paths) if head is not None else None
+    hand, hand_new = _hand_edited(repo, all_paths, status)
+    if repo is not None and (status is not None or any(_is_new(plan, p) for p in all_paths)):
+        to_stage = [p for p in _untracked(repo, plan, all_paths, status) if p not in hand_new]
     shutil.rmtree(root / STATE_DIR / BACKUP_DIR, ignore_errors=True)  # leftovers: no journal now
     backups = {**plan.backups, plan.index_path: plan.index_backup}
     files = {p: _backup_entry(root, p, backups.get(p), data, n)
@@ -244,15 +247,19 @@ def execute(root: Path, plan: Plan, repo: GitRepo | None, on_step: StepHook | No
                    hand_commit, hand if hand_commit else [], hand_new if hand_commit else [])
 
 
-def _hand_edited(repo: GitRepo | None, paths: list[str]) -> tuple[list[str], list[str]]:
-    """(paths whose disk bytes differ from HEAD, the untracked ones among them)."""
-    if repo is None or repo.head() is None:
+def _hand_edited(repo: GitRepo | None, paths: list[str],
+                 status: dict[str, str] | None) -> tuple[list[str], list[str]]:
+    """(paths whose disk bytes differ from HEAD, the untracked ones among them); `status`:
+    `repo.status(paths)` (None: no HEAD, nothing to differ from)."""
+    if repo is None or status is None:
         return [], []
-    hand = repo.changed_from_head(paths)
+    hand = repo.changed_from_head(paths, status)
     if not hand:
         return [], []
-    tracked = repo.index_entries(hand)
-    return hand, [p for p in hand if p not in tracked]
+    known = {p: in_index(status.get(p, "")) for p in hand}
+    unsure = [p for p, inside in known.items() if inside is None]
+    tracked = repo.index_entries(unsure) if unsure else {}
+    return hand, [p for p in hand if not (known[p] or p in tracked)]
 
 
 def _commit_hand_edits(root: Path, repo: GitRepo, record: dict, hand: list[str],
@@ -296,10 +303,19 @@ def _is_new(plan: Plan, path: str) -> bool:
     return plan.backups.get(path) is None and plan.contents.get(path) is not None
 
 
-def _untracked(repo: GitRepo, plan: Plan, paths: list[str]) -> list[str]:
-    """The paths git does not track that will exist after the apply: they need `git add`."""
-    tracked = repo.index_entries(paths)
-    return [p for p in paths if p not in tracked and _final_exists(plan, p)]
+def _untracked(repo: GitRepo, plan: Plan, paths: list[str], status: dict[str, str] | None) -> list[str]:
+    """The paths git does not track that will exist after the apply: they need `git add`.
+    From `status` (repo.status of the paths) where it tells: a path it does not list is clean,
+    so tracked if it is on disk now, untracked if it is not (git lists a tracked file that is
+    gone); else from git's index (`ls-files`)."""
+    paths = [p for p in paths if _final_exists(plan, p)]
+    if status is None:
+        tracked = repo.index_entries(paths)
+        return [p for p in paths if p not in tracked]
+    known = {p: (not _is_new(plan, p)) if p not in status else in_index(status[p]) for p in paths}
+    unsure = [p for p, inside in known.items() if inside is None]
+    tracked = repo.index_entries(unsure) if unsure else {}
+    return [p for p in paths if not (known[p] or p in tracked)]
 
 
 def _state_matches(root: Path, record: dict) -> bool:

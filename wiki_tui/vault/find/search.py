@@ -4,6 +4,8 @@ FTS5 ranks, helped for common words by `impact.Impacts` (the pages where each we
 search for them scores a few hundred pages, not every page holding them); snippets are cut here for the top hits (FTS5's `snippet()` took over a second on
 one 300 KB page). The database is a cache: `files` records each page's mtime and size so a sync
 re-indexes only what changed, and a broken or outdated database is simply rebuilt.
+A page written commits its rows and returns: the write-ahead log is folded and FTS5's segments
+merged on a thread (`wal.Folder`, `merge_step`), not inside the commit of some unlucky edit.
 Queries people type (stray quotes, `AND`, `-`, `*`, parentheses) are reduced to quoted terms,
 so FTS5 never sees a syntax error.
 """
@@ -22,6 +24,7 @@ from wiki_tui.vault.find.impact import DROP as DROP_IMPACTS
 from wiki_tui.vault.find.impact import SCHEMA as IMPACT_SCHEMA
 from wiki_tui.vault.find.impact import Impacts, corpus
 from wiki_tui.vault.layout import LISTING_PAGES
+from wiki_tui.vault.wal import Folder, writer_pragmas
 
 SCHEMA_VERSION = "4"
 TITLE_WEIGHT = 10.0
@@ -122,16 +125,16 @@ def parse_query(text: str) -> ParsedQuery | None:
     )
 
 
-# One page re-indexed (an outside edit) writes a few pages to the WAL: folded into the file
-# every 64 pages (256 KB), not SQLite's 1000, so no single edit pays a 4 MB checkpoint.
-WAL_PAGES = 64
+MERGE_PAGES = 16  # leaf pages one merge step writes (a few ms): what an edit may wait for
 
 
 def _no_automerge(conn: sqlite3.Connection) -> None:
     """Pages written one at a time leave their segments unmerged: FTS5's automerge would merge
     them, now and then, at the commit of one edit (30-40 ms at 50k pages, against a 20 ms
-    budget for re-indexing an edit); its crisis merge still bounds a level to 16 segments,
-    each of one page. A bulk sync merges as usual (it turns automerge on for its own run)."""
+    budget for re-indexing an edit). They are merged on the folder's thread instead
+    (`SearchIndex.merge_step`); FTS5's crisis merge (a level of 16 segments) stays as the bound
+    when that thread cannot keep up. A bulk sync merges as usual (it turns automerge on for its
+    own run)."""
     try:
         row = conn.execute("SELECT v FROM docs_config WHERE k='automerge'").fetchone()
         if row is None or row[0] != 0:
@@ -148,6 +151,8 @@ class SearchIndex:
         self._lock = threading.RLock()
         self._impacts = Impacts((TITLE_WEIGHT, BODY_WEIGHT))
         self._conn = self._connect()
+        self._folder = (Folder(self.db_path, self.merge_step, lock=self._lock, busy_timeout=BUSY_TIMEOUT)
+                        if self.db_path else None)
 
     def _connect(self) -> sqlite3.Connection:
         target = str(self.db_path) if self.db_path else ":memory:"
@@ -174,7 +179,7 @@ class SearchIndex:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA cache_size=-16384")  # 16 MB: a full build runs ~15% faster
-            conn.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
+            writer_pragmas(conn)  # folded by the Folder's thread, not in an edit's COMMIT
             conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT)")
             row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
             if row is None or row[0] != SCHEMA_VERSION:
@@ -208,8 +213,36 @@ class SearchIndex:
             self._conn.execute("PRAGMA shrink_memory")
 
     def close(self) -> None:
+        if self._folder is not None:
+            self._folder.close()  # outside the lock: its thread's merge step takes it
         with self._lock:
             self._conn.close()
+
+    # -- upkeep off the edits' path (wal.Folder runs it) ------------------------------------
+    def _wrote(self) -> None:
+        if self._folder is not None:
+            self._folder.wrote()
+
+    def merge_step(self) -> bool:
+        """Merge FTS5 segments a little (MERGE_PAGES leaf pages), when a level holds
+        `usermerge` (4) of them; True when it did some work (call again). Never waits for
+        another process's write: a locked database is left for the next round."""
+        with self._lock:
+            conn = self._conn
+            if self.db_path is None or conn.in_transaction:
+                return False
+            conn.execute("PRAGMA busy_timeout=0")
+            try:
+                before = conn.total_changes
+                conn.execute("INSERT INTO docs(docs, rank) VALUES('merge', ?)", (MERGE_PAGES,))
+                return conn.total_changes - before >= 2  # FTS5's sign that it merged something
+            finally:
+                conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+
+    def settle(self) -> None:
+        """Wait until the folder's thread has merged and folded every write so far (tests)."""
+        if self._folder is not None:
+            self._folder.settle()
 
     # -- keeping it in step ------------------------------------------------------------------
     def stamps(self) -> dict[str, tuple[float, int]]:
@@ -237,6 +270,7 @@ class SearchIndex:
         stale = [p for p, stamp in current.items() if known.get(p) != tuple(stamp)]
         gone = [p for p in known if p not in current]
         if not stale and not gone:
+            self._wrote()  # nothing written: a round in the next pause merges what a build left
             return 0
         conn = self._conn
         bulk = len(stale) + len(gone) > BULK_WRITES
@@ -266,8 +300,9 @@ class SearchIndex:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        if len(stale) + len(gone) > 100:  # fold the big WAL in now, not in the next one-page write
+        if len(stale) + len(gone) > 100:  # fold the big WAL in now, and shrink its file
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._wrote()  # the merging its segments still want, in the next pause
         return len(stale) + len(gone)
 
     def _rebuild_empty(self) -> None:
@@ -302,6 +337,7 @@ class SearchIndex:
             except BaseException:
                 _rollback(conn)
                 raise
+        self._wrote()
         return True
 
     def remove(self, path: str) -> bool:
@@ -311,6 +347,7 @@ class SearchIndex:
         with self._lock:
             self._conn.execute("DELETE FROM files WHERE path=?", (new,))
             self._conn.execute("UPDATE files SET path=? WHERE path=?", (new, old))
+        self._wrote()
 
     def _remove(self, path: str) -> None:
         row = self._conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()

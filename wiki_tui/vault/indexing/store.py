@@ -46,6 +46,7 @@ from typing import Any, Callable, Iterable
 from wiki_tui.vault.indexing.cache import R, Record, SafeUnpickler, page_to_record, record_to_page
 from wiki_tui.vault.indexing.resolve import link_key
 from wiki_tui.vault.parse.page import Page
+from wiki_tui.vault.wal import Folder, writer_pragmas
 
 STORE_VERSION = "4"
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write
@@ -92,6 +93,9 @@ class Store:
         self._depth = 0  # nesting of transaction()
         self.fresh = False  # the tables were (re)created on opening: nothing is known
         self._conn: sqlite3.Connection | None = self._connect()
+        # folds the write-ahead log on a thread, after each write transaction (wal.py)
+        self._folder = Folder(self.db_path, lock=self.lock, busy_timeout=BUSY_TIMEOUT) if self.db_path else None
+        self._bulk = False
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -127,7 +131,7 @@ class Store:
             if target != ":memory:":
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
-                conn.execute("PRAGMA wal_autocheckpoint=64")  # as search.WAL_PAGES: no 4 MB fold in one edit
+                writer_pragmas(conn)  # folded by a wal.Folder's thread, not in an edit's COMMIT
             conn.execute("PRAGMA cache_size=-8192")  # 8 MB
             conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT)")
             row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
@@ -166,8 +170,11 @@ class Store:
     def bulk(self):
         """Forget everything and fill the tables anew (a cold build): the secondary indexes
         are made once at the end."""
+        if self._folder is not None:
+            self._folder.settle()  # its connection closed: the journal mode can change
         with self.lock:
             conn = self.conn
+            self._bulk = True  # no folding meanwhile: the build checkpoints at its end
             with self.transaction():  # no version until the build is complete: see _journal
                 conn.execute("DELETE FROM meta WHERE key='version'")
             wal = self.on_disk and self._journal(conn, "MEMORY") != "wal"
@@ -183,6 +190,7 @@ class Store:
                 if wal:
                     self._journal(conn, "WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
+                self._bulk = False
             with self.transaction():
                 conn.execute("INSERT OR REPLACE INTO meta VALUES('version', ?)", (STORE_VERSION,))
 
@@ -206,6 +214,8 @@ class Store:
 
     def close(self) -> None:
         """Close the file (an index in memory stays: it is all there is)."""
+        if self._folder is not None:
+            self._folder.close()
         with self.lock:
             if self._conn is not None and self.on_disk:
                 try:
@@ -234,6 +244,13 @@ class Store:
             self._depth -= 1
             if self._depth == 0:
                 self.conn.execute("COMMIT")
+                if self._folder is not None and not self._bulk:
+                    self._folder.wrote()
+
+    def settle(self) -> None:
+        """Wait until the log of every write so far is folded (wal.Folder.settle)."""
+        if self._folder is not None:
+            self._folder.settle()
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the database (after a big write)."""
