@@ -154,7 +154,15 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         yield StatusBar(id="status")
         yield KeyBar()
 
+    def on_load(self) -> None:
+        # Until the first frame is on screen, no cyclic collection: parsing the CSS, composing
+        # and the first layout make tens of thousands of objects, nearly all of them kept, and
+        # the collector walked them over and over (~15 ms before the first paint). It runs
+        # again right after that frame (on_mount's first after-refresh call).
+        gc.disable()
+
     def on_mount(self) -> None:
+        self.call_after_refresh(gc.enable)
         status = self.status_bar
         status.vault_name = self.vault_root.name
         status.model = self.settings_label
@@ -360,6 +368,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
                   "this vault again.")
 
     def on_unmount(self) -> None:
+        gc.enable()  # (a run that ends before its first frame)
         gc.unfreeze()  # the session is over: what it froze may be collected again
         if self.vault is not None:
             for method in ("stop_watching", "close"):
