@@ -169,7 +169,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         status.branch = git_branch(self.vault_root)
         self._apply_keymap()
         self._update_layout_class(self.size.width)
-        self.conversation.prompt.focus()
+        self.conversation.focus_input()
         self.call_after_refresh(self._show_start_notes)  # not needed for the first paint
         # After the first paint: the index build in its thread would compete for the GIL.
         self.call_after_refresh(self.load_vault)
@@ -477,7 +477,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         elif self.maximised:
             self.maximised = ""
         else:
-            self.conversation.prompt.focus()
+            self.conversation.focus_input()
 
     def cancel_operation(self) -> None:
         if self.stop_queue():  # an ingest queue stops after the current source first
