@@ -66,6 +66,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     ]
 
     maximised: reactive[str] = reactive("")  # "" | "conversation" | "browser"
+    _themes_ready = False  # (until _load_themes: App.__init__ runs before it)
 
     def __init__(self, vault_root: Path, *, settings: AgentSettings | None = None,
                  model: str | None = None, state: AppState | None = None,
@@ -92,7 +93,6 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
         self.raw_files: list[str] = []
         self._browser: Any = None
-        self._themes_ready = False
         self._skip_css_refresh = False
         self._warm_started = False
         # The app's clock (monotonic seconds): when keys were typed, a review's grace period.
@@ -127,11 +127,19 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         if wanted != self.theme:
             self.theme = wanted
-            # No CSS is parsed yet: the stylesheet takes this theme's variables now, and the
-            # refresh Textual queued for the change is skipped (it parsed every sheet twice).
-            self.stylesheet.set_variables(self.get_css_variables())
+            # The refresh Textual queued for the change is skipped (it parsed every sheet
+            # twice): no CSS is parsed yet, and the stylesheet takes the variables below.
             self._skip_css_refresh = True
         self._themes_ready = True
+        self.stylesheet.set_variables(self.get_css_variables())
+
+    def get_css_variables(self) -> dict[str, str]:
+        # App.__init__ asks first, for Textual's default theme, before ours are registered:
+        # nothing is parsed with them, so they are not worked out (a theme's colour system
+        # costs ~2-4 ms); _load_themes gives the stylesheet those of the theme in use.
+        if not self._themes_ready:
+            return {}
+        return super().get_css_variables()
 
     def refresh_css(self, animate: bool = True) -> None:
         if self._skip_css_refresh:
