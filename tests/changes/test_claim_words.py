@@ -3,6 +3,8 @@ opposites, facts trading places — compared so that the same claim in other wor
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -99,9 +101,123 @@ def test_figures_changed_reads_a_unit_on_the_next_line_with_its_figure():
 
 
 @pytest.mark.parametrize("unit", cw._UNIT_WORDS)
-def test_every_unit_word_is_read_with_its_figure_in_any_case_and_plural(unit):
-    for written in (unit, unit + "s", unit.upper(), unit.title()):
-        read = " ".join(written.lower().split())
-        read = "percent" if read in ("per cent", "per cents", "percents") else read
-        assert cw.figures(f"paid 5 {written} then") == {f"5 {read}": 1}
+def test_every_unit_spelling_is_read_as_its_unit_in_any_case(unit):
+    """Written out or abbreviated, in any case, a unit is read by one name: "5.1 s" and
+    "5.1 seconds" say the same, "5.1 minutes" does not."""
+    name = cw.UNIT_OF[unit]
+    read = {"hundred": "500", "thousand": "5000", "million": "5,000,000",
+            "billion": "5,000,000,000", "trillion": "5,000,000,000,000", "pounds": "£5",
+            "dollars": "$5", "euros": "€5"}.get(name, f"5 {name}")
+    for written in (unit, unit.upper(), unit.title()):
+        assert cw.figures(f"paid 5 {written} then") == {read: 1}
     assert cw.figures(f"paid 5 {unit}x then") == {"5": 1}  # a longer word is no unit
+
+
+def test_units_written_out_abbreviated_or_glued_compare_equal_and_others_do_not():
+    same = [("5.1 s slow", "5.1 seconds slow"), ("5 km away", "5km away"),
+            ("5 kilometres", "5 kilometers"), ("3 hrs", "3 hours"), ("12%", "12 per cent"),
+            ("30g of", "30 grams of"), ("2 h", "two hours"), ("£20,000", "20,000 pounds"),
+            ("£20,000", "£20 000"), ("2.5 million", "2,500,000"), ("£10,000", "ten thousand pounds"),
+            ("£5m", "£5 million"), ("1761-62", "1761–1762"), ("1,000 men", "1000 men"),
+            ("a 5-second error", "a 5 second error"), ("3 May", "May 3rd"),
+            ("3 May", "the 3rd of May"), ("at −40 °C", "at -40°C")]
+    for a, b in same:
+        assert cw.figures(a) == cw.figures(b), (a, b)
+    differ = [("5.1 s slow", "5.1 min slow"), ("5 km", "5 miles"), ("1760s", "1760 seconds"),
+              ("5 m", "5 mm"), ("half a degree", "a quarter of a degree"),
+              ("£20,000", "£2,000"), ("1761-62", "1761-63"), ("2.5 million", "2.5 billion"),
+              ("£5", "$5"), ("3rd place", "3 place"), ("at 40 °C", "at 40 °F"),
+              ("at 40 degrees", "at -40 degrees"), ("at 40 °C", "at −40 °C"), ("5 s", "<5 s")]
+    for a, b in differ:
+        assert cw.figures(a) != cw.figures(b), (a, b)
+    # one letter is a unit only in lower case: "1764 M. Le Roy" names no metres
+    assert cw.figures("in 1764 M. Le Roy") == {"1764": 1}
+    assert cw.figures("£5m") == {"£5,000,000": 1}  # after a currency sign, m is millions
+    assert cw.figures("5m") == {"5m": 1}  # alone, metres or millions: read as written
+
+
+def test_a_citation_traded_to_another_claim_is_found_and_one_added_or_reflowed_is_not():
+    then = ("- Jamaica, 1761-62: 5.1 seconds slow\n  ([[Sea Clocks]]).\n"
+            "- Barbados, 1764: confirmed the first result ([[Board entry]]).\n")
+    traded = then.replace("[[Sea Clocks]]", "@").replace("[[Board entry]]", "[[Sea Clocks]]") \
+                 .replace("@", "[[Board entry]]")
+    moved = cw.citations_moved(then, traded)
+    assert {cite for _claim, cite in moved} == {"[[Sea Clocks]]", "[[Board entry]]"}
+    assert any(claim.startswith("- Jamaica") for claim, _cite in moved)
+    added = then.replace("([[Board entry]])", "([[Board entry]]; [[Sea Clocks]])")
+    assert cw.citations_moved(then, added) == []  # a second source beside the first
+    reflowed = then.replace("slow\n  ([[Sea", "slow ([[Sea")
+    assert cw.citations_moved(then, reflowed) == []
+    lines = then.splitlines(keepends=True)
+    reordered = lines[2] + lines[0] + lines[1]  # the items trade places with their citations
+    assert cw.citations_moved(then, reordered) == []
+
+
+def test_facts_trading_places_is_told_apart_from_a_sentence_built_anew():
+    assert cw.swapped("Harrison beat Mudge in 1765.", "Mudge beat Harrison in 1765.")
+    assert cw.swapped("| H1 | 1735 | 1736 |", "| H1 | 1736 | 1735 |")
+    assert not cw.swapped("Harrison received £10,000 in 1765, after",
+                          "In 1765 Harrison received £10,000, after")
+    assert not cw.swapped("Harrison beat Mudge.", "Mudge was beaten by Harrison.")
+
+
+def test_degree_words_on_other_steps_are_opposed_and_on_one_step_are_not():
+    assert cw.opposed(Counter(["most"]), Counter(["some"]))
+    assert cw.opposed(Counter(["usually"]), Counter(["rarely"]))
+    assert cw.opposed(Counter(["nearly"]), Counter(["over"]))
+    assert cw.opposed(Counter(["costly"]), Counter(["cheap"]))
+    assert not cw.opposed(Counter(["often"]), Counter(["frequently"]))
+    assert not cw.opposed(Counter(["nearly"]), Counter(["almost"]))
+
+
+def test_a_name_with_a_digit_counts_even_opening_a_sentence():
+    assert cw.names_swapped("H1 was the machine he showed.", "H2 was the machine he showed.")
+    assert not cw.names_swapped("The machine he showed.", "A machine he showed.")
+
+
+def test_figures_trading_places_between_two_lines_are_found_and_a_reworded_line_is_not():
+    gone = "| H1 | 1735 | linked balances |\n| H4 | 1759 | a large watch |\n"
+    came = "| H1 | 1759 | linked balances |\n| H4 | 1735 | a large watch |\n"
+    assert len(cw.figures_moved(gone, came)) == 2
+    assert cw.figures_moved(gone, gone.replace("a large", "a big")) == []  # same figures
+    assert cw.figures_moved("H3 took nearly nineteen years to build.\n",
+                            "H3 took nearly 19 years to build.\n") == []  # the same value
+    assert cw.figures_moved("- Jamaica, 1761-62: slow on arrival\n",
+                            "The watch reached Jamaica in 1764 after a long voyage out.\n") == []
+
+
+_CLAIM_WORDS = st.lists(st.sampled_from("the watch lost gained time at sea in trial board paid "
+                                        "harrison kendall copy voyage".split()),
+                        min_size=3, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_CLAIM_WORDS, min_size=2, max_size=6, unique_by=tuple), st.randoms())
+def test_items_reordered_with_their_citations_never_move_one_and_traded_ones_always_do(
+        claims, rnd):
+    """Independent of the reader: each item cites its own source [[S<i>]]. Reordering the
+    items (each carrying its citation) moves none; trading two items' citations moves both."""
+    items = [f"- {' '.join(words)} ([[S{i}]])." for i, words in enumerate(claims)]
+    then = "\n".join(items) + "\n"
+    shuffled = items[:]
+    rnd.shuffle(shuffled)
+    assert cw.citations_moved(then, "\n".join(shuffled) + "\n") == []
+    a, b = rnd.sample(range(len(items)), 2)
+    traded = items[:]
+    traded[a] = items[a].replace(f"[[S{a}]]", f"[[S{b}]]")
+    traded[b] = items[b].replace(f"[[S{b}]]", f"[[S{a}]]")
+    moved = cw.citations_moved(then, "\n".join(traded) + "\n")
+    assert sorted(cite for _claim, cite in moved) == sorted([f"[[S{a}]]", f"[[S{b}]]"])
+
+
+def test_a_word_opening_a_sentence_put_in_anothers_place_is_offered_with_the_rest_kept():
+    assert cw.openers_swapped("Harrison built H4 in 1759.\n", "Mudge built H4 in 1759.\n") == \
+        [("Harrison", "Mudge")]
+    assert cw.openers_swapped("It was paid in 1765. Harrison went home.\n",
+                              "It was paid in 1765. Mudge went home.\n") == [("Harrison", "Mudge")]
+    assert cw.openers_swapped("## Harrison at sea\n", "## Mudge at sea\n") == [("Harrison", "Mudge")]
+    # common openers, words inside a sentence, and lines reworded further are not offered
+    assert cw.openers_swapped("The watch ran.\n", "This watch ran.\n") == []
+    assert cw.openers_swapped("Harrison built H4.\n", "He built H4.\n") == []
+    assert cw.openers_swapped("It went to Harrison then.\n", "It went to Mudge then.\n") == []
+    assert cw.openers_swapped("Harrison built H4.\n", "Mudge made H5.\n") == []

@@ -73,6 +73,16 @@ _FENCE_PAGE = ("---\ntitle: Log notation\ntype: concept\nsummary: x\n---\n# Log 
                "A log line read aloud ([[Dead reckoning]]):\n\n```\nknots 5 WSW\n```\n")
 
 
+_TRIALS = ("- Jamaica, aboard HMS *Deptford*, 1761-62: 5.1 seconds slow on arrival\n"
+           "  ([[John Harrison and the Sea Clocks]]).\n- Barbados, 1764: confirmed the first "
+           "result ([[sources/Board of Longitude|Board of Longitude entry]]).")
+_TRIALS_REORDERED = "\n".join(reversed(["\n".join(_TRIALS.split("\n")[:2]), _TRIALS.split("\n")[2]]))
+_TRIALS_CITES_TRADED = (_TRIALS.replace("[[John Harrison and the Sea Clocks]]", "@A@")
+                        .replace("[[sources/Board of Longitude|Board of Longitude entry]]",
+                                 "[[John Harrison and the Sea Clocks]]")
+                        .replace("@A@", "[[sources/Board of Longitude|Board of Longitude entry]]"))
+
+
 INTENDED: list[OutcomeCase] = [
     OutcomeCase("new-section-with-citation", edit(
         H4, "## Copies", "## Maintenance\n\nH4 was cleaned after each trial "
@@ -191,6 +201,24 @@ INTENDED: list[OutcomeCase] = [
         "concepts/Trial dates.md", "updated: 2026-11-01", "updated: 2026-11-03"),
         setup={"concepts/Trial dates.md": _DATES_PAGE.replace("summary: x\n",
                                                               "summary: x\nupdated: 2026-11-01\n")}),
+    # -- readings of this round: units written out or shortened, a sentence built anew around its
+    # facts, citations added beside a claim, list items (with their citations) reordered
+    OutcomeCase("unit-abbreviation-written-out", edit(JH, "5.1 s slow", "5.1 seconds slow")),
+    OutcomeCase("unit-written-out-abbreviated", edit(H4, "5.1 seconds slow", "5.1 s slow")),
+    OutcomeCase("sentence-rebuilt-around-its-facts", edit(
+        JH, "Harrison received £10,000 in 1765, after", "In 1765 Harrison received £10,000, after")),
+    OutcomeCase("synonym-on-the-same-step-of-degree", edit(
+        JH, "H3 took nearly nineteen years", "H3 took almost nineteen years")),
+    OutcomeCase("second-citation-added-to-a-claim", edit(
+        H4, "confirmed the first result ([[sources/Board of Longitude|Board of Longitude entry]]).",
+        "confirmed the first result ([[sources/Board of Longitude|Board of Longitude entry]]; "
+        "[[John Harrison and the Sea Clocks]]).")),
+    OutcomeCase("trials-reordered-with-their-citations", edit(H4, _TRIALS, _TRIALS_REORDERED)),
+    OutcomeCase("name-opening-a-sentence-made-a-pronoun", edit(
+        JH, "Harrison received £10,000 in 1765", "He received £10,000 in 1765")),
+    OutcomeCase("sum-written-in-words-of-its-currency", edit(
+        JH, "promised £20,000 for half", "promised 20,000 pounds for half")),
+    OutcomeCase("year-range-written-whole", edit(H4, "Jamaica trial of 1761-62", "Jamaica trial of 1761–1762")),
 ]
 
 
@@ -392,6 +420,36 @@ DAMAGING: list[OutcomeCase] = [
         frozenset({"fields"})),
     OutcomeCase("inline-tag-removed", edit(H4, "\n#horology/instruments\n", "\n"),
                 frozenset({"links"})),
+    # -- readings of this round
+    OutcomeCase("citations-traded-between-two-claims", edit(H4, _TRIALS, _TRIALS_CITES_TRADED),
+                frozenset({"claims"})),
+    OutcomeCase("unit-abbreviation-changed", edit(JH, "5.1 s slow", "5.1 min slow"),
+                frozenset({"claims"})),
+    OutcomeCase("fraction-word-changed", edit(JH, "for half a degree", "for a quarter of a degree"),
+                frozenset({"claims"})),
+    OutcomeCase("quantifier-weakened", edit(JH, "spent most of his", "spent some of his"),
+                frozenset({"claims"})),
+    OutcomeCase("opposite-outside-the-old-list", edit(
+        JH, "which needed no\ncostly machine", "which needed no\ncheap machine"),
+        frozenset({"claims"})),
+    OutcomeCase("table-rows-trade-their-years", edit(
+        JH, "| H1 | 1735 | linked balances; tried to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 "
+        "took nearly nineteen years |\n| [[H4]] | 1759 |", "| H1 | 1759 | linked balances; tried "
+        "to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 took nearly nineteen years |\n| [[H4]] "
+        "| 1735 |"), frozenset({"claims"})),
+    OutcomeCase("trials-trade-their-years", edit(H4, _TRIALS, _TRIALS.replace("1761-62", "@")
+                                                 .replace("1764", "1761-62").replace("@", "1764")),
+                frozenset({"claims"})),
+    OutcomeCase("sign-put-before-a-figure", edit(H4, "5.1 seconds slow", "-5.1 seconds slow"),
+                frozenset({"claims"})),
+    OutcomeCase("claim-made-someone-elses", edit(
+        H4, "The fourth and decisive timekeeper of", "According to some, the fourth and decisive "
+        "timekeeper of"), frozenset({"claims"})),
+    OutcomeCase("name-opening-a-sentence-swapped", edit(
+        JH, "Harrison received £10,000 in 1765", "Mudge received £10,000 in 1765"),
+        frozenset({"claims"})),
+    OutcomeCase("identifier-opening-a-sentence-swapped", edit(
+        JH, "H1 was the machine he showed", "H2 was the machine he showed"), frozenset({"claims"})),
 ]
 
 

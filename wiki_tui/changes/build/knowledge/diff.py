@@ -72,6 +72,7 @@ class PageDiff:
     links_broken: list[str] = field(default_factory=list)  # new links reaching nothing
     citations_removed: list[str] = field(default_factory=list)
     citations_added: int = 0
+    citations_moved: list[str] = field(default_factory=list)  # "“claim” no longer cites [[S]]"
     embeds_removed: list[str] = field(default_factory=list)
     tags_removed: list[str] = field(default_factory=list)  # "#horology/instruments", in the text
     anchors_removed: list[str] = field(default_factory=list)  # "#Trials" other pages link to
@@ -84,6 +85,7 @@ class PageDiff:
     figures_added: list[str] = field(default_factory=list)
     names_removed: list[str] = field(default_factory=list)  # a name put in another's place
     names_added: list[str] = field(default_factory=list)  # ("Harrison" → "Mudge")
+    figures_moved: list[str] = field(default_factory=list)  # "“H1 | 1735” → “H1 | 1759”"
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
     prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
@@ -126,6 +128,7 @@ class PageDiff:
         if self.title_mismatch:
             out.append(self.title_mismatch)
         add("citations removed", self.citations_removed)
+        add("citations moved to back another claim", self.citations_moved)
         add("embeds removed", self.embeds_removed)
         add("links removed", [x for x in self.links_removed
                               if x not in self.citations_removed and x not in self.embeds_removed])
@@ -139,6 +142,7 @@ class PageDiff:
         add("figures changed", [f"{_listed(self.figures_removed)} → "
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
+        add("figures trading places between claims", self.figures_moved)
         add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
             if self.names_removed else [])
         add("sentences turned around (a negation, an opposite word, facts trading places)",
@@ -572,12 +576,22 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         if lost:
             d.figures_removed = sorted(lost) + d.figures_removed
             d.figures_added = sorted(found) + d.figures_added
+        elif came.strip():  # the same figures: perhaps traded between claims
+            d.figures_moved = [f"“{_short(a)}” → “{_short(b)}”" for a, b in kt.figures_moved(
+                _body_only(gone, base), _body_only(came, proposed))][:SHOWN]
     if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
         names_then, names_now = reading(base).names(), reading(proposed).names()
         gone_names, new_names = names_then - names_now, names_now - names_then
         if gone_names and new_names:
             d.names_removed, d.names_added = sorted(gone_names), sorted(new_names)
             lost, found = lost + gone_names, found + new_names
+    elif swaps := kt.openers_swapped(gone, came):  # the same, at a sentence's start
+        known = reading(base).names()  # a name the page uses inside its sentences
+        swaps = [(a, b) for a, b in swaps if a in known]
+        if swaps:
+            d.names_removed = sorted({a for a, _b in swaps})
+            d.names_added = sorted({b for _a, b in swaps})
+            lost, found = lost + Counter(d.names_removed), found + Counter(d.names_added)
     if lost and (d.figures_removed or d.names_removed):  # the lines, then the fields' (kept)
         old, new = reading(base), reading(proposed)
         d.figure_lines = [f"−{n}: {t}" for n, t in old.figure_lines(set(lost))][:SHOWN] + \
@@ -587,6 +601,9 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         d.prose_dropped = [f"“{_short(line)}”"
                            for line in kt.dropped_lines(
                                gone, base, reading(proposed).visible_prose())][:SHOWN]
+    if gone.strip() and came.strip() and "[" in gone:
+        d.citations_moved = [f"“{_short(claim, 60)}” no longer cites {cite}" for claim, cite
+                             in kt.citations_moved(_body_text(base), _body_text(proposed))][:SHOWN]
     if gone.strip() and "~~" in came:
         d.struck = [f"“{_short(t)}”" for t in kt.struck_bare(gone, came)][:SHOWN]
     if gone.strip() and came.strip():
@@ -614,6 +631,10 @@ def _body_only(lines: str, text: str) -> str:
     field is judged by its value (_value_claims), not as a line."""
     head = set(text[: kt.body_start(text)].splitlines(keepends=True))
     return "".join(line for line in lines.splitlines(keepends=True) if line not in head)
+
+
+def _body_text(text: str) -> str:
+    return text[kt.body_start(text):]
 
 
 def _short(line: str, limit: int = 90) -> str:

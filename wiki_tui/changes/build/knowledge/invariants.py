@@ -128,6 +128,11 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if d.figures_removed and not d.citations_added:
         claims.append(f"changes figures {_listed(d.figures_removed)} → "
                       f"{_listed(d.figures_added) or 'gone'} without a new citation")
+    if d.figures_moved and not d.citations_added:
+        claims.append(f"moves figures between claims without a new citation: "
+                      f"{_listed(d.figures_moved)}")
+    if d.citations_moved:
+        claims.append(f"moves citations to claims they did not back: {_listed(d.citations_moved)}")
     if d.names_removed and not d.citations_added:
         claims.append(f"puts {_listed(d.names_added)} in place of {_listed(d.names_removed)} "
                       "without a new citation")

@@ -152,6 +152,9 @@ def figures_in(text: str) -> Counter:
 has_figures = cw.has_figures
 figures_changed = cw.figures_changed
 names_swapped = cw.names_swapped
+citations_moved = cw.citations_moved
+figures_moved = cw.figures_moved
+openers_swapped = cw.openers_swapped
 
 
 _HIDING = re.compile(r"`|~~~|%%|<!--|\n(?: {4}|\t)")
@@ -342,10 +345,14 @@ _LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 
 
 _LINK_INNER = re.compile(r"!?\[\[([^\]\n]*)\]\]|!?\[([^\]\n]*)\]\([^)\n]*\)")
-# Words that make a claim less than certain: one added or removed changes what it asserts.
+# Words that make a claim less than certain, or someone's: one added or removed changes what
+# the page asserts ("According to Sobel, H4 lost 5.1 s" → "H4 lost 5.1 s").
 _HEDGE = re.compile(r"\b(?:may|might|could|possibly|probably|perhaps|likely|reportedly|allegedly|"
                     r"apparently|supposedly|seemingly|arguably|presumably|rumou?red|disputed|"
-                    r"unconfirmed|uncertain|approximately|roughly|circa|nearly|almost)\b"
+                    r"unconfirmed|uncertain|approximately|roughly|circa|nearly|almost|"
+                    # a claim reported, not asserted: "according to Sobel", "Mudge argued"
+                    r"according|argue[sd]?|suggest(?:s|ed)|assert(?:s|ed)|contend(?:s|ed)|"
+                    r"believe[sd]?|estimate[sd]|claimed)\b"
                     r"|\b(?:c|ca)\.(?=[ \t]*\d)",
                     re.IGNORECASE)
 
