@@ -197,3 +197,16 @@ class ReviewHost(App[None]):
 
 def read(root: Path, path: str) -> str:
     return (root / path).read_text(encoding="utf-8")
+
+
+def still_cursor(app) -> None:
+    """The input's cursor drawn steadily, for snapshots. The input replaces its stand-in just
+    after the first frame, so it may have drawn a line before it had the focus or in a blink's
+    off phase; Textual caches a line by the cursor only while it blinks, so the cache is
+    dropped too."""
+    from wiki_tui.ui.chat.prompt import PromptInput
+
+    prompt = app.query_one(PromptInput)
+    prompt.cursor_blink = False
+    prompt.notify_style_update()
+    prompt.refresh()

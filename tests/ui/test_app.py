@@ -50,10 +50,12 @@ async def send(pilot, text: str) -> None:
 
 
 async def settle(pilot) -> None:
-    """Wait until no worker runs (vault load, browser loaders); cancelled ones are fine."""
+    """Wait until no worker runs (vault load, browser loaders); cancelled ones are fine; the
+    input has taken its stand-in's place (right after the first frame)."""
     from textual.worker import WorkerCancelled
 
     await pilot.pause()
+    await wait_for(pilot, lambda: not pilot.app.query("#prompt-standin"))
     for _ in range(50):
         try:
             await pilot.app.workers.wait_for_complete()

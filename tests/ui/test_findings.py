@@ -14,7 +14,7 @@ import pytest
 
 from tests.ui.test_app import settle
 from tests.ui.test_app_operations import notes, until
-from tests.ui.conftest import drain
+from tests.ui.conftest import drain, still_cursor
 from wiki_tui.agent import events as ev
 from wiki_tui.agent.tasks.dismissed import finding_id
 from wiki_tui.ui.app import WikiApp
@@ -314,7 +314,8 @@ def test_findings_screen_snapshot(snap_compare, git_vault, size):
     app = WikiApp(git_vault)
 
     async def run_before(pilot) -> None:
-        app.query_one(PromptInput).cursor_blink = False
+        await settle(pilot)
+        still_cursor(app)
         await settle(pilot)
         await drain(pilot)
         await settle(pilot)

@@ -10,9 +10,8 @@ from __future__ import annotations
 import pytest
 
 from tests.ui.test_app import settle
-from tests.ui.conftest import drain
+from tests.ui.conftest import drain, still_cursor
 from wiki_tui.ui.app import WikiApp
-from wiki_tui.ui.chat.prompt import PromptInput
 
 
 @pytest.fixture(autouse=True)
@@ -22,8 +21,8 @@ def _state_home(tmp_path, monkeypatch):
 
 
 async def _ready(pilot) -> None:
-    pilot.app.query_one(PromptInput).cursor_blink = False
     await settle(pilot)
+    still_cursor(pilot.app)
     await drain(pilot)
     await settle(pilot)
 

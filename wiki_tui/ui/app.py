@@ -66,6 +66,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     ]
 
     maximised: reactive[str] = reactive("")  # "" | "conversation" | "browser"
+    _themes_ready = False  # (until _load_themes: App.__init__ runs before it)
 
     def __init__(self, vault_root: Path, *, settings: AgentSettings | None = None,
                  model: str | None = None, state: AppState | None = None,
@@ -92,7 +93,6 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
         self.raw_files: list[str] = []
         self._browser: Any = None
-        self._themes_ready = False
         self._skip_css_refresh = False
         self._warm_started = False
         # The app's clock (monotonic seconds): when keys were typed, a review's grace period.
@@ -127,11 +127,19 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         if wanted != self.theme:
             self.theme = wanted
-            # No CSS is parsed yet: the stylesheet takes this theme's variables now, and the
-            # refresh Textual queued for the change is skipped (it parsed every sheet twice).
-            self.stylesheet.set_variables(self.get_css_variables())
+            # The refresh Textual queued for the change is skipped (it parsed every sheet
+            # twice): no CSS is parsed yet, and the stylesheet takes the variables below.
             self._skip_css_refresh = True
         self._themes_ready = True
+        self.stylesheet.set_variables(self.get_css_variables())
+
+    def get_css_variables(self) -> dict[str, str]:
+        # App.__init__ asks first, for Textual's default theme, before ours are registered:
+        # nothing is parsed with them, so they are not worked out (a theme's colour system
+        # costs ~2-4 ms); _load_themes gives the stylesheet those of the theme in use.
+        if not self._themes_ready:
+            return {}
+        return super().get_css_variables()
 
     def refresh_css(self, animate: bool = True) -> None:
         if self._skip_css_refresh:
@@ -154,14 +162,22 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         yield StatusBar(id="status")
         yield KeyBar()
 
+    def on_load(self) -> None:
+        # Until the first frame is on screen, no cyclic collection: parsing the CSS, composing
+        # and the first layout make tens of thousands of objects, nearly all of them kept, and
+        # the collector walked them over and over (~15 ms before the first paint). It runs
+        # again right after that frame (on_mount's first after-refresh call).
+        gc.disable()
+
     def on_mount(self) -> None:
+        self.call_after_refresh(gc.enable)
         status = self.status_bar
         status.vault_name = self.vault_root.name
         status.model = self.settings_label
         status.branch = git_branch(self.vault_root)
         self._apply_keymap()
         self._update_layout_class(self.size.width)
-        self.conversation.prompt.focus()
+        self.conversation.focus_input()
         self.call_after_refresh(self._show_start_notes)  # not needed for the first paint
         # After the first paint: the index build in its thread would compete for the GIL.
         self.call_after_refresh(self.load_vault)
@@ -360,6 +376,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
                   "this vault again.")
 
     def on_unmount(self) -> None:
+        gc.enable()  # (a run that ends before its first frame)
         gc.unfreeze()  # the session is over: what it froze may be collected again
         if self.vault is not None:
             for method in ("stop_watching", "close"):
@@ -468,7 +485,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         elif self.maximised:
             self.maximised = ""
         else:
-            self.conversation.prompt.focus()
+            self.conversation.focus_input()
 
     def cancel_operation(self) -> None:
         if self.stop_queue():  # an ingest queue stops after the current source first

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rich.segment import Segment
 from rich.style import Style
@@ -28,7 +28,10 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from wiki_tui.ui.chat.progress import ProgressLine
-from wiki_tui.ui.chat.prompt import PromptInput
+from wiki_tui.ui.chat.standin import PromptStandIn
+
+if TYPE_CHECKING:
+    from wiki_tui.ui.chat.prompt import PromptInput
 
 FLUSH_SECONDS = 0.12
 # A live reply reserves its height in steps, so most flushes repaint only the reply itself;
@@ -290,11 +293,13 @@ class Conversation(Vertical):
         yield ProgressLine()
         yield ProposedFiles()
         yield Static("", id="completions")
-        yield PromptInput(self._history, self._raw_files, id="prompt")
+        # The input itself (a TextArea) takes this place right after the first frame.
+        yield PromptStandIn(id="prompt-standin")
 
     def on_mount(self) -> None:
         self.query_one("#completions").display = False
         self.query_one("#new-below").display = False
+        self.call_after_refresh(self.query_one(PromptStandIn).hand_over, self._make_prompt)
         self.set_interval(FLUSH_SECONDS, self.flush)
         self.messages.anchor()
         self.watch(self.messages, "scroll_y", self._scrolled, init=False)
@@ -303,9 +308,22 @@ class Conversation(Vertical):
     def messages(self) -> VerticalScroll:
         return self.query_one("#messages", VerticalScroll)
 
+    def _make_prompt(self) -> PromptInput:
+        from wiki_tui.ui.chat.prompt import PromptInput
+
+        return PromptInput(self._history, self._raw_files, id="prompt")
+
     @property
     def prompt(self) -> PromptInput:
-        return self.query_one(PromptInput)
+        """The input (from just after the first frame: see PromptStandIn)."""
+        return self.query_one("#prompt")  # type: ignore[return-value]
+
+    def focus_input(self) -> None:
+        """The focus to the input, or to its stand-in while the first frame is on screen."""
+        for widget in self.query("#prompt, #prompt-standin"):
+            if widget.display:
+                widget.focus()
+                return
 
     @property
     def proposed(self) -> ProposedFiles:
@@ -443,7 +461,7 @@ class Conversation(Vertical):
             box.update(shown)
 
     def action_focus_input(self) -> None:
-        self.prompt.focus()
+        self.focus_input()
         if not self.following:
             self.show_newest()
 

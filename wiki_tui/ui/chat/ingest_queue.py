@@ -16,7 +16,6 @@ A mixin of WikiApp beside OperationsMixin, which calls its hooks (`_operation_en
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +72,8 @@ def ingest_words(root: Path, arg: str) -> tuple[list[str], bool]:
     (`raw/My notes.md`) is one path; otherwise it is split like a shell line."""
     if (Path(root) / arg).exists() or (Path(root) / "raw" / arg).exists():
         return [arg], False
+    import shlex  # (only when a line is typed)
+
     try:
         words = shlex.split(arg)
     except ValueError:

@@ -16,7 +16,6 @@ from wiki_tui.ui.chat.commands import CommandError, help_text, parse_command
 from wiki_tui.ui.chat.conversation import Conversation, ReplyMessage
 from wiki_tui.ui.frame.markup import counted
 from wiki_tui.ui.frame.status import git_branch
-from wiki_tui.vault.layout import special_pages
 
 HISTORY_TURNS = 3  # earlier question/answer pairs sent with a query
 # A key pressed this recently, after the operation began, means the person is at the keyboard: a
@@ -417,6 +416,8 @@ class OperationsMixin:
         if notice:
             self.conversation.add_note(notice, "warning")
         self.status_bar.branch = git_branch(self.vault_root)
+        from wiki_tui.vault.layout import special_pages  # (its hashing is not for the first paint)
+
         special = special_pages(getattr(self.vault, "catalog", "index.md"))
         new_pages = [p for p in written if p.endswith(".md") and p not in special]
         if new_pages:

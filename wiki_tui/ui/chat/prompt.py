@@ -6,22 +6,15 @@ from __future__ import annotations
 from typing import Callable
 
 from textual import events
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
 from wiki_tui.ui.chat.commands import completions
+from wiki_tui.ui.chat.standin import PROMPT_BINDINGS
 
 
 class PromptInput(TextArea):
-    BINDINGS = [
-        # priority: TextArea itself would take enter as a newline before normal bindings run.
-        Binding("enter", "submit", "Send", id="conversation.send", priority=True),
-        Binding("ctrl+j", "newline", "Newline", id="conversation.newline", priority=True,
-                show=False),
-        Binding("tab", "complete", "Complete", id="conversation.complete", priority=True,
-                show=False),
-    ]
+    BINDINGS = PROMPT_BINDINGS  # (shared with its stand-in of the first frame)
 
     class Submitted(Message):
         def __init__(self, text: str) -> None:
