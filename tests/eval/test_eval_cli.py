@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -112,7 +113,8 @@ def test_ctrl_c_keeps_the_finished_tasks_scores(llm_server, tmp_path):
     """A real process, a real SIGINT while task 2 waits on a stalled stream."""
     results = tmp_path / "results"
     llm_server.queue(*profiles.replies(profiles.GOOD, TASKS[:1]))
-    llm_server.queue(Reply("@@@ WRITE sources/Letters", stall=20))  # task 2 hangs mid-reply
+    hold = threading.Event()  # task 2 hangs mid-reply until the test is done with it
+    llm_server.queue(Reply("@@@ WRITE sources/Letters", hold=hold))
     env = clean_env(tmp_path / "home") | {"OPENAI_API_KEY": "sk-test"}
     proc = subprocess.Popen(
         [*wiki_tui_command(), "eval", "--model", "openai/test-model", "--api-base",
@@ -129,6 +131,7 @@ def test_ctrl_c_keeps_the_finished_tasks_scores(llm_server, tmp_path):
         proc.send_signal(signal.SIGINT)
         out, rest = proc.communicate(timeout=120)
     finally:
+        hold.set()
         if proc.poll() is None:
             proc.kill()
             proc.wait()

@@ -87,6 +87,10 @@ class Reply:
 
 
 MAX_HOLD = 20.0  # the longest a stall or a trickle keeps one connection busy (tests never hang)
+# the longest a `hold` waits for its event: it ends at once when the server stops (every test's
+# teardown), so a test that holds a stream open across a slow step (a real process handling a
+# signal on a loaded machine) is not raced by the clock
+EVENT_HOLD = 300.0
 
 
 @dataclass
@@ -323,7 +327,7 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.trickle:
             return self._trickle(reply, chunk)
         if reply.hold is not None:
-            until = time.monotonic() + MAX_HOLD
+            until = time.monotonic() + EVENT_HOLD
             while not reply.hold.wait(0.02) and time.monotonic() < until:
                 if self.owner._stopping.is_set():
                     return self._drop()

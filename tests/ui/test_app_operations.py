@@ -80,7 +80,7 @@ async def test_a_cut_off_answer_shows_as_failed_and_is_not_kept(git_vault, llm_s
 
 def held_stream(llm_server) -> threading.Event:
     """Queue a reply whose stream stays open until the returned event is set (or the server's
-    MAX_HOLD passes): the operation runs for as long as the test needs, whatever the machine's
+    EVENT_HOLD passes): the operation runs for as long as the test needs, whatever the machine's
     speed. Its words differ: litellm ends a stream of 100 identical chunks as a repeating model."""
     hold = threading.Event()
     llm_server.queue(Reply(" ".join(f"word{i}" for i in range(400)), chunk_size=5, hold=hold))
