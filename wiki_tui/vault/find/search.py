@@ -125,6 +125,7 @@ def parse_query(text: str) -> ParsedQuery | None:
     )
 
 
+CRISIS_SEGMENTS = 64  # FTS5 merges a level inside a commit only once it holds this many segments
 MERGE_PAGES = 16  # leaf pages one merge step writes (a few ms): what an edit may wait for
 
 
@@ -132,13 +133,18 @@ def _no_automerge(conn: sqlite3.Connection) -> None:
     """Pages written one at a time leave their segments unmerged: FTS5's automerge would merge
     them, now and then, at the commit of one edit (30-40 ms at 50k pages, against a 20 ms
     budget for re-indexing an edit). They are merged on the folder's thread instead
-    (`SearchIndex.merge_step`); FTS5's crisis merge (a level of 16 segments) stays as the bound
-    when that thread cannot keep up. A bulk sync merges as usual (it turns automerge on for its
+    (`SearchIndex.merge_step`); FTS5's crisis merge stays as the bound when that thread cannot
+    keep up, at CRISIS_SEGMENTS segments a level rather than FTS5's 16: a burst of back-to-back
+    edits (a script, a sync tool) reached 16 every 16th edit and paid the merge in that edit's
+    commit (20-100 ms at 10k-50k pages; 5.6 / 8.0 ms worst over 60 / 40 edits at 64). A bulk sync merges as usual (it turns automerge on for its
     own run)."""
     try:
         row = conn.execute("SELECT v FROM docs_config WHERE k='automerge'").fetchone()
         if row is None or row[0] != 0:
             conn.execute("INSERT INTO docs(docs, rank) VALUES('automerge', 0)")
+        row = conn.execute("SELECT v FROM docs_config WHERE k='crisismerge'").fetchone()
+        if row is None or row[0] != CRISIS_SEGMENTS:
+            conn.execute("INSERT INTO docs(docs, rank) VALUES('crisismerge', ?)", (CRISIS_SEGMENTS,))
     except sqlite3.OperationalError:  # read-only: the default holds
         pass
 
