@@ -579,15 +579,17 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
     reading = world.reading
     lost: Counter = Counter()
     found: Counter = Counter()
+    both = bool(gone.strip() and came.strip())  # lines taken out and put in: read side by side
+    gone_body, came_body = (_body_only(gone, base), _body_only(came, proposed)) if both else ("", "")
     if kt.has_figures(gone):
         lost, found = kt.figures_changed(reading(base).claim_text(),
                                          reading(proposed).claim_text())
         if lost:
             d.figures_removed = sorted(lost) + d.figures_removed
             d.figures_added = sorted(found) + d.figures_added
-        elif came.strip():  # the same figures: perhaps traded between claims
-            d.figures_moved = [f"“{_short(a)}” → “{_short(b)}”" for a, b in kt.figures_moved(
-                _body_only(gone, base), _body_only(came, proposed))][:SHOWN]
+        elif both:  # the same figures: perhaps traded between claims
+            d.figures_moved = [f"“{_short(a)}” → “{_short(b)}”"
+                               for a, b in kt.figures_moved(gone_body, came_body)][:SHOWN]
     if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
         names_then, names_now = reading(base).names(), reading(proposed).names()
         gone_names, new_names = names_then - names_now, names_now - names_then
@@ -615,19 +617,17 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         d.prose_dropped = [f"“{_short(line)}”"
                            for line in kt.dropped_lines(
                                gone, base, reading(proposed).visible_prose())][:SHOWN]
-    if gone.strip() and came.strip() and "[" in gone:
+    if both and "[" in gone:
         d.citations_moved = [f"“{_short(claim, 60)}” no longer cites {cite}" for claim, cite
                              in kt.citations_moved(_body_text(base), _body_text(proposed))][:SHOWN]
-    if gone.strip() and came.strip() and not d.prose_dropped:
+    if both and not d.prose_dropped:
         d.prose_dropped = [f"“{_short(line)}” loses “{words}”" for line, words in kt.clauses_cut(
-            _body_only(gone, base), _body_only(came, proposed),
-            reading(proposed).visible_prose())][:SHOWN]
+            gone_body, came_body, reading(proposed).visible_prose())][:SHOWN]
     if gone.strip() and "~~" in came:
         d.struck = [f"“{_short(t)}”" for t in kt.struck_bare(gone, came)][:SHOWN]
-    if gone.strip() and came.strip():
+    if both:
         d.polarity_changed = ([f"“{_short(a)}” → “{_short(b)}”"
-                               for a, b in kt.polarity_flips(_body_only(gone, base),
-                                                             _body_only(came, proposed))]
+                               for a, b in kt.polarity_flips(gone_body, came_body)]
                               + d.polarity_changed)[:SHOWN]
     if "[!" in gone:
         kinds = kt.callouts(base) - kt.callouts(proposed)
