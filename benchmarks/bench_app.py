@@ -71,6 +71,25 @@ async def _vault_settled(app) -> None:
         await asyncio.sleep(0.05)
 
 
+def first_paint_app(kind: str, vault: str):
+    """The app whose first paint is timed: `bare`, a Textual App with one Static (and the key
+    bar), the anchor; otherwise wiki-tui's app on `vault`."""
+    from textual.app import App
+
+    if kind == "bare":
+        from textual.widgets import Footer, Static
+
+        class Bare(App):
+            def compose(self):
+                yield Static("hello")
+                yield Footer()
+
+        return Bare()
+    from wiki_tui.ui.app import WikiApp
+
+    return WikiApp(Path(vault))
+
+
 def child_first_paint(kind: str, vault: str) -> None:
     from textual.app import App
 
@@ -86,20 +105,7 @@ def child_first_paint(kind: str, vault: str) -> None:
 
         main([vault])
         return
-    if kind == "bare":
-        from textual.widgets import Footer, Static
-
-        class Bare(App):
-            def compose(self):
-                yield Static("hello")
-                yield Footer()
-
-        app: App = Bare()
-    else:
-        from wiki_tui.ui.app import WikiApp
-
-        app = WikiApp(Path(vault))
-
+    app = first_paint_app(kind, vault)
     app.call_after_refresh(lambda: _painted(app))  # queued before mount: after the first refresh
     app.run(headless=True, size=SIZE)
 

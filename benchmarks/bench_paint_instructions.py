@@ -23,27 +23,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def child(kind: str, vault: str) -> None:
-    from textual.app import App
+    from bench_app import SIZE, first_paint_app  # the same two apps bench_app times
 
-    if kind == "bare":
-        from textual.widgets import Footer, Static
-
-        class Bare(App):
-            def compose(self):
-                yield Static("hello")
-                yield Footer()
-
-        app: App = Bare()
-    else:
-        from wiki_tui.ui.app import WikiApp
-
-        app = WikiApp(Path(vault))
+    app = first_paint_app(kind, vault)
 
     def painted() -> None:
         os._exit(0)
 
     app.call_after_refresh(painted)  # queued before mount: after the first refresh
-    app.run(headless=True, size=(120, 40))
+    app.run(headless=True, size=SIZE)
 
 
 def main() -> None:
