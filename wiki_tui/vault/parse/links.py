@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from wiki_tui.vault.parse.blocks import BlockPass, Heading, LineIndex
-from wiki_tui.vault.parse.quick import quick_links, quick_scan
+from wiki_tui.vault.parse.quick import TAG, quick_links, quick_scan, tag_of
 from wiki_tui.vault.parse.link import (
     ATTACHMENT_EXTENSIONS,
     DESTINATION,
@@ -159,7 +159,6 @@ def _parse_destination(text: str, i: int, limit: int) -> tuple[int, str]:
 # ---------------------------------------------------------------------------
 # Tags
 
-_TAG = re.compile(r"#([\w/-]+)")
 
 
 # ---------------------------------------------------------------------------
@@ -216,16 +215,14 @@ def _find_tags(text: str, spans, ranges, tags: list[str]) -> None:
     for a, b in spans:
         if text.find("#", a, b) == -1:
             continue
-        for m in _TAG.finditer(text, a, b):
+        for m in TAG.finditer(text, a, b):
             i = m.start()
             while ri < nr and ranges[ri][1] <= i:
                 ri += 1
             if ri < nr and ranges[ri][0] <= i:
                 continue  # inside a link
-            if i > 0 and not text[i - 1].isspace():
-                continue  # "a#b", "url/#frag": not tags
-            tag = m.group(1)
-            if not tag.replace("/", "").isdigit():
+            tag = tag_of(text, m)
+            if tag is not None:
                 tags.append(tag)
 
 

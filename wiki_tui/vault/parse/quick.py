@@ -48,7 +48,17 @@ _LINKS = re.compile(
     r"\[(?:\[((?!\[)[^\[\]\n]*+(?:(?:\[(?!\[)|\](?!\]))[^\[\]\n]*+)*+)\]\]"
     r"|([^\[\]\n]*)\]\(" + DESTINATION + ")"
 )  # begins with a literal "[": the engine jumps between them (a "!" first would not)
-_TAG = re.compile(r"#([\w/-]+)")
+TAG = re.compile(r"#([\w/-]+)")
+
+
+def tag_of(text: str, m: re.Match) -> str | None:
+    """The tag a `TAG` match in `text` names; None where it is none: "a#b" and "url/#frag"
+    (glued to what stands before), "#123" (digits only)."""
+    i = m.start()
+    if i > 0 and not text[i - 1].isspace():
+        return None
+    tag = m.group(1)
+    return None if tag.replace("/", "").isdigit() else tag
 
 
 def quick_scan(text: str, start: int, kind: str, meta: bool) -> Scan | None:
@@ -230,7 +240,7 @@ def _tags(text: str, start: int, spans, ranges, tags: list[str]) -> None:
     si, ns = 0, len(spans)
     a, b = spans[0]
     ri, nr = 0, len(ranges)
-    for m in _TAG.finditer(text, start):
+    for m in TAG.finditer(text, start):
         i, end = m.span()
         while b <= i:
             si += 1
@@ -243,10 +253,8 @@ def _tags(text: str, start: int, spans, ranges, tags: list[str]) -> None:
             ri += 1
         if ri < nr and ranges[ri][0] <= i:
             continue  # inside a link
-        if i > 0 and not text[i - 1].isspace():
-            continue  # "a#b", "url/#frag": not tags
-        tag = m.group(1)
-        if not tag.replace("/", "").isdigit():
+        tag = tag_of(text, m)
+        if tag is not None:
             tags.append(tag)
 
 
