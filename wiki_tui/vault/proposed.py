@@ -99,8 +99,8 @@ class Proposed:
         for link in page.links:
             if link.kind == "external":
                 continue
-            target = link.target
-            key = (target, folder) if target.strip() else (target, path)
+            target = link.target  # (isspace: strip's test, without making a string)
+            key = (target, folder) if target and not target.isspace() else (target, path)
             found = answers.get(key)
             if found is None:
                 found = answers[key] = self._reach(target, path)

@@ -166,7 +166,9 @@ def _links(text: str, spans, kind: str, links: list, external: list, ranges: lis
            endpos: int = -1) -> bool:
     """Links in the prose spans; False where a match straddles a span's end. `endpos`: where
     the text ends for the search (the reference's finder stops at its span's end too)."""
-    at = LineIndex(text).at
+    at = LineIndex(text).at  # for markdown links; wikilinks count their lines inline
+    count, rfind = text.count, text.rfind
+    pos, line, line_start = 0, 1, 0  # the line of offset `pos`, and where it starts
     si, ns = 0, len(spans)
     a, b = spans[0]
     last = 0  # the end of the last link
@@ -195,8 +197,13 @@ def _links(text: str, spans, kind: str, links: list, external: list, ranges: lis
                 target, sub, display = body.strip(), "", None
             if not target and not sub:
                 continue  # [[]], [[ ]], [[|x]], [[#]]: not a link
-            line, col = at(s)
-            links.append(Link(target, sub, display, embed, kind, line, col, s, end, text[s:end]))
+            k = count("\n", pos, s)  # (LineIndex.at, inline: a call per link costs)
+            if k:
+                line += k
+                line_start = rfind("\n", pos, s) + 1
+            pos = s
+            links.append(Link(target, sub, display, embed, kind, line, s - line_start, s, end,
+                              text[s:end]))
         else:
             # the reference, at an earlier "[[" on this line, takes the link of the first
             # "]]" after it, skipping what lies between: this markdown link may be skipped

@@ -292,9 +292,10 @@ def _cites(path: str) -> bool:
     return path.partition("/")[0].casefold() in CITATION_FOLDERS
 
 
-# The first letters of an ASCII path that may cite (a non-ASCII one is read in full: `ſ` folds
-# to an s).
-_CITE_INITIALS = frozenset(c for folder in CITATION_FOLDERS for c in (folder[0], folder[0].upper()))
+# How an ASCII path that may cite begins, lower-cased (a non-ASCII one is read in full: `ſ`
+# folds to an s): most links cite nothing, told by a slice.
+_CITE_HEAD = min(map(len, CITATION_FOLDERS))
+_CITE_HEADS = frozenset(folder[:_CITE_HEAD] for folder in CITATION_FOLDERS)
 
 
 def _anchor_keys(page: Page) -> tuple[set[str], set[str]]:
@@ -351,12 +352,13 @@ def _link_facts(world: _Worlds, page: Page, path: str, *, after: bool):
     out = []
     append = out.append
     moved, gone, anchors = world.moved, world.gone, world.anchors  # the loop runs once per link
-    initials = _CITE_INITIALS
+    heads, head = _CITE_HEADS, _CITE_HEAD
     for link, now, later in world.links(page, path):
         target = later if after else now
-        written = link.target  # most links cite nothing: told by their first letter
-        citation = ((written[:1] in initials or not written.isascii()) and _cites(written)) or (
-            target is not None and (target[:1] in initials or not target.isascii())
+        written = link.target
+        citation = ((written[:head].lower() in heads or not written.isascii())
+                    and _cites(written)) or (
+            target is not None and (target[:head].lower() in heads or not target.isascii())
             and _cites(target))
         sub = link.subpath
         if now is None:
