@@ -66,6 +66,29 @@ def test_a_merge_carries_a_link_as_its_old_text_to_a_page_already_linked(sample_
     assert not next(fc for fc in cs.files if fc.path == H4).breaches
 
 
+def test_a_link_showing_another_pages_name_is_held_and_its_own_names_pass(sample_vault):
+    # "[[Larcum Kendall|Nevil Maskelyne]] made K1" reads as Maskelyne's work; the page and the
+    # link's target both stay, so nothing else in the diff would say so
+    cs = diff_of(sample_vault, edit(H4, "copied; [[Larcum Kendall]]",
+                                    "copied; [[Larcum Kendall|Nevil Maskelyne]]")
+                 + edit(JH, "[[H4]]", "[[H4|the Sea Watch]]"))
+    masked = cs.knowledge.page(H4).links_masked
+    assert masked == ["[[Larcum Kendall|Nevil Maskelyne]] shows “Nevil Maskelyne” "
+                      "(entities/Nevil Maskelyne.md) but reaches entities/Larcum Kendall.md"]
+    assert {b.code for b in next(fc for fc in cs.files if fc.path == H4).breaches} == {"links"}
+    assert cs.knowledge.page(JH).links_masked == []  # an alias of its own page
+    assert not next(fc for fc in cs.files if fc.path == JH).breaches
+
+
+def test_a_masked_link_a_page_already_had_is_not_the_changes(sample_vault):
+    # the page has the link as written before the change: moving it along is not writing it
+    page = "---\ntitle: Masked\ntype: concept\nsummary: x\n---\n# Masked\n\nSee [[H4|John Harrison]].\n"
+    (sample_vault / "concepts/Masked.md").write_text(page, encoding="utf-8")
+    cs = diff_of(sample_vault, "@@@ EDIT concepts/Masked.md\n@@@ SEARCH\nSee [[H4|John Harrison]].\n"
+                 "@@@ REPLACE\nSee [[H4|John Harrison]], the watch.\n@@@ END\n")
+    assert cs.knowledge.page("concepts/Masked.md").links_masked == []
+
+
 def test_a_link_pointed_elsewhere_under_its_old_words_while_its_page_stays_is_held(sample_vault):
     # the same edit without the merge: "Larcum Kendall" now opens John Harrison's page, and
     # Larcum Kendall's page is still there — a reader is sent to the wrong page unseen

@@ -230,6 +230,17 @@ INTENDED: list[OutcomeCase] = [
     OutcomeCase("sum-written-in-words-of-its-currency", edit(
         JH, "promised £20,000 for half", "promised 20,000 pounds for half")),
     OutcomeCase("year-range-written-whole", edit(H4, "Jamaica trial of 1761-62", "Jamaica trial of 1761–1762")),
+    # a link's display text: a shorter name of its page, its alias, a section's subject
+    OutcomeCase("link-shown-by-a-shorter-name", edit(
+        H4, "timekeeper of [[John Harrison]]", "timekeeper of [[John Harrison|Harrison]]")),
+    OutcomeCase("link-shown-by-its-alias", edit(
+        CVM, "[[H4]]", "[[H4|the Sea Watch]]")),
+    OutcomeCase("section-link-shown-by-its-subject", edit(
+        H4, "[[Marine chronometer#Trials at sea]]", "[[Marine chronometer#Trials at sea|H4's trials]]")),
+    OutcomeCase("superseded-words-struck-beside-the-new-ones", edit(
+        H4, "5.1 seconds slow on arrival", "~~5.1 seconds slow~~ 5.1 seconds slow on arrival, "
+        "later corrected to 5.0 seconds by the Board's own reckoning of the longitude "
+        "([[sources/Board of Longitude]])")),
 ]
 
 
@@ -468,6 +479,17 @@ DAMAGING: list[OutcomeCase] = [
         frozenset({"claims"}), setup={"concepts/Cut.md": _CUT_PAGE}),
     OutcomeCase("identifier-opening-a-sentence-swapped", edit(
         JH, "H1 was the machine he showed", "H2 was the machine he showed"), frozenset({"claims"})),
+    # a link that shows one page's name while it reaches another: the reader's claim changes
+    OutcomeCase("link-display-names-another-page", edit(
+        H4, "copied; [[Larcum Kendall]]", "copied; [[Larcum Kendall|Nevil Maskelyne]]"),
+        frozenset({"links"})),
+    OutcomeCase("markdown-link-label-names-another-page", edit(
+        H4, "copied; [[Larcum Kendall]]", "copied; [James Cook](<entities/Larcum Kendall.md>)"),
+        frozenset({"links"})),
+    # struck through inside its sentence: the rest of the sentence kept says nothing new
+    OutcomeCase("claim-struck-inside-its-sentence", edit(
+        H4, "made K1 in 1769, which sailed", "~~made K1 in 1769~~, which sailed"),
+        frozenset({"claims"})),
 ]
 
 

@@ -70,6 +70,7 @@ class PageDiff:
     links_retargeted: list[str] = field(default_factory=list)  # "[[A]] → [[B]]"
     links_redirected: list[str] = field(default_factory=list)  # retargeted, A staying: "[[A]] → [[B|A]]"
     links_broken: list[str] = field(default_factory=list)  # new links reaching nothing
+    links_masked: list[str] = field(default_factory=list)  # "[[A|B]] shows B (b.md), reaches a.md"
     citations_removed: list[str] = field(default_factory=list)
     citations_added: int = 0
     citations_moved: list[str] = field(default_factory=list)  # "“claim” no longer cites [[S]]"
@@ -138,6 +139,7 @@ class PageDiff:
             self.links_redirected)
         add("tags removed", self.tags_removed)
         add("new broken links", self.links_broken)
+        add("links showing one page's name but reaching another", self.links_masked)
         add("headings/blocks other pages link to, removed", self.anchors_removed)
         add("links from other pages that break", self.inbound_broken)
         add("figures changed", [f"{_listed(self.figures_removed)} → "
@@ -501,6 +503,8 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
             if ident in ids_now and ident in ids_then:
                 d.citations_removed.extend([ids_then[ident].raw] * n)
     d.links_added = [link.raw for i, link in added if i not in paired]
+    if world.real and any(link.display for _i, link, _c, _b, _g in now):
+        _masked(world, d, then, now, path)
     d.citations_added = len(citation_now - citation_then)
     broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))
                           for _i, link, _c, broken, _g in then if broken)
@@ -536,6 +540,34 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         if old is not None and base is not None:
             ext -= Counter(link.raw for link in old.external_links) + kt.bare_urls(base)
         d.external_added = sorted(ext)
+
+
+def _masked(world: _Worlds, d: PageDiff, then: list, now: list, path: str) -> None:
+    """Links the change writes whose display text is the name of another page than the one
+    they reach: `[[Larcum Kendall|Thomas Mudge]]` reads "Thomas Mudge made K1" while its link
+    goes to Kendall. A display sharing words with its own page's name, title or an alias
+    (`[[John Harrison|Harrison]]`) is that page's; a heading link's display may name its
+    section's subject, and an embed's display is its size: neither is read."""
+    written = Counter(link.raw for _i, link, _c, _b, _g in then)
+    written.update(x.split(" → ", 1)[-1] for x in d.links_redirected)  # told as redirected
+    vault = world.vault
+    for _i, link, _c, broken, _g in now:
+        shown = (link.display or "").strip()
+        if not shown or broken or link.embed or link.subpath or len(shown) > 80:
+            continue
+        if written[link.raw] > 0:
+            written[link.raw] -= 1  # the page had this link as written
+            continue
+        reached = world.resolve_after(link.target, path)
+        other = world.resolve_after(shown, path) or vault.resolve_alias(shown)
+        if reached is None or other is None or other == reached or other in world.gone:
+            continue  # (a page merged away: its links carry its name to where it went)
+        key = link_key(shown)
+        page = world.after.get(reached) or vault.page(reached)
+        names = [page_name(reached)] + ([page.title, *page.aliases] if page is not None else [])
+        if any(key in link_key(str(n)) or link_key(str(n)) in key for n in names if str(n).strip()):
+            continue
+        d.links_masked.append(f"{link.raw} shows “{shown}” ({other}) but reaches {reached}")
 
 
 def _inbound(world: _Worlds, d: PageDiff, changed: set[str]) -> None:

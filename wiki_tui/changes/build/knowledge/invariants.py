@@ -10,7 +10,8 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
            shape (list → text), duplicates a key, leaves keys below the closing `---`, or gives
            the page a title that no longer matches its file
   links    links, citations, embeds or tags the page had, removed; new broken links; a link
-           showing the same words but reaching another page while its own page stays; a heading
+           showing the same words but reaching another page while its own page stays; a link
+           whose display text is another page's name (`[[Kendall|Mudge]]`); a heading
            or block id other pages link to, removed (their links listed)
   claims   numbers or dates changed in sentences, or what they count ("seconds" → "minutes",
            "million" → "billion"), or a sentence turned around (a negation added or removed:
@@ -116,6 +117,9 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
                      f"reached stays: {_listed(d.links_redirected)}")
     if d.tags_removed:
         links.append(f"removes tags {_listed(d.tags_removed)}")
+    if d.links_masked:
+        links.append(f"writes links that show one page's name but reach another: "
+                     f"{_listed(d.links_masked)}")
     if d.links_broken:
         links.append(f"adds broken links {_listed(d.links_broken)}")
     if d.kind not in (DELETE, RENAME) and d.inbound_broken:

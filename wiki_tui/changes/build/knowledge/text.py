@@ -297,8 +297,9 @@ def footnotes(text: str) -> Counter:
 
 def struck_bare(gone: str, came: str) -> list[str]:
     """Text the change strikes through (`~~...~~` it adds around what the page said) without
-    saying anything in its place: no sentence of five content words or more beside it in the
-    lines it adds. A superseded sentence struck beside the new one is a visible correction."""
+    saying anything in its place: no line it adds holds five content words or more that the
+    lines it removes did not (the rest of the struck sentence, kept as it was, says nothing
+    new). A superseded sentence struck beside the new one is a visible correction."""
     if "~~" not in came:
         return []
     struck = [m.group(1).strip() for m in _STRUCK.finditer(came)]
@@ -306,8 +307,9 @@ def struck_bare(gone: str, came: str) -> list[str]:
     new = [t for t in struck if t not in had]
     if not new:
         return []
+    said = _content_words(gone)
     beside = _STRUCK.sub(" ", came)
-    if any(len(_content_words(line)) >= 5 for line in beside.splitlines()):
+    if any(len(_content_words(line) - said) >= 5 for line in beside.splitlines()):
         return []
     return new
 
