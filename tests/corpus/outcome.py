@@ -237,6 +237,13 @@ INTENDED: list[OutcomeCase] = [
         CVM, "[[H4]]", "[[H4|the Sea Watch]]")),
     OutcomeCase("section-link-shown-by-its-subject", edit(
         H4, "[[Marine chronometer#Trials at sea]]", "[[Marine chronometer#Trials at sea|H4's trials]]")),
+    OutcomeCase("table-columns-reordered-with-their-cells", edit(
+        JH, "| Machine | Finished | Notes |\n| --- | --- | --- |\n| H1 | 1735 | linked balances; "
+        "tried to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 took nearly nineteen years |\n"
+        "| [[H4]] | 1759 | a large watch; 5.1 s slow on reaching Jamaica |",
+        "| Finished | Machine | Notes |\n| --- | --- | --- |\n| 1735 | H1 | linked balances; "
+        "tried to Lisbon in 1736 |\n| after 1736 | H2, H3 | H3 took nearly nineteen years |\n"
+        "| 1759 | [[H4]] | a large watch; 5.1 s slow on reaching Jamaica |")),
     OutcomeCase("superseded-words-struck-beside-the-new-ones", edit(
         H4, "5.1 seconds slow on arrival", "~~5.1 seconds slow~~ 5.1 seconds slow on arrival, "
         "later corrected to 5.0 seconds by the Board's own reckoning of the longitude "
@@ -486,6 +493,11 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("markdown-link-label-names-another-page", edit(
         H4, "copied; [[Larcum Kendall]]", "copied; [James Cook](<entities/Larcum Kendall.md>)"),
         frozenset({"links"})),
+    # a table's headings put in another order over rows that keep theirs: every row now says
+    # something else ("1735" under Machine), though no figure and no row changed
+    OutcomeCase("table-headings-swapped-over-their-rows", edit(
+        JH, "| Machine | Finished | Notes |", "| Finished | Machine | Notes |"),
+        frozenset({"claims"})),
     # struck through inside its sentence: the rest of the sentence kept says nothing new
     OutcomeCase("claim-struck-inside-its-sentence", edit(
         H4, "made K1 in 1769, which sailed", "~~made K1 in 1769~~, which sailed"),

@@ -27,6 +27,7 @@ from typing import Any
 
 from wiki_tui.changes.build.knowledge import text as kt
 from wiki_tui.changes.build.knowledge.canvas import canvas_findings
+from wiki_tui.changes.build.knowledge.tables import columns_relabelled, rows_moved_with_columns
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
@@ -94,6 +95,7 @@ class PageDiff:
     struck: list[str] = field(default_factory=list)  # ~~claims~~ struck through, nothing beside
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
+    columns_relabelled: list[str] = field(default_factory=list)  # "| A | B | → | B | A |"
     edges_removed: list[str] = field(default_factory=list)  # a canvas's "A —built→ B"
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
     # how much
@@ -155,6 +157,7 @@ class PageDiff:
         add("struck through", self.struck)
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
+        add("table columns relabelled over their rows", self.columns_relabelled)
         add("canvas edges removed", self.edges_removed)
         add("text changed inside code or comments", self.code_changed)
         add("external links added", self.external_added)
@@ -660,8 +663,11 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
     if gone.strip() and "~~" in came:
         d.struck = [f"“{_short(t)}”" for t in kt.struck_bare(gone, came)][:SHOWN]
     if both:
-        d.polarity_changed = ([f"“{_short(a)}” → “{_short(b)}”"
-                               for a, b in kt.polarity_flips(gone_body, came_body)]
+        flips = kt.polarity_flips(gone_body, came_body)
+        if flips and "|" in gone:  # a row's cells moved with their columns: no claim turned
+            moved = rows_moved_with_columns(_body_text(base), _body_text(proposed))
+            flips = [(a, b) for a, b in flips if (a.strip(), b.strip()) not in moved]
+        d.polarity_changed = ([f"“{_short(a)}” → “{_short(b)}”" for a, b in flips]
                               + d.polarity_changed)[:SHOWN]
     if "[!" in gone:
         kinds = kt.callouts(base) - kt.callouts(proposed)
@@ -672,6 +678,8 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         if len(rows_then) > len(rows_now):
             kept = set(rows_now)
             d.rows_removed = [r for r in rows_then if r not in kept][: len(rows_then) - len(rows_now)]
+        if both:
+            d.columns_relabelled = columns_relabelled(_body_text(base), _body_text(proposed))
     if gone.strip() and kt.may_hide(base):
         d.code_changed = sorted((reading(base).hidden() - reading(proposed).hidden()).keys())
     if "%%" in came or "<!--" in came:

@@ -18,8 +18,9 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
            "made" → "never made"; a word for its opposite: "slow" → "fast"; two of its figures
            or names trading places) (unless the page gains a citation with them), text struck
            through with nothing said in its place, text hidden in an invisible element,
-           sentences dropped (their words gone from the page), callouts, table rows or canvas
-           edges removed (a canvas is judged by its nodes and edges: canvas.py)
+           sentences dropped (their words gone from the page), a table's column headings
+           reordered over rows that keep theirs, callouts, table rows or canvas edges removed
+           (a canvas is judged by its nodes and edges: canvas.py)
   rewrite  most of a page replaced (an EDIT as well as a WRITE), or a page turned into JSON/HTML
   code     text changed inside code fences or comments
   twin     a new page whose name twins an existing one
@@ -151,6 +152,9 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
         claims.append(f"strikes through without a word in its place: {_listed(d.struck)}")
     if d.callouts_removed:
         claims.append(f"removes callouts {_listed(d.callouts_removed)}")
+    if d.columns_relabelled:
+        claims.append(f"relabels table columns over rows that keep their cells: "
+                      f"{_listed(d.columns_relabelled)}")
     if d.rows_removed:
         claims.append(f"removes table rows {_listed(d.rows_removed)}")
     if d.edges_removed:
