@@ -244,6 +244,14 @@ INTENDED: list[OutcomeCase] = [
         "| Finished | Machine | Notes |\n| --- | --- | --- |\n| 1735 | H1 | linked balances; "
         "tried to Lisbon in 1736 |\n| after 1736 | H2, H3 | H3 took nearly nineteen years |\n"
         "| 1759 | [[H4]] | a large watch; 5.1 s slow on reaching Jamaica |")),
+    OutcomeCase("source-summary-named-after-its-subject",
+                "@@@ WRITE sources/John Harrison.md\n---\ntitle: John Harrison\ntype: source\n"
+                "summary: A biography.\n---\n# John Harrison\n\nA biography of [[John Harrison]].\n"
+                "@@@ END\n"),
+    OutcomeCase("edit-of-a-page-written-with-another-markdown-extension",
+                "@@@ EDIT entities/H4.markdown\n@@@ SEARCH\n## Copies\n@@@ REPLACE\n## Copies\n\n"
+                "K1 is now at the National Maritime Museum.\n@@@ END\n",
+                repaired="the file extension"),
     OutcomeCase("superseded-words-struck-beside-the-new-ones", edit(
         H4, "5.1 seconds slow on arrival", "~~5.1 seconds slow~~ 5.1 seconds slow on arrival, "
         "later corrected to 5.0 seconds by the Board's own reckoning of the longitude "
@@ -498,6 +506,11 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("table-headings-swapped-over-their-rows", edit(
         JH, "| Machine | Finished | Notes |", "| Finished | Machine | Notes |"),
         frozenset({"claims"})),
+    # a second page on one subject: a new page of the same type titled like an existing one
+    OutcomeCase("new-page-titled-like-an-existing-page-of-its-type",
+                "@@@ WRITE concepts/Harrison H4 watch.md\n---\ntitle: H4\ntype: entity\n"
+                "summary: The watch.\n---\n# H4\n\nThe watch [[John Harrison]] made.\n@@@ END\n",
+                frozenset({"twin"})),
     # struck through inside its sentence: the rest of the sentence kept says nothing new
     OutcomeCase("claim-struck-inside-its-sentence", edit(
         H4, "made K1 in 1769, which sailed", "~~made K1 in 1769~~, which sailed"),

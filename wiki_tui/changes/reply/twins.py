@@ -8,7 +8,7 @@ literally, each creates a second page beside the first, and links keep reaching 
 `twin_key` is the comparison form: Unicode compatibility form (NFKC: full width, no-break
 spaces, ligatures), look-alike Cyrillic and Greek letters read as Latin, case folded, `%XX`
 decoded, spaces, underscores and dashes alike, trailing dots and spaces off each name, folder
-names singular (`entities/` is `entity/`), `.md` off. `TwinIndex` keys a vault's pages once;
+names singular (`entities/` is `entity/`), `.md` off (and `.markdown`, `.mkd`... under it). `TwinIndex` keys a vault's pages once;
 `of(path)` lists the existing pages a new path twins, also with a leading folder that does not
 exist taken off (`wiki/entities/X.md`: the vault's own name, or any other wrapper).
 page_paths.py aims a block at the one twin, or refuses naming several; build.py refuses a
@@ -33,6 +33,17 @@ _LOOKALIKE = str.maketrans({
     "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ι": "i", "ν": "v", "α": "a",
 })
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015]+")
+# Other spellings of a markdown file's extension: `H4.markdown` (read as `H4.markdown.md`) is H4.
+_MARKDOWN_EXTENSIONS = (".markdown", ".mdown", ".mkdn", ".mkd", ".mdwn", ".mdx")
+
+
+def _no_extension(name: str) -> str:
+    """A case-folded name without `.md`, and without another markdown extension under it."""
+    if name.endswith(".md"):
+        name = name[:-3]
+    if name.endswith(_MARKDOWN_EXTENSIONS):
+        name = name[: name.rfind(".")]
+    return name
 
 
 def _singular(folder: str) -> str:
@@ -55,9 +66,7 @@ def twin_key(path: str) -> str:
     if "%" in path:
         path = unquote(path)
     path = unicodedata.normalize("NFKC", path.translate(_LOOKALIKE)).casefold()
-    path = path.strip().rstrip(". ")
-    if path.endswith(".md"):
-        path = path[:-3]
+    path = _no_extension(path.strip().rstrip(". "))
     parts = [_part_key(p) for p in path.split("/")]
     parts = [p for p in parts if p]
     if not parts:
@@ -69,6 +78,8 @@ def differs_by(path: str, twin: str) -> str:
     """How two twin names differ, in a few words for the repair note."""
     if path.casefold() == twin.casefold():
         return "letter case"
+    if path.casefold().removesuffix(".md").endswith(_MARKDOWN_EXTENSIONS):
+        return "the file extension"
     if unquote(path) == twin:
         return "%-escapes"
     if unicodedata.normalize("NFKC", path) == twin:
@@ -91,9 +102,7 @@ def _bucket(name: str) -> str:
         name = unquote(name)
     if not name.isascii():
         name = unicodedata.normalize("NFKC", name.translate(_LOOKALIKE))
-    name = name.rsplit("/", 1)[-1].casefold()
-    if name.endswith(".md"):
-        name = name[:-3]
+    name = _no_extension(name.rsplit("/", 1)[-1].casefold())
     return _NOT_ALNUM.sub("", name)
 
 

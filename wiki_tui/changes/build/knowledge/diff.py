@@ -56,6 +56,7 @@ class PageDiff:
     old_path: str | None = None
     disguise: str = ""  # a page whose text is another format ("JSON", "HTML")
     twin_of: list[str] = field(default_factory=list)
+    title_twin_of: list[str] = field(default_factory=list)  # "entities/H4.md (titled “H4”)"
     # frontmatter
     frontmatter_lost: bool = False
     fields_removed: list[str] = field(default_factory=list)
@@ -122,6 +123,7 @@ class PageDiff:
         if self.disguise:
             out.append(f"the page's text is {self.disguise}, not markdown")
         add("twins the existing page", self.twin_of)
+        add("a second page on the subject of", self.title_twin_of)
         if self.frontmatter_lost:
             out.append("the frontmatter is gone")
         add("frontmatter fields removed", self.fields_removed)
@@ -545,6 +547,25 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         d.external_added = sorted(ext)
 
 
+def _title_twins(world: _Worlds, new: Page) -> list[str]:
+    """Existing pages of the new page's type (`type:`) that its title names: by their title,
+    an alias or their file name (`concepts/Harrison H4 watch.md` titled "H4" beside
+    `entities/H4.md`). A page of another type may share a title: a source's summary page is
+    named after its subject."""
+    title = (new.title or "").strip()
+    if not title:
+        return []
+    vault = world.vault
+    out = []
+    for owner in {vault.resolve_alias(title), world.resolve_after(title, new.path)}:
+        if owner is None or owner == new.path or owner in world.gone or owner in world.made:
+            continue
+        page = vault.page(owner) if owner.lower().endswith(".md") else None
+        if page is not None and (page.type or "").casefold() == (new.type or "").casefold():
+            out.append(f"{owner} (titled “{title}” too)")
+    return sorted(out)
+
+
 def _masked(world: _Worlds, d: PageDiff, then: list, now: list, path: str) -> None:
     """Links the change writes whose display text is the name of another page than the one
     they reach: `[[Larcum Kendall|Thomas Mudge]]` reads "Thomas Mudge made K1" while its link
@@ -721,6 +742,8 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
         d.disguise = _disguise(proposed)
         if kind == CREATE and twins is not None:
             d.twin_of = twins.of(fc.path)
+        if kind == CREATE and not d.twin_of and world.real and new is not None:
+            d.title_twin_of = _title_twins(world, new)
     if base is not None and proposed is not None:  # what the change takes out, puts in
         gone = "".join(line for h in fc.hunks for line in h.old_lines)
         came = "".join(line for h in fc.hunks for line in h.new_lines)

@@ -23,7 +23,8 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
            (a canvas is judged by its nodes and edges: canvas.py)
   rewrite  most of a page replaced (an EDIT as well as a WRITE), or a page turned into JSON/HTML
   code     text changed inside code fences or comments
-  twin     a new page whose name twins an existing one
+  twin     a new page whose name twins an existing one, or whose title names an existing
+           page of its type (by its title, an alias or its file name)
   hidden   invisible or direction-changing characters added (not declarable)
   spread   the same kind of change over many pages: external links or hidden comments added
            everywhere, citations removed across pages, an ingest changing pages its source
@@ -171,6 +172,9 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if d.twin_of:
         out.append(("twin", f"creates a page beside {_listed(d.twin_of)}, the same name "
                             "written differently"))
+    if d.title_twin_of:
+        out.append(("twin", f"creates a second page of the same type on the subject of "
+                            f"{_listed(d.title_twin_of)}: add to that page, or rename one"))
     if d.invisible_added:
         out.append(("hidden", f"adds invisible characters: {_listed(d.invisible_added)}"))
     if d.kind in (DELETE, RENAME) and d.inbound_broken:
