@@ -123,7 +123,8 @@ _NUM = re.compile(r"(?<![\w.])\d+(?:[.,:/-]\d+)*(?![\w])")
 
 
 def _figures(text: str) -> Counter:
-    body = text.split("\n---\n", 1)[1]
+    parts = text.split("\n---\n", 1)
+    body = parts[1] if len(parts) > 1 else ""  # the frontmatter closes the text: no body
     return Counter(_NUM.findall(re.sub(r"\[\[[^\]]*\]\]", " ", body)))
 
 
