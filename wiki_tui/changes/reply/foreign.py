@@ -1,5 +1,6 @@
 """Edits written in other tools' formats, seen in the prose of a reply: aider's SEARCH/REPLACE
-markers (read as meant), and a unified diff, an apply_patch patch, a JSON or XML tool call,
+markers (read as meant), and a unified diff, an apply_patch patch, a JSON or XML tool call, an
+XML element holding a page (`<write path="...">`), a shell here-document (`cat > path <<EOF`),
 aider's whole-file fence, `SEARCH:`/`REPLACE:` words (refused, saying what to send instead).
 Beside the reply's own blocks, such text is an illustration only where it shows one of them (a
 diff of a block's pair, a page a block writes); otherwise it is an edit left out, and refused
@@ -29,6 +30,14 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$")
 _XML_TOOL = re.compile(r"^\s*<(write_to_file|create_file|replace_in_file|edit_file|apply_diff|"
                        r"insert_content|search_and_replace)>", re.IGNORECASE)
 _XML_BODY = re.compile(r"^\s*<(content|diff|new_str|replace)>", re.IGNORECASE)
+# A page written as one XML element naming its file: <write path="entities/H4.md">, <file
+# name="...">, <edit file='...'> (the shape several chat tools ask models for).
+_XML_FILE = re.compile(r"^\s*<(write|file|edit|create|update|replace|patch|new_file|document|"
+                       r"artifact)\b[^>]*?\b(?:path|file|filename|file_path|name)\s*=\s*"
+                       r"[\"']([^\"']+)[\"']", re.IGNORECASE)
+# A page written by a shell here-document: `cat > entities/H4.md <<'EOF'`, `tee path <<EOF`.
+_HEREDOC = re.compile(r"^\s*(?:\$\s*)?(?:cat\s*>>?|tee(?:\s+-a)?)\s*['\"]?([^\s'\"<>|]+)['\"]?"
+                      r"\s*<<-?\s*['\"]?\w+['\"]?\s*$")
 # Function calls written out as XML (<invoke name="str_replace_editor"> with <parameter
 # name="path">..</parameter>): the tool's name, its path, the parameter holding the text.
 _XML_INVOKE = re.compile(r"^\s*<(?:antml:)?invoke\s+name=[\"']([\w.-]+)[\"']\s*>", re.IGNORECASE)
@@ -96,6 +105,9 @@ class ForeignFormats:
             return
         if "<" in text and self._xml_line(text, line_no):
             return
+        if "<<" in text and (m := _HEREDOC.match(text)):
+            self._add("a shell here-document", m.group(1), line_no, _SEND_WRITE)
+            return
         if '"' in text:
             if m := _JSON_PATH.search(text):
                 self._json_path = (m.group(1), line_no)
@@ -131,7 +143,11 @@ class ForeignFormats:
         return True
 
     def _xml_line(self, text: str, line_no: int) -> bool:
-        if m := _XML_TOOL.match(text):
+        if m := _XML_FILE.match(text):
+            kind = m.group(1).lower()
+            self._add(f"an XML element holding a page (<{kind} ...>)", m.group(2), line_no,
+                      _SEND_EDIT if kind in ("edit", "update", "replace", "patch") else _SEND_WRITE)
+        elif m := _XML_TOOL.match(text):
             self._xml_tool, self._xml_path = m.group(1).lower(), None
         elif m := _XML_INVOKE.match(text):
             self._xml_tool, self._xml_path = "invoke " + m.group(1), None
