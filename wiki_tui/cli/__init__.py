@@ -147,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except CliError as exc:
         console_err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        if getattr(args, "json", False):  # a script reading stdout learns why, too
+            from wiki_tui.cli.common import print_json
+
+            print_json({"error": str(exc), "exit": exc.code})
         return exc.code
     except KeyboardInterrupt:
         console_err.print("interrupted")

@@ -551,9 +551,10 @@ def _title_twins(world: _Worlds, new: Page) -> list[str]:
     """Existing pages of the new page's type (`type:`) that its title names: by their title,
     an alias or their file name (`concepts/Harrison H4 watch.md` titled "H4" beside
     `entities/H4.md`). A page of another type may share a title: a source's summary page is
-    named after its subject."""
+    named after its subject, and two sources may share a title (each summary page stands for
+    its own raw file): source pages are not read."""
     title = (new.title or "").strip()
-    if not title:
+    if not title or (new.type or "").casefold() == "source" or _cites(new.path):
         return []
     vault = world.vault
     out = []
