@@ -86,6 +86,17 @@ _TRIALS_CITES_TRADED = (_TRIALS.replace("[[John Harrison and the Sea Clocks]]", 
                         .replace("@A@", "[[sources/Board of Longitude|Board of Longitude entry]]"))
 
 
+_NOTES_PAGE = ("---\ntitle: Footnoted\ntype: concept\nsummary: x\n---\n# Footnoted\n\n"
+               "The watch was 13 cm across.[^1] It was tested five times.[^2]\n\n"
+               "[^1]: Measured by the Museum.\n[^2]: The Board's minutes.\n")
+_NOTES = {"concepts/Footnoted.md": _NOTES_PAGE}
+
+
+def _notes_edit(search: str, replace: str) -> str:
+    return (f"@@@ EDIT concepts/Footnoted.md\n@@@ SEARCH\n{search}\n@@@ REPLACE\n{replace}\n"
+            "@@@ END\n")
+
+
 INTENDED: list[OutcomeCase] = [
     OutcomeCase("new-section-with-citation", edit(
         H4, "## Copies", "## Maintenance\n\nH4 was cleaned after each trial "
@@ -252,6 +263,11 @@ INTENDED: list[OutcomeCase] = [
                 "@@@ EDIT entities/H4.markdown\n@@@ SEARCH\n## Copies\n@@@ REPLACE\n## Copies\n\n"
                 "K1 is now at the National Maritime Museum.\n@@@ END\n",
                 repaired="the file extension"),
+    OutcomeCase("footnotes-relabelled-with-their-references", _notes_edit(
+        "The watch was 13 cm across.[^1] It was tested five times.[^2]\n\n[^1]: Measured by the "
+        "Museum.\n[^2]: The Board's minutes.",
+        "The watch was 13 cm across.[^size] It was tested five times.[^trials]\n\n[^size]: "
+        "Measured by the Museum.\n[^trials]: The Board's minutes."), setup=_NOTES),
     OutcomeCase("superseded-words-struck-beside-the-new-ones", edit(
         H4, "5.1 seconds slow on arrival", "~~5.1 seconds slow~~ 5.1 seconds slow on arrival, "
         "later corrected to 5.0 seconds by the Board's own reckoning of the longitude "
@@ -506,6 +522,11 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("table-headings-swapped-over-their-rows", edit(
         JH, "| Machine | Finished | Notes |", "| Finished | Machine | Notes |"),
         frozenset({"claims"})),
+    # footnotes trading what they say: each claim now rests on the other's note
+    OutcomeCase("footnote-definitions-traded", _notes_edit(
+        "[^1]: Measured by the Museum.\n[^2]: The Board's minutes.",
+        "[^1]: The Board's minutes.\n[^2]: Measured by the Museum."), frozenset({"claims"}),
+        setup=_NOTES),
     # a second page on one subject: a new page of the same type titled like an existing one
     OutcomeCase("new-page-titled-like-an-existing-page-of-its-type",
                 "@@@ WRITE concepts/Harrison H4 watch.md\n---\ntitle: H4\ntype: entity\n"

@@ -19,6 +19,7 @@ decides what holds a change, the review and `--json` show it (`to_dict`, `summar
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -537,9 +538,20 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
                                    and not any(s == x for x in d.links_removed))
         d.citations_added += len([s for s in new.sources if s not in old.sources])
     if base is not None and proposed is not None and ("[^" in gone or "[^" in came):
-        notes = kt.footnotes(base) - kt.footnotes(proposed)
-        d.citations_removed.extend(f"footnote [^{n}]" for n in sorted(notes))
-        d.citations_added += len(kt.footnotes(proposed) - kt.footnotes(base))
+        then_notes, now_notes = _footnotes(base), _footnotes(proposed)
+        kept = Counter(now_notes.values())  # a note is what it says: relabelled, it stays
+        for label, said in sorted(then_notes.items()):
+            if kept[said] > 0:
+                kept[said] -= 1
+            else:
+                d.citations_removed.append(f"footnote [^{label}]")
+        d.citations_added += sum((Counter(now_notes.values())
+                                  - Counter(then_notes.values())).values())
+        noted_then, noted_now = _noted_claims(base, then_notes), _noted_claims(proposed, now_notes)
+        claims_now = {claim for claim, _note in noted_now}
+        d.citations_moved += [f"“{_short(claim, 60)}” no longer cites the note “{_short(note, 40)}”"
+                              for claim, note in sorted(noted_then - noted_now)
+                              if claim in claims_now][:SHOWN]
     if new is not None and proposed is not None and "://" in came:
         ext = Counter(link.raw for link in new.external_links) + kt.bare_urls(proposed)
         if old is not None and base is not None:
@@ -565,6 +577,33 @@ def _title_twins(world: _Worlds, new: Page) -> list[str]:
         if page is not None and (page.type or "").casefold() == (new.type or "").casefold():
             out.append(f"{owner} (titled “{title}” too)")
     return sorted(out)
+
+
+_FOOTNOTE = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:[ \t]*(.*?)[ \t\r]*$", re.M)
+
+
+def _footnotes(text: str) -> dict[str, str]:
+    """A page's footnote definitions: label -> what its first line says (spacing folded)."""
+    return {label: " ".join(said.split())
+            for label, said in _FOOTNOTE.findall(text[kt.body_start(text):])}
+
+
+_FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\](?!:)")
+
+
+def _noted_claims(text: str, notes: dict[str, str]) -> Counter:
+    """(the words before a footnote reference on its line, what its note says): which note backs
+    which claim, by what they say (a relabelled note backs the same claim)."""
+    out: Counter = Counter()
+    for line in text[kt.body_start(text):].splitlines():
+        if "[^" not in line or _FOOTNOTE.match(line):
+            continue
+        pos, claim = 0, ""
+        for m in _FOOTNOTE_REF.finditer(line):
+            claim = " ".join(kt.unlabelled(line[pos:m.start()]).split()) or claim  # "x[^1][^2]"
+            pos = m.end()
+            out[(claim, notes.get(m.group(1), ""))] += 1
+    return out
 
 
 def _masked(world: _Worlds, d: PageDiff, then: list, now: list, path: str) -> None:
@@ -647,8 +686,8 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
             d.figures_removed = sorted(lost) + d.figures_removed
             d.figures_added = sorted(found) + d.figures_added
         elif both:  # the same figures: perhaps traded between claims
-            d.figures_moved = [f"“{_short(a)}” → “{_short(b)}”"
-                               for a, b in kt.figures_moved(gone_body, came_body)][:SHOWN]
+            d.figures_moved = [f"“{_short(a)}” → “{_short(b)}”" for a, b in kt.figures_moved(
+                kt.unlabelled(gone_body), kt.unlabelled(came_body))][:SHOWN]
     if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
         names_then, names_now = reading(base).names(), reading(proposed).names()
         gone_names, new_names = names_then - names_now, names_now - names_then
@@ -677,8 +716,9 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
                            for line in kt.dropped_lines(
                                gone, base, reading(proposed).visible_prose())][:SHOWN]
     if both and "[" in gone:
-        d.citations_moved = [f"“{_short(claim, 60)}” no longer cites {cite}" for claim, cite
-                             in kt.citations_moved(_body_text(base), _body_text(proposed))][:SHOWN]
+        d.citations_moved = ([f"“{_short(claim, 60)}” no longer cites {cite}" for claim, cite
+                              in kt.citations_moved(_body_text(base), _body_text(proposed))]
+                             + d.citations_moved)[:SHOWN]  # (after the notes' own, _links)
     if both and not d.prose_dropped:
         d.prose_dropped = [f"“{_short(line)}” loses “{words}”" for line, words in kt.clauses_cut(
             gone_body, came_body, reading(proposed).visible_prose())][:SHOWN]

@@ -23,7 +23,7 @@ _CALLOUT = re.compile(r"^[ \t]{0,3}(?:>[ \t]*)+\[!([A-Za-z][\w-]*)\][+-]?(.*)$",
 _TABLE_ROW = re.compile(r"^[ \t]{0,3}\|.*\|[ \t]*\r?$", re.M)
 _TABLE_RULE = re.compile(r"^[ \t|:-]+$")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:", re.M)
+_FOOTNOTE_LABEL = re.compile(r"\[\^[^\]\s]+\]:?")
 _BARE_URL = re.compile(r"(?<![(<\w])(?:https?|ftp)://[^\s<>()\[\]]+", re.IGNORECASE)
 # A link as written (wikilink or markdown, embeds too): canvas.py counts a text node's links by it.
 LINKS_WRITTEN = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")
@@ -218,9 +218,11 @@ class TextReading:
         return unseen_cut("\n".join(text[a:b] for a, b in self.spans))
 
     def claim_text(self) -> str:
-        """The prose and its inline code as a reader sees them: where figures are read."""
+        """The prose and its inline code as a reader sees them: where figures are read. A
+        footnote's label (`[^1]`, `[^1]:`) is a name for a note, not a figure."""
         text = self.text
-        return link_shown(unseen_cut("\n".join(text[a:b] for a, b in self.claim_spans())))
+        shown = link_shown(unseen_cut("\n".join(text[a:b] for a, b in self.claim_spans())))
+        return unlabelled(shown)
 
     def figures(self) -> Counter:
         """Numbers and dates (claim_words.figures) in the prose and its inline code, as a
@@ -290,9 +292,9 @@ def table_rows(text: str) -> list[str]:
     return [r for r in rows if not _TABLE_RULE.match(r)]
 
 
-def footnotes(text: str) -> Counter:
-    """Footnote definitions (`[^1]: ...`) by label."""
-    return Counter(_FOOTNOTE_DEF.findall(text[body_start(text):]))
+def unlabelled(text: str) -> str:
+    """`text` without footnote labels (`[^1]`, `[^note]:`): names of notes, not figures."""
+    return _FOOTNOTE_LABEL.sub(" ", text) if "[^" in text else text
 
 
 def struck_bare(gone: str, came: str) -> list[str]:
