@@ -1,9 +1,10 @@
 """Edit blocks shown as examples are never executed.
 
-A block inside a code fence of the prose, an indented code block, a `>` quote or inline code
-(a one-line DELETE or RENAME in backticks), or right after prose that says it is an example
-("for example:", "I don't think this is needed"), is prose: it is shown, not applied, and
-the review says so. A fence that wraps the reply's own edit stays a wrapper (stream.py): the
+A block inside a code fence of the prose, an indented code block, a `>` quote, inline code
+(a one-line DELETE or RENAME in backticks), a comment (`<!-- -->`, `%% %%`) or an HTML element
+that shows code or folds text away (`<pre>`, `<details>`), or right after prose that says it is
+an example or a rejected option ("for example:", "I don't think this is needed", "I would not
+do this:"), is prose: it is shown, not applied, and the review says so. A fence that wraps the reply's own edit stays a wrapper (stream.py): the
 fence line right before a marker, or a fence that opens the reply. When a reply holds only
 such examples and no edit block, it is refused naming the line and saying what to send, in
 case the model meant it (an example after explanatory words is not refused: it said so).
@@ -21,6 +22,9 @@ _CUE = re.compile(
     r"\b(?:for example|for instance|e\.\s?g\.|an example|example:|examples?\b.*:$|"
     r"hypothetical(?:ly)?|illustrat\w*|the syntax|in the format|"
     r"(?:i|we) (?:don't|do not|wouldn't|would not) (?:think|recommend|suggest|need)|"
+    r"\b(?:would not|wouldn't|should not|shouldn't|will not|won't|must not|mustn't|do not|"
+    r"don't|never|avoid)\s+(?:do|doing|write|writing|send|sending|run|running|apply|applying|"
+    r"use|using)?\s*(?:this|that|the following|something like this)\s*[:.]?\s*$|"
     r"(?:isn't|is not|aren't|are not|not) (?:needed|necessary|required|recommended)|"
     r"(?:don't|do not|won't|will not) apply|not applied|"
     r"you (?:could|can|might|may) (?:also )?(?:use|write|send|add|do)|if you (?:want|wish|prefer))",
@@ -28,6 +32,37 @@ _CUE = re.compile(
 _HEADING_CUE = re.compile(r"^\s*#{1,6}\s+(?:an?\s+)?examples?\b", re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 _QUOTED = re.compile(r"^[ \t]*>[ \t>]*(?=@@@)")
+
+
+# Prose regions that hide or fold what they hold: (opening pattern, closing text, where).
+_HIDING = (
+    (re.compile(r"<!--(?!.*-->)"), "-->", "inside an HTML comment"),
+    (re.compile(r"^\s*%%(?!.*%%)"), "%%", "inside a %% comment"),
+    (re.compile(r"<details\b(?!.*</details>)", re.IGNORECASE), "</details>",
+     "inside a <details> element"),
+    (re.compile(r"<pre\b(?!.*</pre>)", re.IGNORECASE), "</pre>", "inside a <pre> element"),
+)
+
+
+class Hiding:
+    """Follows the reply's prose lines into and out of comments and HTML elements that hide or
+    fold their text: a block written inside one is shown, never applied."""
+
+    def __init__(self) -> None:
+        self.where: str | None = None  # inside one: where, for the note
+        self._close = ""
+
+    def line(self, text: str) -> None:
+        if self.where is not None:
+            if self._close.lower() in text.lower():
+                self.where = None
+            return
+        if "<" not in text and "%%" not in text:
+            return
+        for opening, close, where in _HIDING:
+            if opening.search(text):
+                self.where, self._close = where, close
+                return
 
 
 def is_cue(line: str) -> bool:

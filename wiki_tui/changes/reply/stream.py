@@ -22,7 +22,7 @@ import re
 from wiki_tui.changes.reply.blocks import (DELETE, EDIT, RENAME, WRITE, Block, BlockComplete,
                                            BlockIncomplete, BlockStarted, ParsedReply,
                                            ParseEvent, ProtocolError, Prose)
-from wiki_tui.changes.reply.examples import Examples, is_cue, is_list_item, quoted_marker
+from wiki_tui.changes.reply.examples import Examples, Hiding, is_cue, is_list_item, quoted_marker
 from wiki_tui.changes.reply.fences import closes, fence
 from wiki_tui.changes.reply.foreign import AIDER_SEARCH, ForeignFormats
 from wiki_tui.changes.reply.markers import (ALIASES, UPDATE, keyword_in_block, marker,
@@ -54,6 +54,7 @@ class StreamParser:
         self._quiet: tuple[str, int] | None = None  # an example being shown: ("indent", 0) or
         #                                              ("end", its `@` run), up to its END
         self._examples = Examples()
+        self._hiding = Hiding()  # a comment or a folding element open in the prose
         self._after_block = False  # the previous line closed a block (a wrapping fence may follow)
         self._after_block_oneliner = False  # a stray END right after DELETE/RENAME is forgiven
         self._prose_out: list[str] = []  # prose lines of the current feed() call
@@ -221,6 +222,7 @@ class StreamParser:
             if not _XML_TAG_LINE.match(line):  # `<diff>` keeps a `<path>` line's
                 self._recent_path = path_line(line)
             if self._prose_fence is None:
+                self._hiding.line(line)
                 self._cue = line if is_cue(line) else None
                 self._in_list = is_list_item(line) or (self._in_list and line[:1] in " \t")
         self._prose_out.append(line)
@@ -248,6 +250,8 @@ class StreamParser:
             return f"inside a {self._prose_fence} code block"
         if opener_kind(m.group(1).upper()) is None:
             return None
+        if self._hiding.where is not None:
+            return self._hiding.where
         if self._cue is not None:
             return f"after '{quote(self._cue)}'"
         if self._indented(line):
