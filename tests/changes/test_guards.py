@@ -9,6 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wiki_tui.changes.build import guards
 from wiki_tui.changes.build.changeset import build_changeset
@@ -328,3 +330,30 @@ def test_the_placeholder_sweep_finds_what_reading_line_by_line_finds(parts, newl
             expected = (i, body.strip())
             break
     assert find_placeholder(text, known_text) == expected
+
+
+# -- the placeholder test's quick refusal -----------------------------------------------------
+_TOKENS = ["rest", "of", "the", "page", "unchanged", "...", "…", "<!--", "-->", "//", "(", ")",
+           "*", "_", "#", "- ", "> ", "same", "as", "before", "kept", "is", "Rest", "UNCHANGED",
+           "ſame", "snip", "no", "changes", "existing", "content", "here", "remains", "sections",
+           "x", "3", "élan", "omitted", ".", ":", "  ", "\t", "%%", "everything", "else", "for",
+           "brevity", "not", "shown", "front", "matter", "paragraph", "notes", "H4", "[[x]]"]
+
+
+def _placeholder_reference(line: str) -> bool:
+    """is_placeholder without its word check: the ellipsis, or the core's full match."""
+    if len(line) > 120 or not line.strip() or len(line.split()) > 14:
+        return False
+    core, dots = guards._placeholder_core(line)
+    if not core.strip("-*+># "):
+        return dots
+    return len(core.split()) <= 10 and guards._PLACEHOLDER.fullmatch(core) is not None
+
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=8), st.sampled_from(["", " ", "  "]))
+def test_property_the_word_check_never_turns_a_placeholder_away(tokens, sep):
+    # a line with a word no placeholder has is told at once; the answer must not change
+    line = sep.join(tokens)
+    assert guards.is_placeholder(line) == _placeholder_reference(line)

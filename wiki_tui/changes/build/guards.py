@@ -207,6 +207,13 @@ _PLACEHOLDER = re.compile(  # "existing content (here)", "section unchanged", "/
     r"|unchanged|omitted|snip|same\s+as\s+before|no\s+changes?(?:\s+(?:below|above|here))?)"
     r"[.:;]?", re.IGNORECASE)
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# The words a placeholder is made of: _PLACEHOLDER's own (each with and without a last "s", for
+# its `s?`). Wrappers and ellipses hold no letter or digit, so an ASCII line with any other word
+# (or a digit) is text: one C-level match tells it, failing at the first other word.
+_PLACEHOLDER_WORDS = sorted({w for word in re.findall(r"[a-z]+", _PLACEHOLDER.pattern)
+                             for w in (word, word.removesuffix("s")) if w}, key=len, reverse=True)
+_ONLY_PLACEHOLDER_WORDS = re.compile(
+    r"[^a-z0-9]*(?:(?:" + "|".join(_PLACEHOLDER_WORDS) + r")(?![a-z0-9])[^a-z0-9]*)*")
 
 
 def _placeholder_core(line: str) -> tuple[str, bool]:
@@ -231,7 +238,9 @@ def _placeholder_core(line: str) -> tuple[str, bool]:
 def is_placeholder(line: str) -> bool:
     """A line that stands for left-out text rather than being text ("...", "[...]",
     "<!-- rest of the page unchanged -->"). An ellipsis inside a sentence is text."""
-    if len(line) > 120 or not line.strip() or len(line.split()) > 14:  # prose, cheaply
+    if len(line) > 120 or line.isascii() and not _ONLY_PLACEHOLDER_WORDS.fullmatch(line.lower()):
+        return False  # prose, cheaply
+    if not line.strip() or len(line.split()) > 14:
         return False
     core, dots = _placeholder_core(line)
     if not core.strip("-*+># "):  # only an ellipsis, maybe as a list item or quote
@@ -248,6 +257,7 @@ def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
     for only in a text that has one, a long line is prose at once, and `known` is read only
     when a placeholder turns up."""
     fences = "```" in text or "~~~" in text
+    only_words = _ONLY_PLACEHOLDER_WORDS.fullmatch
     fence = ""
     had: set[str] | None = None
     for i, line in enumerate(text.splitlines(), 1):
@@ -258,8 +268,11 @@ def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
             elif run[0] == fence[0] and len(run) >= len(fence) and not line.strip()[len(run):]:
                 fence = ""
             continue
-        if fence or len(line) > 120 or len(line.split()) > 14 or not is_placeholder(line):
-            continue  # (prose told at once, without a call: is_placeholder's own first test)
+        if fence or len(line) > 120 or line.count(" ") > 13 and len(line.split()) > 14 \
+                or line.isascii() and not only_words(line.lower()):
+            continue  # (prose told at once, without a call: is_placeholder's own first tests)
+        if not is_placeholder(line):
+            continue
         if had is None:
             had = {x.strip() for x in known.splitlines()}
         if line.strip() not in had:
