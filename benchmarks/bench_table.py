@@ -206,7 +206,7 @@ def measure(pages: int, source: Path | None, runs: int, scratch: Path) -> dict:
     out: dict = {"pages": pages, "source": str(source) if source else "gen_vault --git",
                  "prepare_s": round(time.perf_counter() - began, 1)}
     load = [os.getloadavg()[0]]
-    out["apply"] = _run("bench_apply.py", "--dir", str(vault), "--runs", str(max(3, runs * 2)))
+    out["apply"] = _run("bench_apply.py", "--dir", str(vault), "--runs", str(max(9, runs * 2)))
     load.append(os.getloadavg()[0])
     out["app"] = _run("bench_app.py", "--vault", str(vault), "--skip-sample", "--stream-runs", "0",
                       "--runs", str(max(7, runs)))
