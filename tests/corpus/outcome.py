@@ -268,6 +268,11 @@ INTENDED: list[OutcomeCase] = [
         "Museum.\n[^2]: The Board's minutes.",
         "The watch was 13 cm across.[^size] It was tested five times.[^trials]\n\n[^size]: "
         "Measured by the Museum.\n[^trials]: The Board's minutes."), setup=_NOTES),
+    OutcomeCase("bound-said-in-other-words", _notes_edit(
+        "The watch was 13 cm across.[^1] It was tested no fewer than 5 times.[^2]",
+        "The watch was 13 cm across.[^1] It was tested at least 5 times.[^2]"),
+        setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
+                                                            "tested no fewer than 5 times")}),
     OutcomeCase("superseded-words-struck-beside-the-new-ones", edit(
         H4, "5.1 seconds slow on arrival", "~~5.1 seconds slow~~ 5.1 seconds slow on arrival, "
         "later corrected to 5.0 seconds by the Board's own reckoning of the longitude "
@@ -527,6 +532,15 @@ DAMAGING: list[OutcomeCase] = [
         "[^1]: Measured by the Museum.\n[^2]: The Board's minutes.",
         "[^1]: The Board's minutes.\n[^2]: Measured by the Museum."), frozenset({"claims"}),
         setup=_NOTES),
+    # a figure kept while what bounds it changes: "at least 5" is not "5", "over 1,000" not "1,000"
+    OutcomeCase("figure-bound-dropped", _notes_edit(
+        "The watch was 13 cm across.[^1] It was tested at least 5 times.[^2]",
+        "The watch was 13 cm across.[^1] It was tested 5 times.[^2]"), frozenset({"claims"}),
+        setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
+                                                            "tested at least 5 times")}),
+    OutcomeCase("date-bound-turned-around", edit(
+        JH, "first\nrecorded meeting in 1737", "first\nrecorded meeting before 1737"),
+        frozenset({"claims"})),
     # a second page on one subject: a new page of the same type titled like an existing one
     OutcomeCase("new-page-titled-like-an-existing-page-of-its-type",
                 "@@@ WRITE concepts/Harrison H4 watch.md\n---\ntitle: H4\ntype: entity\n"

@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from wiki_tui.changes.build.knowledge import text as kt
+from wiki_tui.changes.build.knowledge.bounds import bounds_changed
 from wiki_tui.changes.build.knowledge.canvas import canvas_findings
 from wiki_tui.changes.build.knowledge.tables import columns_relabelled, rows_moved_with_columns
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
@@ -91,6 +92,7 @@ class PageDiff:
     names_added: list[str] = field(default_factory=list)  # ("Harrison" → "Mudge")
     names_dropped: list[str] = field(default_factory=list)  # "K1": a code the page no longer writes
     figures_moved: list[str] = field(default_factory=list)  # "“H1 | 1735” → “H1 | 1759”"
+    bounds_changed: list[str] = field(default_factory=list)  # "“at least 5” → “5”"
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
     prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
@@ -151,6 +153,7 @@ class PageDiff:
                                 f"{_listed(self.figures_added) or 'gone'}"]
             if self.figures_removed else [])
         add("figures trading places between claims", self.figures_moved)
+        add("figures bounded otherwise", self.bounds_changed)
         add("names the page no longer writes", self.names_dropped)
         add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
             if self.names_removed else [])
@@ -688,6 +691,8 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         elif both:  # the same figures: perhaps traded between claims
             d.figures_moved = [f"“{_short(a)}” → “{_short(b)}”" for a, b in kt.figures_moved(
                 kt.unlabelled(gone_body), kt.unlabelled(came_body))][:SHOWN]
+    if both:
+        d.bounds_changed = bounds_changed(kt.unlabelled(gone_body), kt.unlabelled(came_body))
     if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
         names_then, names_now = reading(base).names(), reading(proposed).names()
         gone_names, new_names = names_then - names_now, names_now - names_then

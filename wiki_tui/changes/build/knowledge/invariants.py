@@ -14,7 +14,8 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
            whose display text is another page's name (`[[Kendall|Mudge]]`); a heading
            or block id other pages link to, removed (their links listed)
   claims   numbers or dates changed in sentences, or what they count ("seconds" → "minutes",
-           "million" → "billion"), or a sentence turned around (a negation added or removed:
+           "million" → "billion"), or what bounds them ("at least 5" → "5", "before 1765" →
+           "after 1765"), or a sentence turned around (a negation added or removed:
            "made" → "never made"; a word for its opposite: "slow" → "fast"; two of its figures
            or names trading places) (unless the page gains a citation with them), text struck
            through with nothing said in its place, text hidden in an invisible element,
@@ -139,6 +140,9 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if d.figures_moved and not d.citations_added:
         claims.append(f"moves figures between claims without a new citation: "
                       f"{_listed(d.figures_moved)}")
+    if d.bounds_changed and not d.citations_added:
+        claims.append(f"changes what bounds figures without a new citation: "
+                      f"{_listed(d.bounds_changed)}")
     if d.citations_moved:
         claims.append(f"moves citations to claims they did not back: {_listed(d.citations_moved)}")
     if d.names_removed and not d.citations_added:

@@ -345,7 +345,9 @@ def bare_urls(text: str) -> Counter:
 
 # -- polarity: a sentence kept but turned around ("made" → "never made") ------------------------
 _NEGATOR = re.compile(r"\b(?:not|never|no|none|nobody|nothing|neither|nor|cannot|without|"
-                      r"\w+n't|false|untrue|disproved|refuted)\b", re.IGNORECASE)
+                      r"\w+n't|false|untrue|disproved|refuted)\b"
+                      # "no fewer than 5" bounds a figure (bounds.py reads it), denies nothing
+                      r"(?!\s+(?:fewer|less|more|later|earlier|greater)\s+than\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w']+")
 _LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 

@@ -1,0 +1,45 @@
+"""Figures read with the words that bound them (build/knowledge/bounds.py): the same number
+under another bound is a claim changed; the same bound in other words is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from wiki_tui.changes.build.knowledge.bounds import bounded, bounds_changed
+
+
+def test_each_number_is_read_with_its_bound():
+    assert bounded("tested at least 5 times, up to 12 runs, c. 1760, 3 trials or more") == [
+        ("≥", "5", "at least"), ("≤", "12", "up to"), ("~", "1760", "c."), ("≥", "3", "or more")]
+    assert bounded("in 1765 and exactly 4") == [("=", "1765", ""), ("=", "4", "")]
+
+
+@pytest.mark.parametrize("then, now", [
+    ("tested at least 5 times", "tested 5 times"),
+    ("more than 5 ships", "fewer than 5 ships"),
+    ("at least 5", "at most 5"),
+    ("13 cm across", "about 13 cm across"),
+    ("nearly 19 years", "over 19 years"),
+    ("met before 1737", "met after 1737"),
+    ("1,000 ships", "over 1,000 ships"),
+])
+def test_a_number_kept_under_another_bound_is_named(then, now):
+    assert bounds_changed(then, now) != []
+
+
+@pytest.mark.parametrize("then, now", [
+    ("tested at least 5 times", "tested no fewer than 5 times"),
+    ("5 or more trials", "at least 5 trials"),
+    ("at most 3", "no more than 3"),
+    ("about 13 cm", "roughly 13 cm"),
+    ("exactly 4 watches", "4 watches"),
+    ("in 1765, he", "In 1765 he"),
+    ("5 trials", "6 trials"),  # the figure itself changed: claim_words says so, not this
+    ("no numbers here", "none here either"),
+])
+def test_the_same_bound_in_other_words_or_another_figure_is_not(then, now):
+    assert bounds_changed(then, now) == []
+
+
+def test_the_note_shows_the_bounds_as_written():
+    assert bounds_changed("at least 5 runs", "up to 5 runs") == ["“at least 5” → “up to 5”"]
