@@ -97,6 +97,26 @@ def _notes_edit(search: str, replace: str) -> str:
             "@@@ END\n")
 
 
+_QUOTED_PAGE = ("---\ntitle: Cook on K1\ntype: concept\nsummary: x\n---\n# Cook on K1\n\n"
+                "Cook called the watch \"our faithful guide through all the vicissitudes of "
+                "climates\"\n([[James Cook]]).\n\n"
+                "> Mr Kendall's watch has exceeded the expectations of its most zealous advocate.\n"
+                "\nMaskelyne thought H4 'a good watch, but no better than the lunar tables' "
+                "([[Nevil Maskelyne]]).\n")
+_QUOTED = {"concepts/Cook on K1.md": _QUOTED_PAGE}
+
+
+def _quoted_edit(search: str, replace: str) -> str:
+    """An edit of the quoted page's lines holding `search` (widened to whole lines)."""
+    at = _QUOTED_PAGE.index(search)
+    start = _QUOTED_PAGE.rfind("\n", 0, at) + 1
+    end = _QUOTED_PAGE.index("\n", at + len(search))
+    search, replace = (_QUOTED_PAGE[start:end], _QUOTED_PAGE[start:at] + replace
+                       + _QUOTED_PAGE[at + len(search):end])
+    return (f"@@@ EDIT concepts/Cook on K1.md\n@@@ SEARCH\n{search}\n@@@ REPLACE\n{replace}\n"
+            "@@@ END\n")
+
+
 INTENDED: list[OutcomeCase] = [
     OutcomeCase("new-section-with-citation", edit(
         H4, "## Copies", "## Maintenance\n\nH4 was cleaned after each trial "
@@ -277,6 +297,26 @@ INTENDED: list[OutcomeCase] = [
         H4, "5.1 seconds slow on arrival", "~~5.1 seconds slow~~ 5.1 seconds slow on arrival, "
         "later corrected to 5.0 seconds by the Board's own reckoning of the longitude "
         "([[sources/Board of Longitude]])")),
+    # quotations: their marks, wrapping, place and spacing may change, their words may not
+    OutcomeCase("quotation-marks-curled", _quoted_edit(
+        "Cook called the watch \"our faithful guide through all the vicissitudes of climates\"",
+        "Cook called the watch “our faithful guide through all the vicissitudes of climates”"),
+        setup=_QUOTED),
+    OutcomeCase("quotation-rewrapped-in-a-tidy", _quoted_edit(
+        "Cook called the watch \"our faithful guide through all the vicissitudes of climates\"\n"
+        "([[James Cook]]).", "Cook called the watch \"our faithful guide through all the\n"
+        "vicissitudes of climates\" ([[James Cook]])."), setup=_QUOTED),
+    OutcomeCase("quotation-kept-while-its-sentence-is-reworded", _quoted_edit(
+        "Maskelyne thought H4 'a good watch, but no better than the lunar tables'",
+        "Maskelyne judged H4 to be \"a good watch, but no better than the lunar tables\""),
+        setup=_QUOTED),
+    OutcomeCase("block-quote-spacing-fixed-and-attributed", _quoted_edit(
+        "> Mr Kendall's watch has exceeded the expectations of its most zealous advocate.",
+        "> Mr Kendall's watch has exceeded the expectations of its most  zealous\n> advocate."
+        "\n\nCook wrote this in 1775 ([[James Cook]])."), setup=_QUOTED),
+    OutcomeCase("new-quotation-added-with-its-source", _quoted_edit(
+        "([[Nevil Maskelyne]]).", "([[Nevil Maskelyne]]). Harrison answered that \"the watch "
+        "will speak for itself\" ([[John Harrison]])."), setup=_QUOTED),
 ]
 
 
@@ -550,6 +590,22 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("claim-struck-inside-its-sentence", edit(
         H4, "made K1 in 1769, which sailed", "~~made K1 in 1769~~, which sailed"),
         frozenset({"claims"})),
+    # a quotation reworded: a source's words changed while the quotation stays
+    OutcomeCase("quotation-word-swapped", _quoted_edit(
+        "our faithful guide", "our trusty guide"), frozenset({"claims"}), setup=_QUOTED),
+    OutcomeCase("quotation-shortened", _quoted_edit(
+        "\"our faithful guide through all the vicissitudes of climates\"",
+        "\"our faithful guide\" through all climates"), frozenset({"claims"}), setup=_QUOTED),
+    OutcomeCase("quotation-words-reordered", _quoted_edit(
+        "'a good watch, but no better than the lunar tables'",
+        "'no better than the lunar tables, but a good watch'"), frozenset({"claims"}),
+        setup=_QUOTED),
+    OutcomeCase("quotation-ellipsis-dropped-in", _quoted_edit(
+        "through all the vicissitudes of climates", "through … the vicissitudes of climates"),
+        frozenset({"claims"}), setup=_QUOTED),
+    OutcomeCase("block-quote-copy-edited", _quoted_edit(
+        "its most zealous advocate.", "its most ardent supporters."), frozenset({"claims"}),
+        setup=_QUOTED),
 ]
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from wiki_tui.changes.build.knowledge import text as kt
 from wiki_tui.changes.build.knowledge.bounds import bounds_changed
 from wiki_tui.changes.build.knowledge.canvas import canvas_findings
+from wiki_tui.changes.build.knowledge.quotes import may_quote, quotes_reworded
 from wiki_tui.changes.build.knowledge.tables import columns_relabelled, rows_moved_with_columns
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
@@ -93,6 +94,7 @@ class PageDiff:
     names_dropped: list[str] = field(default_factory=list)  # "K1": a code the page no longer writes
     figures_moved: list[str] = field(default_factory=list)  # "“H1 | 1735” → “H1 | 1759”"
     bounds_changed: list[str] = field(default_factory=list)  # "“at least 5” → “5”"
+    quotes_reworded: list[str] = field(default_factory=list)  # "“a b c” → “a d c”"
     figure_lines: list[str] = field(default_factory=list)  # "17: - Jamaica ... 5.1 seconds"
     polarity_changed: list[str] = field(default_factory=list)  # "made K2 → never made K2"
     prose_dropped: list[str] = field(default_factory=list)  # sentences gone, not reworded
@@ -154,6 +156,7 @@ class PageDiff:
             if self.figures_removed else [])
         add("figures trading places between claims", self.figures_moved)
         add("figures bounded otherwise", self.bounds_changed)
+        add("quotations reworded", self.quotes_reworded)
         add("names the page no longer writes", self.names_dropped)
         add("names changed", [f"{_listed(self.names_removed)} → {_listed(self.names_added)}"]
             if self.names_removed else [])
@@ -693,6 +696,8 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
                 kt.unlabelled(gone_body), kt.unlabelled(came_body))][:SHOWN]
     if both:
         d.bounds_changed = bounds_changed(kt.unlabelled(gone_body), kt.unlabelled(came_body))
+        if may_quote(gone_body):
+            d.quotes_reworded = quotes_reworded(base, proposed)[:SHOWN]
     if kt.names_swapped(gone, came):  # one name put in another's place, in the same claim
         names_then, names_now = reading(base).names(), reading(proposed).names()
         gone_names, new_names = names_then - names_now, names_now - names_then

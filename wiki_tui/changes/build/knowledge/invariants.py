@@ -143,6 +143,9 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if d.bounds_changed and not d.citations_added:
         claims.append(f"changes what bounds figures without a new citation: "
                       f"{_listed(d.bounds_changed)}")
+    if d.quotes_reworded and not d.citations_added:
+        claims.append(f"changes the words of quotations without a new citation: "
+                      f"{_listed(d.quotes_reworded)}")
     if d.citations_moved:
         claims.append(f"moves citations to claims they did not back: {_listed(d.citations_moved)}")
     if d.names_removed and not d.citations_added:
