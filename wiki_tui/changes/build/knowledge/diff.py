@@ -248,6 +248,7 @@ class _Worlds:
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
         self._linking: dict[str, list[tuple[str, int]]] = {}
         self._readings: dict[str, kt.TextReading] = {}
+        self.title_owners: dict[str, str] | None = None  # new pages' titles -> existing owners
 
     def reading(self, text: str) -> kt.TextReading:
         """A page text's prose, read once: from the spans its parse found when there was one."""
@@ -574,8 +575,11 @@ def _title_twins(world: _Worlds, new: Page) -> list[str]:
     if not title or (new.type or "").casefold() == "source" or _cites(new.path):
         return []
     vault = world.vault
+    if world.title_owners is None:  # the titles of every page the changeset makes, one query
+        world.title_owners = vault.resolve_aliases(
+            [p.title.strip() for path, p in world.after.items() if path in world.made and p.title])
     out = []
-    for owner in {vault.resolve_alias(title), world.resolve_after(title, new.path)}:
+    for owner in {world.title_owners.get(title), world.resolve_after(title, new.path)}:
         if owner is None or owner == new.path or owner in world.gone or owner in world.made:
             continue
         page = vault.page(owner) if owner.lower().endswith(".md") else None
@@ -880,6 +884,10 @@ def _moved_within(diff: KnowledgeDiff, changes: list[FileChange]) -> None:
     were, among the lines another page of the changeset gains: what left it is not lost, it
     moved. Its removals are cleared and `moved_to` names where they went. A line moved only in
     part, or rewritten on the way, is judged where it was."""
+    losing = {d.path for d in diff.pages if d.kind not in (CREATE, DELETE)
+              and any(getattr(d, name) for name in _LOST_WITH_LINES)}
+    if not losing:
+        return
     added: dict[str, set[str]] = {}
     removed: dict[str, list[str]] = {}
     for fc in changes:
@@ -890,7 +898,7 @@ def _moved_within(diff: KnowledgeDiff, changes: list[FileChange]) -> None:
             gone = (fc.base_text or "").splitlines()
             came = (fc.proposed_text or "").splitlines()
         added[fc.path] = {line.strip() for line in came if line.strip()}
-        if fc.kind not in (CREATE, DELETE) and fc.base_text is not None:
+        if fc.path in losing and fc.base_text is not None:
             head = set(fc.base_text[: kt.body_start(fc.base_text)].splitlines())
             removed[fc.path] = [x for line in gone if (x := line.strip())
                                 and not x.startswith("#") and line.rstrip("\r\n") not in head]
