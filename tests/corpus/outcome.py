@@ -293,6 +293,23 @@ INTENDED: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested at least 5 times.[^2]"),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested no fewer than 5 times")}),
+    OutcomeCase("table-made-a-list-keeping-every-cell", edit(
+        JH, "| Machine | Finished | Notes |\n| --- | --- | --- |\n| H1 | 1735 | linked balances; "
+        "tried to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 took nearly nineteen years |\n"
+        "| [[H4]] | 1759 | a large watch; 5.1 s slow on reaching Jamaica |",
+        "- H1, finished 1735: linked balances; tried to Lisbon in 1736.\n- H2, H3, finished "
+        "after 1736: H3 took nearly nineteen years.\n- [[H4]], finished 1759: a large watch; "
+        "5.1 s slow on reaching Jamaica.")),
+    OutcomeCase("section-moved-to-a-page-of-its-own",
+                edit(H4, "The [[entities/Board of Longitude|Board of Longitude]] demanded that H4 "
+                     "be copied; [[Larcum Kendall]]\nmade K1 in 1769, which sailed with [[James "
+                     "Cook]] ([[Cook's Second Voyage and the Kendall Watch]]).",
+                     "See [[Copies of H4]].")
+                + "@@@ WRITE concepts/Copies of H4.md\n---\ntitle: Copies of H4\ntype: concept\n"
+                "summary: The copies of H4.\n---\n# Copies of H4\n\nThe [[entities/Board of "
+                "Longitude|Board of Longitude]] demanded that H4 be copied; [[Larcum Kendall]]\n"
+                "made K1 in 1769, which sailed with [[James Cook]] ([[Cook's Second Voyage and the "
+                "Kendall Watch]]).\n@@@ END\n"),
     OutcomeCase("superseded-words-struck-beside-the-new-ones", edit(
         H4, "5.1 seconds slow on arrival", "~~5.1 seconds slow~~ 5.1 seconds slow on arrival, "
         "later corrected to 5.0 seconds by the Board's own reckoning of the longitude "
@@ -581,6 +598,11 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("date-bound-turned-around", edit(
         JH, "first\nrecorded meeting in 1737", "first\nrecorded meeting before 1737"),
         frozenset({"claims"})),
+    # a citation line alone moved to another page: it no longer backs the claims it stood by
+    OutcomeCase("citation-line-moved-alone-to-another-page",
+                edit(H4, "  ([[John Harrison and the Sea Clocks]]).", "  (see below).")
+                + edit(JH, "## The prize", "## The prize\n\n([[John Harrison and the Sea Clocks]])."),
+                frozenset({"links"})),
     # a second page on one subject: a new page of the same type titled like an existing one
     OutcomeCase("new-page-titled-like-an-existing-page-of-its-type",
                 "@@@ WRITE concepts/Harrison H4 watch.md\n---\ntitle: H4\ntype: entity\n"

@@ -559,6 +559,13 @@ class Vault:
         with self._lock:
             return self._store.name_owner(key)
 
+    def resolve_aliases(self, names: list[str]) -> dict[str, str]:
+        """resolve_alias of each of `names` that has an answer (name -> path), in one query."""
+        keys = {name: link_key(name.strip()) for name in names}
+        with self._lock:
+            owners = self._store.name_owners(sorted({k for k in keys.values() if k}))
+        return {name: owners[key] for name, key in keys.items() if key in owners}
+
     def outgoing(self, path: str) -> list[tuple[Link, str | None, bool]]:
         """(link, target path or None, resolved via alias) for each link on the page."""
         with self._lock:

@@ -365,6 +365,19 @@ class Store:
             ).fetchone()
         return row[0] if row else None
 
+    def name_owners(self, keys: list[str]) -> dict[str, str]:
+        """name_owner of each of `keys` that has one, in one query per 500 keys."""
+        out: dict[str, str] = {}
+        with self.lock:
+            for i in range(0, len(keys), 500):
+                chunk = keys[i:i + 500]
+                rows = self.conn.execute(
+                    f"SELECT key, path FROM names WHERE key IN ({','.join('?' * len(chunk))}) "
+                    "ORDER BY length(path), path", chunk).fetchall()
+                for key, path in rows:
+                    out.setdefault(key, path)
+        return out
+
     def tag_rows(self) -> list[tuple[str, str, str]]:
         """(path, tag as written, casefolded) in page order, pages by path."""
         with self.lock:

@@ -30,7 +30,7 @@ from wiki_tui.changes.build.knowledge import text as kt
 from wiki_tui.changes.build.knowledge.bounds import bounds_changed
 from wiki_tui.changes.build.knowledge.canvas import canvas_findings
 from wiki_tui.changes.build.knowledge.quotes import may_quote, quotes_reworded
-from wiki_tui.changes.build.knowledge.tables import columns_relabelled, rows_moved_with_columns
+from wiki_tui.changes.build.knowledge.tables import columns_relabelled, rows_moved_with_columns, tables
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
@@ -105,6 +105,7 @@ class PageDiff:
     edges_removed: list[str] = field(default_factory=list)  # a canvas's "A —built→ B"
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
     # how much
+    moved_to: list[str] = field(default_factory=list)  # pages its removed lines went to, as is
     rewritten: float = 0.0  # share of the base's non-blank lines that go
     blocks: int = 0  # changed regions (hunks)
 
@@ -172,6 +173,7 @@ class PageDiff:
         add("external links added", self.external_added)
         add("hidden comments added", self.comments_added)
         add("invisible characters added", self.invisible_added)
+        add("its removed lines moved, as they were, to", self.moved_to)
         if self.rewritten >= 0.5 and self.kind not in (CREATE, DELETE):
             out.append(f"{round(self.rewritten * 100)} % of the page rewritten "
                        f"({self.blocks} block{'s' if self.blocks != 1 else ''})")
@@ -249,6 +251,7 @@ class _Worlds:
         self._anchor_cache: dict[str, tuple[set[str], set[str]] | None] = {}
         self._linking: dict[str, list[tuple[str, int]]] = {}
         self._readings: dict[str, kt.TextReading] = {}
+        self.title_owners: dict[str, str] | None = None  # new pages' titles -> existing owners
 
     def reading(self, text: str) -> kt.TextReading:
         """A page text's prose, read once: from the spans its parse found when there was one."""
@@ -575,8 +578,11 @@ def _title_twins(world: _Worlds, new: Page) -> list[str]:
     if not title or (new.type or "").casefold() == "source" or _cites(new.path):
         return []
     vault = world.vault
+    if world.title_owners is None:  # the titles of every page the changeset makes, one query
+        world.title_owners = vault.resolve_aliases(
+            [p.title.strip() for path, p in world.after.items() if path in world.made and p.title])
     out = []
-    for owner in {vault.resolve_alias(title), world.resolve_after(title, new.path)}:
+    for owner in {world.title_owners.get(title), world.resolve_after(title, new.path)}:
         if owner is None or owner == new.path or owner in world.gone or owner in world.made:
             continue
         page = vault.page(owner) if owner.lower().endswith(".md") else None
@@ -748,14 +754,26 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
     if "|" in gone:
         rows_then, rows_now = kt.table_rows(base), kt.table_rows(proposed)
         if len(rows_then) > len(rows_now):
-            kept = set(rows_now)
-            d.rows_removed = [r for r in rows_then if r not in kept][: len(rows_then) - len(rows_now)]
+            kept = set(rows_now) | {t.header_line for t in tables(base)}  # a header says nothing
+            lost = [r for r in rows_then if r not in kept]
+            if lost:  # a row whose words and figures the page still says (a table made a list)
+                said = reading(proposed).claim_text()
+                words, figures = set(_WORDS.findall(said.lower())), kt.figures_in(said)
+                lost = [r for r in lost if not _said(r, words, figures)]
+            d.rows_removed = lost[: len(rows_then) - len(rows_now)]
         if both:
             d.columns_relabelled = columns_relabelled(_body_text(base), _body_text(proposed))
     if gone.strip() and kt.may_hide(base):
         d.code_changed = sorted((reading(base).hidden() - reading(proposed).hidden()).keys())
     if "%%" in came or "<!--" in came:
         d.comments_added = sorted((reading(proposed).comments() - reading(base).comments()).keys())
+
+
+def _said(row: str, words: set[str], figures: Counter) -> bool:
+    """Whether a table row's words and figures all appear in a page's claims (`words`, lower
+    case; `figures`, as claim_words reads them)."""
+    shown = kt.link_shown(row.replace("|", " "))
+    return set(_WORDS.findall(shown.lower())) <= words and not (kt.figures_in(shown) - figures)
 
 
 def _body_only(lines: str, text: str) -> str:
@@ -838,6 +856,8 @@ def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None 
             world.after[fc.path] = parse(fc.path, fc.proposed_text)
     changed = {p for fc in changes for p in (fc.path, fc.old_path) if p}
     out = KnowledgeDiff([page_diff(world, fc, changed, twins) for fc in changes])
+    if len(changes) > 1:
+        _moved_within(out, changes)
     for fc in changeset.files:  # boards: read by their nodes and edges, not their JSON lines
         if fc.path.lower().endswith(".canvas") and not fc.rendered_from:
             d = PageDiff(fc.path, fc.kind, fc.old_path)
@@ -853,6 +873,51 @@ def knowledge_diff(vault: Any, changeset: Changeset, *, twins: TwinIndex | None 
     if changeset.operation == "ingest" and (changeset.source or source_text):
         _unmentioned(vault, changeset, out, world, source_text)
     return out
+
+
+# What a page loses when lines leave it: nothing, when every one of them lands in another page
+# of the same changeset as it was (a section moved to a page of its own, a paragraph moved over).
+_WORDS = re.compile(r"[^\W\d_]{2,}")
+_LINKS = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)|\[\^[^\]\s]+\]")
+_LOST_WITH_LINES = ("links_removed", "citations_removed", "embeds_removed", "figures_removed",
+                    "figures_added", "figure_lines", "names_dropped", "prose_dropped",
+                    "rows_removed", "callouts_removed", "tags_removed")
+
+
+def _moved_within(diff: KnowledgeDiff, changes: list[FileChange]) -> None:
+    """A changed page whose removed lines (headings and blank lines aside) all appear, as they
+    were, among the lines another page of the changeset gains: what left it is not lost, it
+    moved. Its removals are cleared and `moved_to` names where they went. A line moved only in
+    part, or rewritten on the way, is judged where it was."""
+    losing = {d.path for d in diff.pages if d.kind not in (CREATE, DELETE)
+              and any(getattr(d, name) for name in _LOST_WITH_LINES)}
+    if not losing:
+        return
+    added: dict[str, set[str]] = {}
+    removed: dict[str, list[str]] = {}
+    for fc in changes:
+        if fc.base_text is not None and fc.proposed_text is not None:
+            gone = [line for h in fc.hunks for line in h.old_lines]
+            came = [line for h in fc.hunks for line in h.new_lines]
+        else:
+            gone = (fc.base_text or "").splitlines()
+            came = (fc.proposed_text or "").splitlines()
+        added[fc.path] = {line.strip() for line in came if line.strip()}
+        if fc.path in losing and fc.base_text is not None:
+            head = set(fc.base_text[: kt.body_start(fc.base_text)].splitlines())
+            removed[fc.path] = [x for line in gone if (x := line.strip())
+                                and not x.startswith("#") and line.rstrip("\r\n") not in head]
+    for d in diff.pages:
+        lines = removed.get(d.path)
+        if not lines or not any(getattr(d, name) for name in _LOST_WITH_LINES):
+            continue
+        if any("[" in line and len(_WORDS.findall(_LINKS.sub(" ", line))) < 3 for line in lines):
+            continue  # a bare citation or link line moved alone no longer backs what it did
+        went = {p for line in lines for p, got in added.items() if p != d.path and line in got}
+        if all(any(line in added[p] for p in went) for line in lines):
+            for name in _LOST_WITH_LINES:
+                setattr(d, name, [])
+            d.moved_to = sorted(went)
 
 
 def _spread(diff: KnowledgeDiff) -> None:
