@@ -68,8 +68,12 @@ def _paragraphs(text: str) -> list[list[str]]:
 
 def quotations(text: str) -> list[tuple[tuple[str, ...], str]]:
     """(words, as written) of each quotation of three words or more in a page's body."""
+    return _quoted(_paragraphs(text))
+
+
+def _quoted(paragraphs: list[list[str]]) -> list[tuple[tuple[str, ...], str]]:
     out = []
-    for block in _paragraphs(text):
+    for block in paragraphs:
         quoted = [line for line in block if _BLOCK.match(line)]
         if quoted and _CALLOUT.match(quoted[0]):
             continue  # a callout's lines are the wiki's own words
@@ -90,6 +94,18 @@ def quotations(text: str) -> list[tuple[tuple[str, ...], str]]:
     return out
 
 
+def _unkept(paragraphs: list[list[str]], kept: Counter) -> list[list[str]]:
+    """`paragraphs` less those of `kept` (as often as it counts them)."""
+    left, out = Counter(kept), []
+    for block in paragraphs:
+        key = tuple(block)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            out.append(block)
+    return out
+
+
 def _short(text: str, limit: int = 70) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -98,7 +114,12 @@ def quotes_reworded(base: str, proposed: str, limit: int = 50) -> list[str]:
     """"“old words” → “new words”" for each quotation of `base` whose words `proposed`
     changes while the quotation stays (one sharing most of its words takes its place).
     Callers ask only when `may_quote` holds for the change's removed lines."""
-    then, now = quotations(base), quotations(proposed)
+    paragraphs_then, paragraphs_now = _paragraphs(base), _paragraphs(proposed)
+    kept = Counter(map(tuple, paragraphs_then)) & Counter(map(tuple, paragraphs_now))
+    if kept:  # a paragraph both pages hold, line for line, holds the same quotations
+        paragraphs_then = _unkept(paragraphs_then, kept)
+        paragraphs_now = _unkept(paragraphs_now, kept)
+    then, now = _quoted(paragraphs_then), _quoted(paragraphs_now)
     if not then or not now:
         return []
     kept_then = Counter(w for w, _s in then)
