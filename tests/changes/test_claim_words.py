@@ -71,6 +71,39 @@ def test_the_same_sentence_reworded_is_not_turned_around(old, new):
     assert polarity_flips(old, new) == []
 
 
+_MUDGE = "Mudge failed to win the Board's approval, and the Board refused to pay him in full"
+_PRIZE = "Harrison never received the full prize from the Board of Longitude"
+
+
+@pytest.mark.parametrize("then, now", [
+    ("failed to win", "won"), ("failed to win", "managed to win"),
+    ("failed to win", "succeeded in winning"), ("refused to pay", "paid"),
+    ("refused to pay", "agreed to pay"), ("never received", "received"),
+    ("never received", "was awarded"), ("never received", "was granted"),
+])
+def test_a_phrase_of_denial_turned_into_its_claim_is_found(then, now):
+    old = _MUDGE if then in _MUDGE else _PRIZE
+    assert polarity_flips(old, old.replace(then, now)) == [(old, old.replace(then, now))]
+
+
+@pytest.mark.parametrize("then, now", [
+    ("failed to win", "did not win"), ("failed to win", "never won"),
+    ("failed to win", "did not manage to win"), ("refused to pay", "would not pay"),
+    ("refused to pay", "declined to pay"), ("refused to pay", "was unwilling to pay"),
+    ("never received", "did not receive"), ("never received", "was denied"),
+    ("never received", "was refused"), ("never received", "lacked"),
+])
+def test_a_denial_said_in_other_words_is_not_turned_around(then, now):
+    old = _MUDGE if then in _MUDGE else _PRIZE
+    assert polarity_flips(old, old.replace(then, now)) == []
+
+
+def test_losing_to_a_rival_turned_into_beating_them_is_found():
+    old = "Harrison lost the prize to the astronomers after the trial of 1764"
+    new = "Harrison beat the astronomers to the prize after the trial of 1764"
+    assert polarity_flips(old, new) == [(old, new)]
+
+
 # -- figures_changed: only what differs read, the same answer as reading both texts whole --------
 _PIECES = ["5", "5.1", "£20", "$", "H4", "v1.2", "twenty", "-five", "twenty-five", "first",
            "seconds", "`seconds`", "*million*", "per cent", "%", "1765-10-28", "October", "Nov",

@@ -117,6 +117,22 @@ def _quoted_edit(search: str, replace: str) -> str:
             "@@@ END\n")
 
 
+_DENIED_PAGE = ("---\ntitle: Mudge's timekeepers\ntype: concept\nsummary: x\n---\n"
+                "# Mudge's timekeepers\n\nThomas Mudge failed to win the Board's approval for his "
+                "sea timekeepers, and the Board refused to pay him more than a token sum "
+                "([[Board of Longitude]]).\n\nHis son never received the full reward he asked "
+                "Parliament for, and Mudge lost the argument to the astronomers "
+                "([[Board of Longitude]]).\n")
+_DENIED = {"concepts/Mudge's timekeepers.md": _DENIED_PAGE}
+
+
+def _denied_edit(search: str, replace: str) -> str:
+    """An edit of the line of the Mudge page holding `search`."""
+    line = next(x for x in _DENIED_PAGE.splitlines() if search in x)
+    return (f"@@@ EDIT concepts/Mudge's timekeepers.md\n@@@ SEARCH\n{line}\n@@@ REPLACE\n"
+            f"{line.replace(search, replace)}\n@@@ END\n")
+
+
 INTENDED: list[OutcomeCase] = [
     OutcomeCase("new-section-with-citation", edit(
         H4, "## Copies", "## Maintenance\n\nH4 was cleaned after each trial "
@@ -334,6 +350,14 @@ INTENDED: list[OutcomeCase] = [
     OutcomeCase("new-quotation-added-with-its-source", _quoted_edit(
         "([[Nevil Maskelyne]]).", "([[Nevil Maskelyne]]). Harrison answered that \"the watch "
         "will speak for itself\" ([[John Harrison]])."), setup=_QUOTED),
+    # a denial said in other words: "failed to" = "did not", "never received" = "was denied"
+    OutcomeCase("failure-said-in-other-words", _denied_edit("failed to win", "did not win"),
+                setup=_DENIED),
+    OutcomeCase("refusal-said-in-other-words", _denied_edit("refused to pay", "would not pay"),
+                setup=_DENIED),
+    OutcomeCase("never-received-said-as-denied", _denied_edit(
+        "never received the full reward he asked", "was denied the full reward he asked"),
+        setup=_DENIED),
 ]
 
 
@@ -628,6 +652,16 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("block-quote-copy-edited", _quoted_edit(
         "its most zealous advocate.", "its most ardent supporters."), frozenset({"claims"}),
         setup=_QUOTED),
+    # a phrase of denial turned into the claim it denied, no single opposite word between them
+    OutcomeCase("failure-turned-into-success", _denied_edit("failed to win", "won"),
+                frozenset({"claims"}), setup=_DENIED),
+    OutcomeCase("refusal-turned-into-payment", _denied_edit("refused to pay him", "paid him"),
+                frozenset({"claims"}), setup=_DENIED),
+    OutcomeCase("reward-never-received-turned-granted", _denied_edit(
+        "never received", "was granted"), frozenset({"claims"}), setup=_DENIED),
+    OutcomeCase("lost-to-rivals-turned-into-beating-them", _denied_edit(
+        "lost the argument to the astronomers", "beat the astronomers in the argument"),
+        frozenset({"claims"}), setup=_DENIED),
 ]
 
 

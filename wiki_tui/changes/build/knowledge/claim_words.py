@@ -506,7 +506,7 @@ benefits harms|beneficial harmful|helpful harmful|friendly hostile|optimistic pe
 love hate|loved hated|praised criticised|praised criticized|praise blame|praised blamed|
 supporter opponent|supporters opponents|defended attacked|defend attack|entered left|
 joined left|hired fired|appointed dismissed|promoted demoted|accepted declined|
-agreed refused|agree refuse|wins losses|victories defeats|success defeat|decisive minor"""
+agreed refused|agree refuse|lost beat|lose beat|loses beats|wins losses|victories defeats|success defeat|decisive minor"""
 # Scales of degree (split by ";"), their steps by "|": a word put in place of one from another
 # step says more or less than the claim did ("most" → "some", "usually" → "rarely", "nearly
 # nineteen" → "over nineteen"); words on one step say the same ("often" → "frequently").

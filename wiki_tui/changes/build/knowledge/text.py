@@ -348,6 +348,12 @@ _NEGATOR = re.compile(r"\b(?:not|never|no|none|nobody|nothing|neither|nor|cannot
                       r"\w+n't|false|untrue|disproved|refuted)\b"
                       # "no fewer than 5" bounds a figure (bounds.py reads it), denies nothing
                       r"(?!\s+(?:fewer|less|more|later|earlier|greater)\s+than\b)", re.IGNORECASE)
+# Verbs that deny what follows them as a "not" does ("failed to win" = "did not win", "refused
+# to pay" = "would not pay", "lacked" = "had no"): counted with the negations, so that "failed
+# to win" → "won" turns a sentence around while "failed to win" → "never won" does not.
+_DENIAL = re.compile(r"\b(?:fail(?:s|ed|ing)?\s+to|(?:declin|neglect|omitt?|ceas)\w*\s+to|"
+                     r"refus(?:e|es|ed|ing)|den(?:y|ies|ied|ying)|withh(?:e|o)ld(?:s|ing)?|"
+                     r"held\s+back|unable|unwilling|lack(?:s|ed|ing)?|in\s+vain)\b", re.IGNORECASE)
 _WORD = re.compile(r"[\w']+")
 _LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 
@@ -369,6 +375,11 @@ def _polarity_words(line: str) -> list[str]:
     """A line's words, links read as what they name (`[[John Harrison|Harrison]]`: both)."""
     text = _LINK_INNER.sub(lambda m: f" {m.group(1) or m.group(2) or ''} ", line)
     return _WORD.findall(_LIST_MARK.sub("", text).lower())
+
+
+def _denials(line: str) -> int:
+    """How many times a line says "not": negations and verbs of denial."""
+    return len(_NEGATOR.findall(line)) + len(_DENIAL.findall(line))
 
 
 def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
@@ -399,7 +410,7 @@ def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str
                 best, best_share, best_words = new, share, now
         if best is None or best_share < 0.6:
             continue
-        if (len(_NEGATOR.findall(old)) != len(_NEGATOR.findall(best))
+        if (_denials(old) != _denials(best)
                 or len(_HEDGE.findall(old)) != len(_HEDGE.findall(best))
                 or cw.opposed(then - best_words, best_words - then)
                 or cw.swapped(old, best)):
