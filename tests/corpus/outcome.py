@@ -133,6 +133,21 @@ def _denied_edit(search: str, replace: str) -> str:
             f"{line.replace(search, replace)}\n@@@ END\n")
 
 
+_RIVALS_PAGE = ("---\ntitle: Rivals\ntype: concept\nsummary: x\n---\n# Rivals\n\n"
+                "Thomas Mudge, Harrison's rival, built three marine timekeepers "
+                "([[Board of Longitude]]).\n\nMudge received £2,500 from the Board in 1777 for "
+                "the first of them ([[Board of Longitude]]).\n\nJohn Arnold sold his chronometers "
+                "cheaply to the navy ([[Marine chronometer]]).\n")
+_RIVALS = {"concepts/Rivals.md": _RIVALS_PAGE}
+
+
+def _rivals_edit(search: str, replace: str) -> str:
+    """An edit of the line of the Rivals page holding `search`."""
+    line = next(x for x in _RIVALS_PAGE.splitlines() if search in x)
+    return (f"@@@ EDIT concepts/Rivals.md\n@@@ SEARCH\n{line}\n@@@ REPLACE\n"
+            f"{line.replace(search, replace)}\n@@@ END\n")
+
+
 INTENDED: list[OutcomeCase] = [
     OutcomeCase("new-section-with-citation", edit(
         H4, "## Copies", "## Maintenance\n\nH4 was cleaned after each trial "
@@ -358,6 +373,13 @@ INTENDED: list[OutcomeCase] = [
     OutcomeCase("never-received-said-as-denied", _denied_edit(
         "never received the full reward he asked", "was denied the full reward he asked"),
         setup=_DENIED),
+    # a name put out for a description that plainly means the same one
+    OutcomeCase("subject-named-by-a-description-on-its-own-page", edit(
+        JH, "Harrison received £10,000 in 1765", "The clockmaker received £10,000 in 1765")),
+    OutcomeCase("name-given-the-description-the-page-gives-it", _rivals_edit(
+        "Mudge received", "Harrison's rival received"), setup=_RIVALS),
+    OutcomeCase("name-given-a-pronoun", _rivals_edit("Mudge received", "He received"),
+                setup=_RIVALS),
 ]
 
 
@@ -662,6 +684,11 @@ DAMAGING: list[OutcomeCase] = [
     OutcomeCase("lost-to-rivals-turned-into-beating-them", _denied_edit(
         "lost the argument to the astronomers", "beat the astronomers in the argument"),
         frozenset({"claims"}), setup=_DENIED),
+    # a name put out for a description the page never gives it: whose claim is it now?
+    OutcomeCase("name-replaced-by-a-description-of-someone-else", _rivals_edit(
+        "John Arnold sold", "His rival sold"), frozenset({"claims"}), setup=_RIVALS),
+    OutcomeCase("name-replaced-by-a-vague-description", _rivals_edit(
+        "Mudge received", "The astronomer received"), frozenset({"claims"}), setup=_RIVALS),
 ]
 
 

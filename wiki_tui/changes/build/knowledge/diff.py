@@ -30,6 +30,7 @@ from wiki_tui.changes.build.knowledge import text as kt
 from wiki_tui.changes.build.knowledge.bounds import bounds_changed
 from wiki_tui.changes.build.knowledge.canvas import canvas_findings
 from wiki_tui.changes.build.knowledge.quotes import may_quote, quotes_reworded
+from wiki_tui.changes.build.knowledge.referents import described_elsewhere, names_described, subject_words
 from wiki_tui.changes.build.knowledge.tables import columns_relabelled, rows_moved_with_columns, tables
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
@@ -717,6 +718,11 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
             d.names_removed = sorted({a for a, _b in swaps})
             d.names_added = sorted({b for _a, b in swaps})
             lost, found = lost + Counter(d.names_removed), found + Counter(d.names_added)
+    if both and not d.names_removed and (described := names_described(gone_body, came_body)):
+        described = _described_away(world, d.path, base, described)
+        if described:  # a name put out for a description the page does not give it
+            d.names_removed = sorted({a for a, _b in described})
+            d.names_added = sorted({b for _a, b in described})
     if (kt.codes(gone) - kt.codes(came)) and not d.names_removed:
         dropped = sorted(set(kt.codes(base)) - set(kt.codes(proposed)))  # written nowhere now
         if dropped:
@@ -774,6 +780,17 @@ def _said(row: str, words: set[str], figures: Counter) -> bool:
     case; `figures`, as claim_words reads them)."""
     shown = kt.link_shown(row.replace("|", " "))
     return set(_WORDS.findall(shown.lower())) <= words and not (kt.figures_in(shown) - figures)
+
+
+def _described_away(world: _Worlds, path: str, base: str,
+                    described: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Of (name, description) pairs, those where the name is one the page uses inside its
+    sentences, not its own subject, and never given that description on the page."""
+    known = world.reading(base).names()
+    subject = subject_words(path, base, kt.body_start(base))
+    return [(a, b) for a, b in described
+            if a.split()[-1] in known and not set(a.split()) & subject
+            and not described_elsewhere(base, a, b)]
 
 
 def _body_only(lines: str, text: str) -> str:
