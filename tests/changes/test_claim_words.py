@@ -272,3 +272,29 @@ def test_a_clause_cut_with_nothing_in_its_place_is_found_and_one_reworded_is_not
     assert cw.clauses_cut(line, said, said) == []
     moved = cut + "\nHe had explained the mechanism to a sceptical panel of experts."
     assert cw.clauses_cut(line, moved, moved) == []  # the words stand elsewhere on the page
+
+
+@pytest.mark.parametrize("old, new", [
+    ("Some sailors distrusted the watch at first and kept the lunar tables",
+     "Sailors distrusted the watch at first and kept the lunar tables"),
+    ("H4 was one of the first watches to keep time at sea for weeks",
+     "H4 was the first watch to keep time at sea for weeks"),
+    ("The prize money came largely from Parliament rather than the Board",
+     "The prize money came from Parliament rather than the Board"),
+    ("Historians credit Harrison with solving the longitude problem",
+     "Many historians credit Harrison with solving the longitude problem"),
+])
+def test_a_word_limiting_a_claim_to_part_dropped_or_added_is_found(old, new):
+    assert polarity_flips(old, new) == [(old, new)]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("Navigators often checked the watch against lunar distances", "Navigators frequently "
+     "checked the watch against lunar distances"),
+    ("He spent most of his life building timekeepers", "He spent the greater part of his life "
+     "building timekeepers"),
+    ("H4 was one of the first watches to keep time at sea", "H4 was among the first watches to "
+     "keep time at sea"),
+])
+def test_a_limit_said_in_other_words_is_not(old, new):
+    assert polarity_flips(old, new) == []

@@ -380,6 +380,9 @@ INTENDED: list[OutcomeCase] = [
         "Mudge received", "Harrison's rival received"), setup=_RIVALS),
     OutcomeCase("name-given-a-pronoun", _rivals_edit("Mudge received", "He received"),
                 setup=_RIVALS),
+    # a claim of part said in other words
+    OutcomeCase("part-of-a-claim-said-in-other-words", edit(
+        JH, "who spent most of his", "who spent the greater part of his")),
 ]
 
 
@@ -689,6 +692,12 @@ DAMAGING: list[OutcomeCase] = [
         "John Arnold sold", "His rival sold"), frozenset({"claims"}), setup=_RIVALS),
     OutcomeCase("name-replaced-by-a-vague-description", _rivals_edit(
         "Mudge received", "The astronomer received"), frozenset({"claims"}), setup=_RIVALS),
+    # a word limiting a claim to part dropped or added: the claim made general, or partial
+    OutcomeCase("limiting-word-dropped-in-a-tidy", edit(
+        JH, "who spent most of his", "who spent his"), frozenset({"claims"})),
+    OutcomeCase("limiting-word-put-in", edit(
+        JH, "[[Nevil Maskelyne]] and the astronomers backed", "[[Nevil Maskelyne]] and some "
+        "astronomers backed"), frozenset({"claims"})),
 ]
 
 

@@ -354,6 +354,15 @@ _NEGATOR = re.compile(r"\b(?:not|never|no|none|nobody|nothing|neither|nor|cannot
 _DENIAL = re.compile(r"\b(?:fail(?:s|ed|ing)?\s+to|(?:declin|neglect|omitt?|ceas)\w*\s+to|"
                      r"refus(?:e|es|ed|ing)|den(?:y|ies|ied|ying)|withh(?:e|o)ld(?:s|ing)?|"
                      r"held\s+back|unable|unwilling|lack(?:s|ed|ing)?|in\s+vain)\b", re.IGNORECASE)
+# Words that say a claim holds of part, not all ("some sailors", "one of the first", "largely
+# from Parliament", "often checked"): one dropped or added makes the claim general or partial
+# ("Some sailors distrusted it" → "Sailors distrusted it"). Words of one scale step are counted
+# alike, so "often" → "frequently" is no change (the scales in claim_words.py judge a step).
+_LIMITS = re.compile(r"\b(?:some|many|most|several|few|one\s+of|among|partly|partially|largely|"
+                     r"mainly|mostly|chiefly|primarily|in\s+part|at\s+first|initially|usually|"
+                     r"generally|normally|typically|often|frequently|sometimes|occasionally|"
+                     r"seldom|rarely|much\s+of|(?:greater|larger|better)\s+part|bulk|a\s+number\s+of|"
+                     r"a\s+handful\s+of)\b", re.IGNORECASE)
 _WORD = re.compile(r"[\w']+")
 _LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 
@@ -411,6 +420,7 @@ def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str
         if best is None or best_share < 0.6:
             continue
         if (_denials(old) != _denials(best)
+                or len(_LIMITS.findall(old)) != len(_LIMITS.findall(best))
                 or len(_HEDGE.findall(old)) != len(_HEDGE.findall(best))
                 or cw.opposed(then - best_words, best_words - then)
                 or cw.swapped(old, best)):
