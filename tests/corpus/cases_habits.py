@@ -90,4 +90,21 @@ CASES = adversarial_twins_are_well_formed([
          retry=_edit(RENDERED, "The **Sea Watch** is [[H4|Harrison's H4]].\n",
                      "The **Sea Watch** is [[H4]].\n"),
          note="bold and link markup lost when a model reads the rendered page"),
+    # the chat a model closes a reply with, written into the page, and a note above a page
+    Case("chat-closing-a-replace", "habits",
+         _edit(H4, OLD, NEW_LINE + "\nI hope this helps! Let me know if you need anything else.\n"),
+         REFUSED, H4_RESULT, message=("note to the person", "I hope this helps"), retry=H4_EDIT,
+         note="a chat model's sign-off inside the REPLACE"),
+    Case("model-speaking-of-itself-in-a-replace", "habits",
+         _edit(H4, OLD, NEW_LINE + "\nAs an AI language model, I cannot verify the date.\n"),
+         REFUSED, H4_RESULT, message=("note to the person", "As an AI language model"),
+         retry=H4_EDIT),
+    Case("note-above-a-new-page", "habits",
+         "@@@ WRITE concepts/Escapement.md\nSure! Here is the new page:\n\n"
+         + new_page("Escapement") + "@@@ END\n", REPAIRED,
+         {"concepts/Escapement.md": new_page("Escapement")}, repair="above the page's frontmatter"),
+    # adversarial: a page whose own first line speaks, without frontmatter under it
+    Case("page-opening-with-here-is-and-no-frontmatter", "habits",
+         "@@@ WRITE concepts/Escapement.md\nHere is how an escapement works.\n\nIt ticks.\n@@@ END\n",
+         APPLIED, {"concepts/Escapement.md": "Here is how an escapement works.\n\nIt ticks.\n"}),
 ])

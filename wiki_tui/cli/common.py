@@ -172,7 +172,7 @@ def add_allow_argument(parser: Any) -> None:
     parser.add_argument("--allow", metavar="CODES", default=None,
                         help="with --yes: also apply changes these invariants hold "
                              "(comma-separated: delete, fields, links, claims, rewrite, code, "
-                             "twin, hidden, spread; see docs/edit-protocol.md)")
+                             "twin, hidden, addressed, spread; see docs/edit-protocol.md)")
 
 
 def allowed(args: Any) -> frozenset[str]:

@@ -36,9 +36,14 @@ _SECTION_WORDS = {"SEARCH": {"FOR"}, "REPLACE": {"WITH", "BY"}}  # `@@@ REPLACE 
 WORD_MARKER = re.compile(r"^\W*(?:SEARCH|FIND|REPLACE|REPLACE WITH)\W*$", re.IGNORECASE)
 # A line that speaks to the person about the edit, not page text ("Now let me add the link:").
 _NOTE_LINE = re.compile(
-    r"^(?:(?:now|next|then|also|finally|and)[ ,]+)?"
+    r"^(?:(?:sure|certainly|of course|okay|ok|great|done)[!,.]\s*)?"
+    r"(?:(?:now|next|then|also|finally|and)[ ,]+)?"
     r"(?:i'll|i will|i'm going to|i've|i have|let me|let's|we'll|here's|here is|"
     r"this (?:edit|change|block|pair|adds|updates|fixes|replaces|removes)\b)"
+    # the chat that closes a reply, and a model speaking of itself
+    r"|^(?:i )?hope (?:this|that|it) helps|^feel free to\b|^is there anything else\b"
+    r"|^(?:please )?let me know\b|^if you (?:need|want|would like|have)\b.*\b(?:let me know|"
+    r"happy to|feel free)|^as an ai\b|^i (?:cannot|can't|am unable to) (?:verify|browse|access)\b"
     r"|^(?:now|next),?\s+(?:the|for|update|add|fix|change|replace|remove)\b.*:$"
     r"|^(?:first|second|third|next|another|last|final)\s+(?:edit|change|pair)\b.*:$"
     r"|^(?:edit|change|pair)\s*#?\d+\s*[:)]", re.IGNORECASE)
@@ -124,6 +129,15 @@ def is_note_to_person(line: str) -> bool:
     """A line that talks about the edit ("Now let me add the link:"), not page text."""
     text = line.strip()
     return bool(text) and bool(_NOTE_LINE.match(text))
+
+
+def leading_note(lines: list[str]) -> int | None:
+    """Index of a first non-blank line that is a note to the person ("Sure! Here is the new
+    page:") right above the page's frontmatter, else None."""
+    text = [i for i, line in enumerate(lines[:20]) if line.strip()]
+    if len(text) < 2 or not is_note_to_person(lines[text[0]]):
+        return None
+    return text[0] if lines[text[1]].rstrip("\r\n") == "---" else None
 
 
 def trailing_note(lines: list[str]) -> int | None:

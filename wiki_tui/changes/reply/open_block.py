@@ -17,7 +17,7 @@ from wiki_tui.changes.reply.fences import (closes, fence, frontmatter_first, ope
                                            unwrap_page, unwrap_yaml_frontmatter)
 from wiki_tui.changes.reply.foreign import (AIDER_DIVIDER, AIDER_NOTE, AIDER_REPLACE,
                                             AIDER_SEARCH)
-from wiki_tui.changes.reply.markers import no_pair_hint, quote, trailing_note
+from wiki_tui.changes.reply.markers import leading_note, no_pair_hint, quote, trailing_note
 
 # report(message, events, path): the parser's error channel (the reply line is its current one)
 Report = Callable[..., None]
@@ -199,6 +199,10 @@ class OpenBlock:
         """A WRITE block's page: wrappers the model put around it or its frontmatter removed."""
         block = self.block
         lines, note = unwrap_page(self.lines)
+        if (lead := leading_note(lines)) is not None:  # "Sure! Here is the page:" over it
+            block.repairs.append(f"dropped '{quote(lines[lead])}' above the page's frontmatter "
+                                 "(a note to the person, not page text)")
+            lines = lines[lead + 1:]
         lines, yaml_note = unwrap_yaml_frontmatter(frontmatter_first(lines))
         lines = frontmatter_first(lines)
         block.repairs += [n for n in (note, yaml_note) if n]

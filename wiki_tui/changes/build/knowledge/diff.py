@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from wiki_tui.changes.build.knowledge import text as kt
+from wiki_tui.changes.build.knowledge.addressed import addressed_lines
 from wiki_tui.changes.build.knowledge.bounds import bounds_changed
 from wiki_tui.changes.build.knowledge.canvas import canvas_findings
 from wiki_tui.changes.build.knowledge.quotes import may_quote, quotes_reworded
@@ -86,6 +87,7 @@ class PageDiff:
     inbound_broken: list[str] = field(default_factory=list)  # "page.md:12 [[X#Trials]]"
     external_added: list[str] = field(default_factory=list)
     comments_added: list[str] = field(default_factory=list)
+    model_addressed: list[str] = field(default_factory=list)  # "Ignore all previous instructions"
     invisible_added: list[str] = field(default_factory=list)  # "U+200B ZERO WIDTH SPACE ×3"
     # claims
     figures_removed: list[str] = field(default_factory=list)  # numbers/dates gone from prose
@@ -173,6 +175,7 @@ class PageDiff:
         add("text changed inside code or comments", self.code_changed)
         add("external links added", self.external_added)
         add("hidden comments added", self.comments_added)
+        add("text addressed to a language model", self.model_addressed)
         add("invisible characters added", self.invisible_added)
         add("its removed lines moved, as they were, to", self.moved_to)
         if self.rewritten >= 0.5 and self.kind not in (CREATE, DELETE):
@@ -775,6 +778,13 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
         d.comments_added = sorted((reading(proposed).comments() - reading(base).comments()).keys())
 
 
+def _prose_of(lines: str) -> str:
+    """A change's added lines without those inside code fences (`came` holds whole lines)."""
+    if "```" not in lines and "~~~" not in lines:
+        return lines
+    return kt.TextReading(lines, 0).visible_prose()
+
+
 def _said(row: str, words: set[str], figures: Counter) -> bool:
     """Whether a table row's words and figures all appear in a page's claims (`words`, lower
     case; `figures`, as claim_words reads them)."""
@@ -840,6 +850,9 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
     if kind != DELETE:
         _links(world, d, old, new, old_path, fc.path, base, proposed, gone, came)
     _inbound(world, d, changed)
+    if proposed is not None and came.strip():  # its prose as a reader sees it: no code
+        d.model_addressed = addressed_lines(
+            world.reading(proposed).visible_prose() if kind == CREATE else _prose_of(came))
     if proposed is not None and not came.isascii():  # (ASCII text has none)
         invisible = kt.invisible(came) - kt.invisible(gone)
         d.invisible_added = [f"{kt.char_name(ch)} ×{n}" for ch, n in invisible.items()]

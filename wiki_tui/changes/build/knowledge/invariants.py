@@ -27,6 +27,8 @@ the person passed `--allow CODE`; the review shows every breach, declared or not
   twin     a new page whose name twins an existing one, or whose title names an existing
            page of its type (by its title, an alias or its file name)
   hidden   invisible or direction-changing characters added (not declarable)
+  addressed  text addressed to a language model added to a page ("Ignore all previous
+           instructions", "Assistant: ..."), outside quotes and code
   spread   the same kind of change over many pages: external links or hidden comments added
            everywhere, citations removed across pages, an ingest changing pages its source
            never mentions (not declarable)
@@ -57,6 +59,7 @@ CODES = {
     "twin": "a new page twinning an existing one",
     "hidden": "invisible or direction-changing characters added",
     "spread": "the same change over many pages",
+    "addressed": "text addressed to a language model added to a page",
 }
 NOT_DECLARABLE = frozenset({"hidden", "spread"})
 
@@ -182,6 +185,9 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if d.title_twin_of:
         out.append(("twin", f"creates a second page of the same type on the subject of "
                             f"{_listed(d.title_twin_of)}: add to that page, or rename one"))
+    if d.model_addressed:
+        out.append(("addressed", f"adds text that speaks to a language model, not to a reader "
+                                 f"(a raw source's instructions obeyed?): {_listed(d.model_addressed)}"))
     if d.invisible_added:
         out.append(("hidden", f"adds invisible characters: {_listed(d.invisible_added)}"))
     if d.kind in (DELETE, RENAME) and d.inbound_broken:
