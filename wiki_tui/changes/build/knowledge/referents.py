@@ -25,9 +25,11 @@ _FIELD = re.compile(r"^(?:title|aliases)[ \t]*:(.*)$", re.M | re.IGNORECASE)
 def _apart(old: str, new: str) -> tuple[str, str] | None:
     """(old span, new span): what differs between two lines, widened to whole words."""
     p = len(os.path.commonprefix((old, new)))
-    q = len(os.path.commonprefix((old[p:][::-1], new[p:][::-1])))
     while p and (old[p - 1].isalnum() or old[p - 1] in "_'’"):
         p -= 1
+    if not old[p:p + 1].isupper():
+        return None  # what differs starts with no capital: no name went
+    q = len(os.path.commonprefix((old[p:][::-1], new[p:][::-1])))
     while q and (old[len(old) - q].isalnum() or old[len(old) - q] in "_'’"):
         q -= 1
     return old[p:len(old) - q].strip(), new[p:len(new) - q].strip()

@@ -386,9 +386,19 @@ def _polarity_words(line: str) -> list[str]:
     return _WORD.findall(_LIST_MARK.sub("", text).lower())
 
 
-def _denials(line: str) -> int:
-    """How many times a line says "not": negations and verbs of denial."""
-    return len(_NEGATOR.findall(line)) + len(_DENIAL.findall(line))
+# The words (their beginnings) the two patterns above can start or end on: a line and its
+# counterpart that differ in none of these differ in neither count (one dict look-up per word
+# that differs, not two regex scans per line).
+_TURNING = ("fail", "declin", "neglect", "omit", "ceas", "refus", "den", "withh", "held", "unable",
+            "unwilling", "lack", "vain", "some", "many", "most", "several", "few", "one", "among",
+            "part", "largely", "mainly", "chiefly", "primarily", "first", "initially", "usually",
+            "generally", "normally", "typically", "often", "frequently", "sometimes",
+            "occasionally", "seldom", "rarely", "much", "bulk", "number", "handful", "back")
+
+
+def _turning(then: Counter, now: Counter) -> bool:
+    """Whether a word of denial or of limit is among the words two lines do not share."""
+    return any(w.startswith(_TURNING) for w in (then - now) + (now - then))
 
 
 def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
@@ -419,8 +429,10 @@ def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str
                 best, best_share, best_words = new, share, now
         if best is None or best_share < 0.6:
             continue
-        if (_denials(old) != _denials(best)
-                or len(_LIMITS.findall(old)) != len(_LIMITS.findall(best))
+        turning = _turning(then, best_words)
+        if (len(_NEGATOR.findall(old)) + (len(_DENIAL.findall(old)) if turning else 0)
+                != len(_NEGATOR.findall(best)) + (len(_DENIAL.findall(best)) if turning else 0)
+                or (turning and len(_LIMITS.findall(old)) != len(_LIMITS.findall(best)))
                 or len(_HEDGE.findall(old)) != len(_HEDGE.findall(best))
                 or cw.opposed(then - best_words, best_words - then)
                 or cw.swapped(old, best)):
