@@ -398,7 +398,9 @@ _TURNING = ("fail", "declin", "neglect", "omit", "ceas", "refus", "den", "withh"
 
 def _turning(then: Counter, now: Counter) -> bool:
     """Whether a word of denial or of limit is among the words two lines do not share."""
-    return any(w.startswith(_TURNING) for w in (then - now) + (now - then))
+    get_then, get_now = then.get, now.get
+    return any(get_then(w, 0) != get_now(w, 0) and w.startswith(_TURNING)
+               for w in then.keys() | now.keys())
 
 
 def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
