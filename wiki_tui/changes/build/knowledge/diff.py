@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from wiki_tui.changes.build.knowledge import text as kt
-from wiki_tui.changes.build.knowledge.addressed import addressed_lines
+from wiki_tui.changes.build.knowledge.addressed import addressed_lines, may_address
 from wiki_tui.changes.build.knowledge.bounds import bounds_changed
 from wiki_tui.changes.build.knowledge.canvas import canvas_findings
 from wiki_tui.changes.build.knowledge.quotes import may_quote, quotes_reworded
@@ -850,7 +850,7 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
     if kind != DELETE:
         _links(world, d, old, new, old_path, fc.path, base, proposed, gone, came)
     _inbound(world, d, changed)
-    if proposed is not None and came.strip():  # its prose as a reader sees it: no code
+    if proposed is not None and may_address(came):  # its prose as a reader sees it: no code
         d.model_addressed = addressed_lines(
             world.reading(proposed).visible_prose() if kind == CREATE else _prose_of(came))
     if proposed is not None and not came.isascii():  # (ASCII text has none)
@@ -860,8 +860,8 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
         _claims(world, d, base, proposed, gone, came)
         d.rewritten = _share_rewritten(base, proposed)
         d.blocks = len(fc.hunks)
-    elif proposed is not None:  # a new page: what it plants
-        d.comments_added = sorted(world.reading(proposed).comments())
+    elif proposed is not None and ("%%" in proposed or "<" in proposed):  # a new page: what
+        d.comments_added = sorted(world.reading(proposed).comments())  # it plants (a comment)
     return d
 
 
