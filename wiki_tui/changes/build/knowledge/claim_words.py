@@ -401,19 +401,25 @@ def _one_word_apart(old: str, new: str) -> tuple[str, str, int] | None:
     return None
 
 
+def line_pairs(gone: str, came: str, limit: int = 50):
+    """(removed line, the added lines that may be it edited) for each of the first `limit`
+    removed lines: an added line ending alike, its length within 40 characters."""
+    removed = [line for line in gone.splitlines() if line.strip()][:limit]
+    added = [line for line in came.splitlines() if line.strip()][:limit]
+    for old in removed:
+        yield old, [new for new in added if abs(len(old) - len(new)) <= 40
+                    and old[-3:] == new[-3:]]
+
+
 def openers_swapped(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
     """A sentence's first word put in place of another's, the rest of the line kept as it was
     ("Harrison built H4 in 1759." → "Mudge built H4 in 1759."): (old word, new word) pairs,
     both capitalised and neither a common opener ("The", "It", "In"). Whether the old word is a
     name the page knows (it stands inside a sentence somewhere) is the caller's to ask:
     "Passed in 1714" → "Enacted in 1714" changes no name."""
-    removed = [line for line in gone.splitlines() if line.strip()][:limit]
-    added = [line for line in came.splitlines() if line.strip()][:limit]
     out = []
-    for old in removed:
-        for new in added:
-            if abs(len(old) - len(new)) > 40 or old[-3:] != new[-3:]:
-                continue
+    for old, candidates in line_pairs(gone, came, limit):
+        for new in candidates:
             apart = _one_word_apart(old, new)
             if apart is None:
                 continue

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import re
 
+from wiki_tui.changes.build.knowledge.claim_words import line_pairs
+
 _DETERMINERS = frozenset("the his her their its this that a an our".split())
 _NAME = re.compile(r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,2}")
 _DESCRIPTION = re.compile(r"(?:(?:the|his|her|their|its|this|that|a|an|our)|[A-Z][\w-]*['’]s)"
@@ -48,13 +50,9 @@ def names_described(gone: str, came: str, limit: int = 50) -> list[tuple[str, st
     name (one to three capitalised words) put out for a description ("the astronomer", "his
     rival", "Harrison's rival"). Whether the name is one the page uses, and whether the
     description already means it, is the caller's to ask (`described_elsewhere`)."""
-    removed = [line for line in gone.splitlines() if line.strip()][:limit]
-    added = [line for line in came.splitlines() if line.strip()][:limit]
     out = []
-    for old in removed:
-        for new in added:
-            if abs(len(old) - len(new)) > 40 or old[-3:] != new[-3:]:
-                continue
+    for old, candidates in line_pairs(gone, came, limit):
+        for new in candidates:
             spans = _apart(old, new)
             if spans is None:
                 continue
