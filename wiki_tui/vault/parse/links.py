@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from wiki_tui.vault.parse.blocks import BlockPass, Heading, LineIndex
-from wiki_tui.vault.parse.quick import TAG, quick_links, quick_scan, tag_of
+from wiki_tui.vault.parse.quick import TAG, add_tags, quick_links, quick_scan
 from wiki_tui.vault.parse.link import (
     ATTACHMENT_EXTENSIONS,
     DESTINATION,
@@ -210,20 +210,8 @@ def reference_scan(text: str, *, start: int = 0, kind: str = "wiki", meta: bool 
 
 def _find_tags(text: str, spans, ranges, tags: list[str]) -> None:
     """Inline tags in prose spans, outside links (``ranges``: sorted link extents)."""
-    ri = 0
-    nr = len(ranges)
-    for a, b in spans:
-        if text.find("#", a, b) == -1:
-            continue
-        for m in TAG.finditer(text, a, b):
-            i = m.start()
-            while ri < nr and ranges[ri][1] <= i:
-                ri += 1
-            if ri < nr and ranges[ri][0] <= i:
-                continue  # inside a link
-            tag = tag_of(text, m)
-            if tag is not None:
-                tags.append(tag)
+    add_tags(text, (m for a, b in spans if text.find("#", a, b) != -1
+                    for m in TAG.finditer(text, a, b)), ranges, tags)
 
 
 def _shift(link: Link, lines: int) -> Link:

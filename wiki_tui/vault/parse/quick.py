@@ -30,7 +30,7 @@ from wiki_tui.vault.parse.blocks import (
 )
 from wiki_tui.vault.parse.link import DESTINATION, Link, Scan, _split_wiki_body, markdown_link
 
-__all__ = ["quick_scan", "quick_links"]
+__all__ = ["quick_scan", "quick_links", "add_tags", "tag_of"]
 
 # Anything here makes the reference's answer depend on more than this pass reads.
 _GIVE_UP_IN = ("\t", "\r", "~~~", "\\[")
@@ -243,19 +243,28 @@ def _heading(text: str, ls: int, m: re.Match, lines: LineIndex) -> Heading:
     return Heading(len(m.group(1)), heading_text(text, m.end()), lines.at(ls)[0])
 
 
-def _tags(text: str, start: int, spans, ranges, tags: list[str]) -> None:
+def _in_prose(matches, spans):
+    """The matches (in order) that lie inside one prose span (`spans`, in order): a pointer
+    walk over both."""
     si, ns = 0, len(spans)
     a, b = spans[0]
-    ri, nr = 0, len(ranges)
-    for m in TAG.finditer(text, start):
+    for m in matches:
         i, end = m.span()
         while b <= i:
             si += 1
             if si == ns:
                 return
             a, b = spans[si]
-        if i < a or end > b:
-            continue
+        if a <= i and end <= b:
+            yield m
+
+
+def add_tags(text: str, matches, ranges, tags: list[str]) -> None:
+    """The tags of `matches` (TAG matches, in order) not inside a link (`ranges`: sorted link
+    extents), appended to `tags`. Shared with links.py's reference pass."""
+    ri, nr = 0, len(ranges)
+    for m in matches:
+        i = m.start()
         while ri < nr and ranges[ri][1] <= i:
             ri += 1
         if ri < nr and ranges[ri][0] <= i:
@@ -265,19 +274,14 @@ def _tags(text: str, start: int, spans, ranges, tags: list[str]) -> None:
             tags.append(tag)
 
 
+def _tags(text: str, start: int, spans, ranges, tags: list[str]) -> None:
+    add_tags(text, _in_prose(TAG.finditer(text, start), spans), ranges, tags)
+
+
 def _block_ids(text: str, start: int, spans, block_ids: list[str]) -> None:
     n = len(text)
-    si, ns = 0, len(spans)
-    a, b = spans[0]
-    for m in _BLOCK_ID.finditer(text, start):
+    for m in _in_prose(_BLOCK_ID.finditer(text, start), spans):
         i, end = m.span()
-        while b <= i:
-            si += 1
-            if si == ns:
-                return
-            a, b = spans[si]
-        if i < a or end > b:
-            continue
         if i > 0 and text[i - 1] not in " \t\n":
             continue
         if end < n and text[end] != "\n":
