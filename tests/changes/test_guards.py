@@ -300,7 +300,8 @@ _FRAGMENTS = ["# P", "", "Plain prose about the old clock.", "...", "…", ". . 
               "```", "```python", "````", "~~~", "   ```", "    ```", "``` not a close",
               "<!-- existing content -->", "(content omitted for brevity)", "- ...",
               "Wait...", "~~~~ ", "\u2028", "\r", "\x0c", "kept", "SAME AS BEFORE",
-              "ſnip", "text\u2028..."]
+              "ſnip", "text\u2028...", "... " * 40, "rest of the page unchanged " * 3,
+              "- [...]", "unchanged\tunchanged", "<!-- rest of the page unchanged -->"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -357,3 +358,17 @@ def test_property_the_word_check_never_turns_a_placeholder_away(tokens, sep):
     # a line with a word no placeholder has is told at once; the answer must not change
     line = sep.join(tokens)
     assert guards.is_placeholder(line) == _placeholder_reference(line)
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([t for t in _TOKENS if t.isascii()] + ["", "\t", "  "]),
+                         max_size=7).map(" ".join), max_size=10),
+       st.lists(st.sampled_from(_TOKENS), max_size=2))
+def test_property_the_whole_text_sweep_reads_each_line_as_is_placeholder_does(lines, known):
+    # an ASCII text without fences: the placeholder lines are found in one search of the text
+    text, known_text = "\n".join(lines), "\n".join(known)
+    had = {x.strip() for x in known_text.splitlines()}
+    expected = next(((i, line.strip()) for i, line in enumerate(text.splitlines(), 1)
+                     if line.strip() not in had and is_placeholder(line)), None)
+    assert find_placeholder(text, known_text) == expected

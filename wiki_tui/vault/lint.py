@@ -417,11 +417,7 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
         if text is None or not is_page_path(path):
             continue
         page = parsed[path]
-        old = records.record(path)
-        old_rows = record_links(old) if old else []
-        old_raws = {row[L_RAW] for row in old_rows}
-        old_broken = Counter(row[L_TARGET] for row, t in zip(old_rows, index.targets_of(path, old_rows))
-                             if t is None) if old_rows else Counter()  # a new page: no query
+        before = _Before(records, index, path)  # read from the store only if a link asks
         targets = set()
         for link, _now, target in proposed.links(path, page):
             if not link.target:
@@ -429,22 +425,22 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
             if target is not None:
                 targets.add(target)
                 if link.subpath and _anchor_gone(vault, records, parsed, target, link.subpath,
-                                                 was=link.raw in old_raws):
+                                                 was=link.raw in before.raws):
                     out.append(_broken_anchor(path, link.line, link.raw, target))
                 continue
-            if old_broken[link.target] > 0:
-                old_broken[link.target] -= 1  # was already broken before this change
+            if before.broken[link.target] > 0:
+                before.broken[link.target] -= 1  # was already broken before this change
                 continue
             out.append(_unresolved_after(vault, path, link.line, link.raw, link.target, after=after, suggest=suggest))
         new_targets[path] = targets
         if path not in _special(vault):
             missing = [f for f in vault.schema.required_fields if _empty(page.frontmatter.get(f))]
-            old_fm = record_cold(old).frontmatter if old is not None else None  # unpacked once
-            was_missing = {f for f in vault.schema.required_fields if old_fm is not None and _empty(old_fm.get(f))}
-            introduced = [f for f in missing if f not in was_missing]
+            introduced = [f for f in missing if not (before.fields is not None
+                                                     and _empty(before.fields.get(f)))]
             if introduced:
                 out.append(Finding("missing-field", path, 1, f"frontmatter lacks required field(s) {', '.join(introduced)}"))
             typed = _type_finding(vault, path, page.frontmatter.get("type"), lambda: _text_line(text, "type"))
+            old_fm = before.fields if typed is not None else None
             was = old_fm is not None and _type_finding(vault, path, old_fm.get("type"), lambda: 1)
             if typed is not None and not (was and was.code == typed.code):
                 out.append(typed)  # a type the change gives, or a folder it moves the page to
@@ -505,6 +501,40 @@ def lint_changes(vault: "VaultView", files: dict[str, str | None], *,
             continue
         out.append(Finding("orphan", path, 1, "new page that no other page links to"))
     return out
+
+
+class _Before:
+    """A changed page as the store holds it, read only for what a finding asks (most links
+    resolve and most pages keep their fields: then no record is loaded, no query made)."""
+
+    def __init__(self, records, index, path: str) -> None:
+        self._records, self._index, self._path = records, index, path
+
+    @functools.cached_property
+    def record(self):
+        return self._records.record(self._path)  # None: a new page
+
+    @functools.cached_property
+    def rows(self) -> list[tuple]:
+        return record_links(self.record) if self.record is not None else []
+
+    @functools.cached_property
+    def raws(self) -> set[str]:
+        return {row[L_RAW] for row in self.rows}
+
+    @functools.cached_property
+    def broken(self) -> Counter:
+        """Linkpath -> how many of its links reached nothing before the change."""
+        rows = self.rows
+        if not rows:
+            return Counter()  # a new page: no query
+        return Counter(row[L_TARGET] for row, t in zip(rows, self._index.targets_of(self._path, rows))
+                       if t is None)
+
+    @functools.cached_property
+    def fields(self) -> dict | None:
+        """Its frontmatter (None: a new page)."""
+        return record_cold(self.record).frontmatter if self.record is not None else None
 
 
 def _anchors(page) -> tuple[set[str], set[str]]:

@@ -216,6 +216,29 @@ _ONLY_PLACEHOLDER_WORDS = re.compile(
     r"[^a-z0-9]*(?:(?:" + "|".join(_PLACEHOLDER_WORDS) + r")(?![a-z0-9])[^a-z0-9]*)*")
 
 
+def _trie(words: set[str]) -> str:
+    """A regex matching exactly `words`, as a tree of their letters: a failing word fails at
+    its first letter that no word has there (sre tries an alternation's branches in turn)."""
+    end = "" in words
+    groups: dict[str, set[str]] = {}
+    for w in words:
+        if w:
+            groups.setdefault(w[0], set()).add(w[1:])
+    body = "(?:" + "|".join(re.escape(c) + _trie(rest) for c, rest in sorted(groups.items())) + ")"
+    return ("" if not groups else body + "?" if end else body)
+
+
+# The same test over a whole lower-cased text at once (with a "\n" put first): each line of
+# only such words and marks, blank lines left out. A prose line fails at its first other word,
+# inside one C-level search that jumps from "\n" to "\n".
+_PLACEHOLDER_WORD_LINES = re.compile(
+    r"\n(?![ \t]*(?:\n|\Z))[^a-z0-9\n]*(?:" + _trie(set(_PLACEHOLDER_WORDS))
+    + r"(?![a-z0-9])[^a-z0-9\n]*)*(?![^\n])")
+# Characters str.splitlines cuts an ASCII text at besides "\n" (that search reads "\n" only),
+# each looked for with a find (a regex over a character set tests every offset, ~8x slower).
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
+
+
 def _placeholder_core(line: str) -> tuple[str, bool]:
     """The line without ellipses and comment/bracket wrappers, and whether it had an ellipsis."""
     s, dots = line.strip(), False
@@ -257,6 +280,8 @@ def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
     for only in a text that has one, a long line is prose at once, and `known` is read only
     when a placeholder turns up."""
     fences = "```" in text or "~~~" in text
+    if not fences and text.isascii() and not any(c in text for c in _OTHER_BREAKS):
+        return _find_placeholder_swept(text, known)
     only_words = _ONLY_PLACEHOLDER_WORDS.fullmatch
     fence = ""
     had: set[str] | None = None
@@ -277,6 +302,25 @@ def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
             had = {x.strip() for x in known.splitlines()}
         if line.strip() not in had:
             return i, line.strip()
+    return None
+
+
+def _find_placeholder_swept(text: str, known: str) -> tuple[int, str] | None:
+    """find_placeholder of an ASCII text with no fence and no line break but "\\n": only the
+    lines _PLACEHOLDER_WORD_LINES finds are read."""
+    had: set[str] | None = None
+    pos, number = 0, 1  # (offsets in `text`; the search's text has one "\n" more, first)
+    for m in _PLACEHOLDER_WORD_LINES.finditer("\n" + text.lower()):
+        start, end = m.start(), m.end() - 1  # the line: text[start:end]
+        number += text.count("\n", pos, start)
+        pos = start
+        line = text[start:end]
+        if len(line) > 120 or len(line.split()) > 14 or not is_placeholder(line):
+            continue
+        if had is None:
+            had = {x.strip() for x in known.splitlines()}
+        if line.strip() not in had:
+            return number, line.strip()
     return None
 
 
