@@ -131,7 +131,7 @@ def main() -> None:
             build = lambda: build_changeset(vault, parse_reply(reply), operation="apply",  # noqa: E731
                                             title="bench")
             changes, errors = build()
-            build_ms = median_ms(build, max(3, args.runs // 2))
+            build_ms = median_ms(build, max(5, args.runs))
             judge_1mb_ms = median_ms(lambda: judge(vault, changes), max(3, args.runs // 2))
         print(json.dumps({
             "pages": args.pages,

@@ -158,13 +158,13 @@ def clean_path_on_disk(root: Path, path: str | os.PathLike[str], *,
     raw = os.fspath(path)
     if not raw:
         raise VaultError("empty path")
-    p = Path(raw)
-    if p.is_absolute():
+    if raw[0] != "/":  # (relative: the parts loop below does what Path's parsing would)
+        rel = raw
+    else:
         try:
-            p = p.resolve().relative_to(Path(root).resolve())
+            rel = Path(raw).resolve().relative_to(Path(root).resolve()).as_posix()
         except ValueError:
             raise VaultError(f"{raw} is outside the vault") from None
-    rel = p.as_posix()
     parts = []
     for part in rel.split("/"):
         if part in ("", "."):

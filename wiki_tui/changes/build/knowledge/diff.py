@@ -469,11 +469,29 @@ def _value_claims(d: PageDiff, key: str, value: str, new_value: str) -> None:
                               for a, b in kt.polarity_flips(value, new_value))
 
 
+def _links_of_new_page(world: _Worlds, d: PageDiff, now: list, path: str) -> None:
+    """_links of a page the change creates: what it adds, cites, masks and leaves broken."""
+    ids_now = {ident: link for ident, link, _c, _b, _g in now}
+    d.links_added = [link.raw for link in ids_now.values()]
+    if world.real and any(link.display for _i, link, _c, _b, _g in now):
+        _masked(world, d, [], now, path)
+    d.citations_added = len({ident for ident, _l, citation, _b, _g in now if citation})
+    for _ident, link, _c, broken, going in now:
+        if broken:
+            if going is not None:  # the page it reaches goes: that deletion's broken link
+                world.broken_by.setdefault(going, []).append(f"{path} {link.raw}")
+            else:
+                d.links_broken.append(link.raw)
+
+
 def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
            old_path: str, path: str, base: str | None, proposed: str | None,
            gone: str, came: str) -> None:
     then = _link_facts(world, old, old_path, after=False) if old is not None else []
     now = _link_facts(world, new, path, after=True) if new is not None else []
+    if old is None:  # a new page: each of its links is added (most of a long reply's links)
+        _links_of_new_page(world, d, now, path)
+        return
     ids_then = {ident: link for ident, link, _c, _b, _g in then}
     ids_now = {ident: link for ident, link, _c, _b, _g in now}
     removed = [(i, ids_then[i]) for i in ids_then if i not in ids_now]
