@@ -4,7 +4,10 @@ under another bound is a claim changed; the same bound in other words is not."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from wiki_tui.changes.build.knowledge import bounds
 from wiki_tui.changes.build.knowledge.bounds import bounded, bounds_changed
 
 
@@ -43,3 +46,21 @@ def test_the_same_bound_in_other_words_or_another_figure_is_not(then, now):
 
 def test_the_note_shows_the_bounds_as_written():
     assert bounds_changed("at least 5 runs", "up to 5 runs") == ["“at least 5” → “up to 5”"]
+
+
+_PIECES = ["at least", "No fewer than", "5", "13", "1,234", "2.5", "or more", "or", "more",
+           "exactly", "About", "c.", "ca.", "H4", "v1.2", "before", "After", "AT MOST", "up to",
+           "Over", "x", "  ", "\n", "times", "cm", "just under", "under", "some", "prior to",
+           "in excess of", "1761", "\t", "or fewer", "a little over", "slightly more than"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=12), st.sampled_from([" ", "", "\n"]))
+def test_property_the_lowered_tree_pattern_reads_what_the_ignorecase_pattern_reads(pieces, sep):
+    # an ASCII text is read lower-cased with the phrases as a tree: the same answers
+    text = sep.join(pieces)
+    expected = []
+    for m in bounds._BOUNDED.finditer(text):
+        phrase = (m.group(1) or m.group(3) or "").lower()
+        expected.append((bounds._SIGN.get(" ".join(phrase.split()), "="), m.group(2), phrase))
+    assert bounds.bounded(text) == expected

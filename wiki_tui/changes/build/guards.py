@@ -15,6 +15,7 @@ import stat
 import unicodedata
 from pathlib import Path
 
+from wiki_tui.changes.build.alternation import trie_pattern
 from wiki_tui.changes.model import REJECTED
 from wiki_tui.changes.reply.path_rules import GuardError, clean_relative, normalise
 from wiki_tui.vault.parse.schema import catalog_path
@@ -216,23 +217,11 @@ _ONLY_PLACEHOLDER_WORDS = re.compile(
     r"[^a-z0-9]*(?:(?:" + "|".join(_PLACEHOLDER_WORDS) + r")(?![a-z0-9])[^a-z0-9]*)*")
 
 
-def _trie(words: set[str]) -> str:
-    """A regex matching exactly `words`, as a tree of their letters: a failing word fails at
-    its first letter that no word has there (sre tries an alternation's branches in turn)."""
-    end = "" in words
-    groups: dict[str, set[str]] = {}
-    for w in words:
-        if w:
-            groups.setdefault(w[0], set()).add(w[1:])
-    body = "(?:" + "|".join(re.escape(c) + _trie(rest) for c, rest in sorted(groups.items())) + ")"
-    return ("" if not groups else body + "?" if end else body)
-
-
 # The same test over a whole lower-cased text at once (with a "\n" put first): each line of
 # only such words and marks, blank lines left out. A prose line fails at its first other word,
 # inside one C-level search that jumps from "\n" to "\n".
 _PLACEHOLDER_WORD_LINES = re.compile(
-    r"\n(?![ \t]*(?:\n|\Z))[^a-z0-9\n]*(?:" + _trie(set(_PLACEHOLDER_WORDS))
+    r"\n(?![ \t]*(?:\n|\Z))[^a-z0-9\n]*(?:" + trie_pattern(_PLACEHOLDER_WORDS)
     + r"(?![a-z0-9])[^a-z0-9\n]*)*(?![^\n])")
 # Characters str.splitlines cuts an ASCII text at besides "\n" (that search reads "\n" only),
 # each looked for with a find (a regex over a character set tests every offset, ~8x slower).

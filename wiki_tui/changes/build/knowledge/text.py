@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from wiki_tui.vault.parse.frontmatter import split_frontmatter
+from wiki_tui.changes.build.alternation import Caseless
 from wiki_tui.changes.build.knowledge import claim_words as cw
 from wiki_tui.vault.parse.blocks import BlockPass
 
@@ -344,25 +345,25 @@ def bare_urls(text: str) -> Counter:
 
 
 # -- polarity: a sentence kept but turned around ("made" → "never made") ------------------------
-_NEGATOR = re.compile(r"\b(?:not|never|no|none|nobody|nothing|neither|nor|cannot|without|"
+_NEGATOR = Caseless(r"\b(?:not|never|no|none|nobody|nothing|neither|nor|cannot|without|"
                       r"\w+n't|false|untrue|disproved|refuted)\b"
                       # "no fewer than 5" bounds a figure (bounds.py reads it), denies nothing
-                      r"(?!\s+(?:fewer|less|more|later|earlier|greater)\s+than\b)", re.IGNORECASE)
+                      r"(?!\s+(?:fewer|less|more|later|earlier|greater)\s+than\b)")
 # Verbs that deny what follows them as a "not" does ("failed to win" = "did not win", "refused
 # to pay" = "would not pay", "lacked" = "had no"): counted with the negations, so that "failed
 # to win" → "won" turns a sentence around while "failed to win" → "never won" does not.
-_DENIAL = re.compile(r"\b(?:fail(?:s|ed|ing)?\s+to|(?:declin|neglect|omitt?|ceas)\w*\s+to|"
+_DENIAL = Caseless(r"\b(?:fail(?:s|ed|ing)?\s+to|(?:declin|neglect|omitt?|ceas)\w*\s+to|"
                      r"refus(?:e|es|ed|ing)|den(?:y|ies|ied|ying)|withh(?:e|o)ld(?:s|ing)?|"
-                     r"held\s+back|unable|unwilling|lack(?:s|ed|ing)?|in\s+vain)\b", re.IGNORECASE)
+                     r"held\s+back|unable|unwilling|lack(?:s|ed|ing)?|in\s+vain)\b")
 # Words that say a claim holds of part, not all ("some sailors", "one of the first", "largely
 # from Parliament", "often checked"): one dropped or added makes the claim general or partial
 # ("Some sailors distrusted it" → "Sailors distrusted it"). Words of one scale step are counted
 # alike, so "often" → "frequently" is no change (the scales in claim_words.py judge a step).
-_LIMITS = re.compile(r"\b(?:some|many|most|several|few|one\s+of|among|partly|partially|largely|"
+_LIMITS = Caseless(r"\b(?:some|many|most|several|few|one\s+of|among|partly|partially|largely|"
                      r"mainly|mostly|chiefly|primarily|in\s+part|at\s+first|initially|usually|"
                      r"generally|normally|typically|often|frequently|sometimes|occasionally|"
                      r"seldom|rarely|much\s+of|(?:greater|larger|better)\s+part|bulk|a\s+number\s+of|"
-                     r"a\s+handful\s+of)\b", re.IGNORECASE)
+                     r"a\s+handful\s+of)\b")
 _WORD = re.compile(r"[\w']+")
 _LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 
@@ -370,14 +371,13 @@ _LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 _LINK_INNER = re.compile(r"!?\[\[([^\]\n]*)\]\]|!?\[([^\]\n]*)\]\([^)\n]*\)")
 # Words that make a claim less than certain, or someone's: one added or removed changes what
 # the page asserts ("According to Sobel, H4 lost 5.1 s" → "H4 lost 5.1 s").
-_HEDGE = re.compile(r"\b(?:may|might|could|possibly|probably|perhaps|likely|reportedly|allegedly|"
+_HEDGE = Caseless(r"\b(?:may|might|could|possibly|probably|perhaps|likely|reportedly|allegedly|"
                     r"apparently|supposedly|seemingly|arguably|presumably|rumou?red|disputed|"
                     r"unconfirmed|uncertain|approximately|roughly|circa|nearly|almost|"
                     # a claim reported, not asserted: "according to Sobel", "Mudge argued"
                     r"according|argue[sd]?|suggest(?:s|ed)|assert(?:s|ed)|contend(?:s|ed)|"
                     r"believe[sd]?|claimed)\b"
-                    r"|\b(?:c|ca)\.(?=[ \t]*\d)",
-                    re.IGNORECASE)
+                    r"|\b(?:c|ca)\.(?=[ \t]*\d)")
 
 
 def _polarity_words(line: str) -> list[str]:
