@@ -25,6 +25,8 @@ def test_each_number_is_read_with_its_bound():
     ("nearly 19 years", "over 19 years"),
     ("met before 1737", "met after 1737"),
     ("1,000 ships", "over 1,000 ships"),
+    ("it sailed 5 days later", "it sailed 5 days earlier"),
+    ("kept secret until 1765", "kept secret after 1765"),
 ])
 def test_a_number_kept_under_another_bound_is_named(then, now):
     assert bounds_changed(then, now) != []
@@ -39,6 +41,10 @@ def test_a_number_kept_under_another_bound_is_named(then, now):
     ("in 1765, he", "In 1765 he"),
     ("5 trials", "6 trials"),  # the figure itself changed: claim_words says so, not this
     ("no numbers here", "none here either"),
+    ("it sailed after 5 days", "it sailed 5 days later"),
+    ("3 years before the trial", "3 years earlier than the trial"),
+    ("kept until 1765", "kept before 1765"),
+    ("finished in 1759 before the trial", "finished in 1759, ahead of the trial"),
 ])
 def test_the_same_bound_in_other_words_or_another_figure_is_not(then, now):
     assert bounds_changed(then, now) == []
@@ -51,7 +57,8 @@ def test_the_note_shows_the_bounds_as_written():
 _PIECES = ["at least", "No fewer than", "5", "13", "1,234", "2.5", "or more", "or", "more",
            "exactly", "About", "c.", "ca.", "H4", "v1.2", "before", "After", "AT MOST", "up to",
            "Over", "x", "  ", "\n", "times", "cm", "just under", "under", "some", "prior to",
-           "in excess of", "1761", "\t", "or fewer", "a little over", "slightly more than"]
+           "in excess of", "1761", "\t", "or fewer", "a little over", "slightly more than",
+           "days", "Years", "later", "earlier", "until", "Till", "week"]
 
 
 @settings(max_examples=400, deadline=None)
@@ -61,6 +68,9 @@ def test_property_the_lowered_tree_pattern_reads_what_the_ignorecase_pattern_rea
     text = sep.join(pieces)
     expected = []
     for m in bounds._BOUNDED.finditer(text):
+        if m.group(4) and not m.group(1):
+            expected.append((bounds._LATER[m.group(4).lower()], m.group(2), m.group(4).lower()))
+            continue
         phrase = (m.group(1) or m.group(3) or "").lower()
         expected.append((bounds._SIGN.get(" ".join(phrase.split()), "="), m.group(2), phrase))
     assert bounds.bounded(text) == expected

@@ -26,24 +26,28 @@ _BOUNDS = {
           "close to", "an estimated", "estimated", "of the order of"),
     "≲": ("nearly", "almost", "just under", "just below", "not quite"),
     "≳": ("just over", "just above", "a little over", "slightly over", "slightly more than"),
-    "before": ("before", "prior to", "earlier than"),  # a date's side
-    "after": ("after", "later than"),
+    "before": ("before", "prior to", "earlier than", "until", "till", "up until", "up till"),
+    "after": ("after", "later than"),  # (a date's side: "until 1765" is before it too)
 }
 _SIGN = {phrase: sign for sign, phrases in _BOUNDS.items() for phrase in phrases}
 _BEFORE = sorted((p for p in _SIGN if not p.startswith("or ")), key=len, reverse=True)
 _AFTER = [p for p in _SIGN if p.startswith("or ")]
+# A span of time counted from something, after its unit: "5 days later" is "after 5 days".
+_LATER = {"later": "after", "after": "after", "earlier": "before", "before": "before"}
+_SPAN = r"(?:\s+(?:second|minute|hour|day|week|month|year|decade|centur(?:y|ie))s?\s+(" \
+    + "|".join(_LATER) + r")\b)"
 _NUMBER = r"\d+(?:[.,]\d+)*"
 _BOUNDED_PATTERN = (
     r"(?<![\w.])(?:(" + "|".join(re.escape(p) for p in _BEFORE) + r")\s+)?(?:exactly\s+|precisely\s+)?"
     r"(" + _NUMBER + r")(?![\d])"
-    r"(?:(?:\s+\w+)?\s+(" + "|".join(re.escape(p) for p in _AFTER) + r")\b)?")
+    r"(?:(?:\s+\w+)?\s+(" + "|".join(re.escape(p) for p in _AFTER) + r")\b|" + _SPAN + ")?")
 _BOUNDED = re.compile(_BOUNDED_PATTERN, re.IGNORECASE)
 # The same over a lower-cased ASCII text, its phrases as a tree of letters (alternation.py):
 # the pattern above tries some 50 phrases at each offset, ~0.4 us a character.
 _BOUNDED_LOWER = re.compile(
     r"(?<![\w.])(?:(" + trie_pattern(_BEFORE) + r")\s+)?(?:exactly\s+|precisely\s+)?"
     r"(" + _NUMBER + r")(?![\d])"
-    r"(?:(?:\s+\w+)?\s+(" + trie_pattern(_AFTER) + r")\b)?")
+    r"(?:(?:\s+\w+)?\s+(" + trie_pattern(_AFTER) + r")\b|" + _SPAN + ")?")
 
 
 def bounded(text: str) -> list[tuple[str, str, str]]:
@@ -53,6 +57,10 @@ def bounded(text: str) -> list[tuple[str, str, str]]:
     # (outside ASCII, IGNORECASE also takes "ſ" for "s" and "K" for "k": the pattern as is)
     matches = _BOUNDED_LOWER.finditer(text.lower()) if text.isascii() else _BOUNDED.finditer(text)
     for m in matches:
+        later = m.group(4)
+        if later and not m.group(1):  # "5 days later" (a bound written first wins)
+            out.append((_LATER[later.lower()], m.group(2), later.lower()))
+            continue
         phrase = (m.group(1) or m.group(3) or "").lower()
         out.append((_SIGN.get(" ".join(phrase.split()), "="), m.group(2), phrase))
     return out
