@@ -218,6 +218,25 @@ def test_yes_holds_eleven_deletes_even_when_declared(git_vault, tmp_path, capsys
     assert not (git_vault / "entities" / "H4.md").exists()
 
 
+def test_yes_holds_a_spree_of_moves_into_an_archive_but_not_two(git_vault, tmp_path, capsys):
+    # pages moved away in bulk are gone from where readers look, even with every link kept
+    names = ["James Cook", "Larcum Kendall", "Tobias Mayer", "Nevil Maskelyne"]
+    reply = tmp_path / "reply.txt"
+    reply.write_text("Tidying old pages into the archive.\n" + "".join(
+        f"@@@ RENAME entities/{n}.md -> archive/{n}.md\n" for n in names), encoding="utf-8")
+    before, commit = disk_state(git_vault), head(git_vault)
+    code = main(["--vault", str(git_vault), "apply", str(reply), "--yes"])
+    err = " ".join(capsys.readouterr().err.split())
+    assert code == 3 and "one of 4 pages moved in one operation" in err
+    assert disk_state(git_vault) == before and head(git_vault) == commit
+    reply.write_text("Archiving two.\n" + "".join(
+        f"@@@ RENAME entities/{n}.md -> archive/{n}.md\n" for n in names[2:]), encoding="utf-8")
+    main(["--vault", str(git_vault), "apply", str(reply), "--yes", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert not any("pages moved in one operation" in b["message"]
+                   for f in out["files"] for b in f.get("breaches", []))
+
+
 def test_json_carries_the_knowledge_diff_and_breaches(git_vault, tmp_path, capsys):
     reply = tmp_path / "reply.txt"
     reply.write_text(edit("concepts/Marine chronometer.md", "## Trials at sea", "## Sea trials"),

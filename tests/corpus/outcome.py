@@ -324,6 +324,16 @@ INTENDED: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested at least 5 times.[^2]"),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested no fewer than 5 times")}),
+    # a span of time said the other way round: "after 5 days" is "5 days later"
+    OutcomeCase("time-span-said-the-other-way", _notes_edit(
+        "The watch was 13 cm across.[^1] It was tested after 5 days at sea.[^2]",
+        "The watch was 13 cm across.[^1] It was tested 5 days later, at sea.[^2]"),
+        setup={"concepts/Footnoted.md": _NOTES_PAGE.replace(
+            "tested five times", "tested after 5 days at sea")}),
+    # two pages archived: a tidy-up a person asks for, every link kept
+    OutcomeCase("two-pages-moved-to-an-archive",
+                "@@@ RENAME entities/Tobias Mayer.md -> archive/Tobias Mayer.md\n"
+                "@@@ RENAME entities/Nautical Almanac.md -> archive/Nautical Almanac.md\n"),
     OutcomeCase("table-made-a-list-keeping-every-cell", edit(
         JH, "| Machine | Finished | Notes |\n| --- | --- | --- |\n| H1 | 1735 | linked balances; "
         "tried to Lisbon in 1736 |\n| H2, H3 | after 1736 | H3 took nearly nineteen years |\n"
@@ -649,6 +659,17 @@ DAMAGING: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested 5 times.[^2]"), frozenset({"claims"}),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested at least 5 times")}),
+    # a span counted the other way: "5 days later" is not "5 days earlier"
+    OutcomeCase("time-span-turned-around", _notes_edit(
+        "The watch was 13 cm across.[^1] It was tested 5 days later, at sea.[^2]",
+        "The watch was 13 cm across.[^1] It was tested 5 days earlier, at sea.[^2]"),
+        frozenset({"claims"}), setup={"concepts/Footnoted.md": _NOTES_PAGE.replace(
+            "tested five times", "tested 5 days later, at sea")}),
+    # pages moved away in bulk: each link still resolves, but readers no longer find them
+    OutcomeCase("many-pages-moved-to-an-archive", "Tidying stale pages.\n" + "".join(
+        f"@@@ RENAME entities/{n}.md -> archive/{n}.md\n" for n in (
+            "James Cook", "Larcum Kendall", "Tobias Mayer", "Nevil Maskelyne", "Nautical Almanac")),
+        frozenset({"delete"})),
     OutcomeCase("date-bound-turned-around", edit(
         JH, "first\nrecorded meeting in 1737", "first\nrecorded meeting before 1737"),
         frozenset({"claims"})),

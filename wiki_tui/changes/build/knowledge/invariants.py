@@ -5,7 +5,7 @@ Each `Breach` names a file, a code and what the change does. A breach holds its 
 the person passed `--allow CODE`; the review shows every breach, declared or not. The codes:
 
   delete   deleting (or renaming away) a page other pages link to; more than MAX_DELETES pages
-           deleted in one operation (not declarable: only --allow delete)
+           deleted, or moved, in one operation (not declarable: only --allow delete)
   fields   a WRITE or EDIT that removes frontmatter fields or list items, changes a field's
            shape (list → text), duplicates a key, leaves keys below the closing `---`, or gives
            the page a title that no longer matches its file
@@ -49,7 +49,7 @@ from wiki_tui.vault.layout import SPECIAL_PAGES
 MAX_DELETES = 3  # more pages than this deleted in one operation: the person decides
 REWRITE_SHARE = 0.5  # as guards.REWRITE_SHARE: this share of a page's lines gone
 CODES = {
-    "delete": "deleting a page others link to, or more than 3 pages at once",
+    "delete": "deleting a page others link to, or deleting or moving more than 3 pages at once",
     "fields": "frontmatter fields removed, reshaped, duplicated or pushed out",
     "links": "links or citations removed, new broken links, anchors others use removed",
     "claims": "figures, dates or names changed, sentences turned around or dropped, callouts or "
@@ -217,6 +217,12 @@ def assess(changeset: Changeset, knowledge: KnowledgeDiff, *,
         for path in deletes:
             found.setdefault(path, []).append(
                 ("delete", f"one of {len(deletes)} pages deleted in one operation (more than "
+                           f"{MAX_DELETES} need the person's --allow delete)", False))
+    moves = [d.path for d in knowledge.pages if d.kind == RENAME]
+    if len(moves) > MAX_DELETES:  # a page moved away is gone from where its readers look
+        for path in moves:
+            found.setdefault(path, []).append(
+                ("delete", f"one of {len(moves)} pages moved in one operation (more than "
                            f"{MAX_DELETES} need the person's --allow delete)", False))
     for label, pages in knowledge.spread.items():
         for path in pages:
