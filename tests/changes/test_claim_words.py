@@ -186,6 +186,19 @@ def test_a_citation_traded_to_another_claim_is_found_and_one_added_or_reflowed_i
     assert cw.citations_moved(then, reordered) == []
 
 
+def test_a_citation_taken_off_its_claim_and_put_beside_another_is_found():
+    then = ("The watch was small and fast, unlike the clocks.\n\n"
+            "- Jamaica, 1761-62: 5.1 seconds slow\n  ([[Sea Clocks]]).\n")
+    moved_off = ("The watch was small and fast, unlike the clocks ([[Sea Clocks]]).\n\n"
+                 "- Jamaica, 1761-62: 5.1 seconds slow.\n")
+    assert cw.citations_moved(then, moved_off) == [
+        ("- Jamaica, 1761-62: 5.1 seconds slow ([[Sea Clocks]]).", "[[Sea Clocks]]")]
+    dropped = then.replace("\n  ([[Sea Clocks]])", "")  # gone, not moved: links say so
+    assert cw.citations_moved(then, dropped) == []
+    also = then.replace("unlike the clocks.", "unlike the clocks ([[Sea Clocks]]).")
+    assert cw.citations_moved(then, also) == []  # the claim keeps its own: a second use
+
+
 def test_facts_trading_places_is_told_apart_from_a_sentence_built_anew():
     assert cw.swapped("Harrison beat Mudge in 1765.", "Mudge beat Harrison in 1765.")
     assert cw.swapped("| H1 | 1735 | 1736 |", "| H1 | 1736 | 1735 |")

@@ -659,6 +659,13 @@ DAMAGING: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested 5 times.[^2]"), frozenset({"claims"}),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested at least 5 times")}),
+    # a citation taken off its claim, which keeps its words, and put beside another sentence
+    OutcomeCase("citation-moved-to-another-sentence",
+                edit(H4, "5.1 seconds slow on arrival\n  ([[John Harrison and the Sea Clocks]]).",
+                     "5.1 seconds slow on arrival.")
+                + edit(H4, "unlike the large brass clocks H1-H3.",
+                       "unlike the large brass clocks H1-H3 ([[John Harrison and the Sea Clocks]])."),
+                frozenset({"claims"})),
     # a span counted the other way: "5 days later" is not "5 days earlier"
     OutcomeCase("time-span-turned-around", _notes_edit(
         "The watch was 13 cm across.[^1] It was tested 5 days later, at sea.[^2]",

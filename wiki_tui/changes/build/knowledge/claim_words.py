@@ -612,15 +612,15 @@ def _items(text: str) -> list[str]:
     return items
 
 
-def _claims_cited(items: list[str]) -> dict[str, tuple[Counter, str]]:
-    """Each item that cites something, keyed by its words without its links: what it cites
-    (links and footnote references, as written) and the item as shown. An item whose words
-    stand twice is left out: it cannot be told apart."""
+def _claims_cited(items: list[str], *, uncited: bool = False) -> dict[str, tuple[Counter, str]]:
+    """Each item that cites something (with `uncited`, every item), keyed by its words without
+    its links: what it cites (links and footnote references, as written) and the item as shown.
+    An item whose words stand twice is left out: it cannot be told apart."""
     out: dict[str, tuple[Counter, str]] = {}
     twice: set[str] = set()
     for item in items:
         cites = _CITE.findall(item)
-        if not cites:
+        if not cites and not uncited:
             continue
         key = " ".join(_WORD.findall(_CITE.sub(" ", item).lower()))
         if key.count(" ") < 2:
@@ -642,7 +642,8 @@ def citations_moved(then: str, now: str) -> list[tuple[str, str]]:
     then_items, now_items = _items(then), _items(now)
     kept = set(then_items) & set(now_items)  # an item standing as it was cites as it did
     old = _claims_cited([i for i in then_items if i not in kept and "[" in i])
-    new = _claims_cited([i for i in now_items if i not in kept and "[" in i])
+    new = _claims_cited([i for i in now_items if i not in kept], uncited=True)  # (citing
+    # nothing now is a citation gone too)
     gained: Counter = Counter()
     for key, (cites, _shown) in new.items():
         gained += cites - old.get(key, (Counter(), ""))[0]
