@@ -311,3 +311,20 @@ def test_a_word_limiting_a_claim_to_part_dropped_or_added_is_found(old, new):
 ])
 def test_a_limit_said_in_other_words_is_not(old, new):
     assert polarity_flips(old, new) == []
+
+
+def test_a_sentence_wrapped_anew_is_read_as_the_same_sentence():
+    from wiki_tui.changes.build.knowledge.text import polarity_flips
+
+    gone = ("Latitude can be found from the Sun at noon. Longitude cannot:\n"
+            "it depends on knowing the time at a reference meridian at that moment\n")
+    rewrapped = ("Latitude can be found from the Sun at noon.\n"
+                 "Longitude cannot: it depends on knowing the time at a reference meridian at "
+                 "that instant\n")
+    assert polarity_flips(gone, rewrapped) == []  # wrapped anew, one word changed
+    turned = rewrapped.replace("cannot:", "can:")
+    assert polarity_flips(gone, turned) != []  # and a short sentence turned around is seen
+    one_line = "Longitude cannot: it is hard.\n"
+    assert polarity_flips(one_line, "Longitude can: it is hard.\n") != []
+    rows = "| H1 | not tested at sea. It sank. | Ok |\n"
+    assert polarity_flips(rows, "| H1 | tested at sea. It sank. | Ok |\n") != []  # one unit

@@ -324,6 +324,21 @@ INTENDED: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested at least 5 times.[^2]"),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested no fewer than 5 times")}),
+    # a paragraph wrapped anew while one word changes: the sentences stay as they were
+    OutcomeCase("paragraph-rewrapped-with-a-word-changed", edit(
+        "concepts/Longitude problem.md",
+        "Latitude can be found from the height of the Sun at noon or of the Pole Star. Longitude "
+        "cannot:\nit depends on knowing the time at a reference meridian at the same moment as "
+        "the local time",
+        "Latitude can be found from the height of the Sun at noon or of the Pole Star.\nLongitude "
+        "cannot: it depends on knowing the time at a reference meridian at the same instant as "
+        "the local time")),
+    # a date added to a sentence that keeps its own: a detail, no figure traded
+    OutcomeCase("date-added-beside-a-kept-one", edit(
+        "concepts/Longitude problem.md",
+        "The [[Scilly naval disaster of 1707]] was still remembered when Parliament offered its "
+        "rewards.", "The [[Scilly naval disaster of 1707]] was still remembered when Parliament "
+        "offered its rewards in 1714.")),
     # a span of time said the other way round: "after 5 days" is "5 days later"
     OutcomeCase("time-span-said-the-other-way", _notes_edit(
         "The watch was 13 cm across.[^1] It was tested after 5 days at sea.[^2]",
@@ -659,6 +674,10 @@ DAMAGING: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested 5 times.[^2]"), frozenset({"claims"}),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested at least 5 times")}),
+    # a word for its opposite in passing: "common" errors made "rare"
+    OutcomeCase("common-made-rare", edit(
+        "concepts/Longitude problem.md", "of longitude were common on long passages",
+        "of longitude were rare on long passages"), frozenset({"claims"})),
     # a citation taken off its claim, which keeps its words, and put beside another sentence
     OutcomeCase("citation-moved-to-another-sentence",
                 edit(H4, "5.1 seconds slow on arrival\n  ([[John Harrison and the Sea Clocks]]).",

@@ -318,8 +318,8 @@ def figures_moved(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]
                                                                                len(new_words))
             if same > share:
                 best, share, best_figs = new, same, new_figs
-        if best is not None and share >= 0.8 and best_figs and best_figs != figs:
-            out.append((old, best))
+        if best is not None and share >= 0.8 and best_figs and figs - best_figs:
+            out.append((old, best))  # (a figure added beside those it kept trades nothing)
     return out
 
 
@@ -512,12 +512,14 @@ benefits harms|beneficial harmful|helpful harmful|friendly hostile|optimistic pe
 love hate|loved hated|praised criticised|praised criticized|praise blame|praised blamed|
 supporter opponent|supporters opponents|defended attacked|defend attack|entered left|
 joined left|hired fired|appointed dismissed|promoted demoted|accepted declined|
-agreed refused|agree refuse|lost beat|lose beat|loses beats|wins losses|victories defeats|success defeat|decisive minor"""
+agreed refused|agree refuse|lost beat|lose beat|loses beats|wins losses|victories defeats|success defeat|decisive minor|
+common rare|commoner rarer|frequent rare|frequent infrequent|widespread rare|usual rare|
+abundant scarce|plentiful scarce|abundance scarcity|plenty scarcity"""
 # Scales of degree (split by ";"), their steps by "|": a word put in place of one from another
 # step says more or less than the claim did ("most" → "some", "usually" → "rarely", "nearly
 # nineteen" → "over nineteen"); words on one step say the same ("often" → "frequently").
 _SCALES = """all, every | most | many, much | some, several | few, little;
-always | usually, mostly, generally, normally, typically | often, frequently | sometimes,
+always | usually, mostly, generally, normally, typically, commonly | often, frequently | sometimes,
 occasionally | seldom, rarely | never;
 certainly, definitely, surely | probably, likely | possibly, perhaps, maybe | unlikely;
 over, above, exceeding | about, around, approximately, roughly, circa |

@@ -844,6 +844,16 @@ def _share_rewritten(base: str, proposed: str) -> float:
     return sum((old - new).values()) / total if total >= 5 else 0.0
 
 
+def _rewrapped(old: list[str], new: list[str]) -> bool:
+    """Lines of prose only wrapped anew: the same words in the same order, no line indented
+    (code, list content) and no code or table marks (where spacing may matter)."""
+    lines = old + new
+    if not old or not new or any(line[:1] in " \t" or "`" in line or "|" in line
+                                 for line in lines):
+        return False
+    return "".join(old).split() == "".join(new).split()
+
+
 def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
               twins: TwinIndex | None = None) -> PageDiff:
     kind = fc.kind
@@ -859,8 +869,9 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
         if kind == CREATE and not d.twin_of and world.real and new is not None:
             d.title_twin_of = _title_twins(world, new)
     if base is not None and proposed is not None:  # what the change takes out, puts in
-        gone = "".join(line for h in fc.hunks for line in h.old_lines)
-        came = "".join(line for h in fc.hunks for line in h.new_lines)
+        hunks = [h for h in fc.hunks if not _rewrapped(h.old_lines, h.new_lines)]
+        gone = "".join(line for h in hunks for line in h.old_lines)
+        came = "".join(line for h in hunks for line in h.new_lines)
     else:
         gone, came = base or "", proposed or ""
     if old is not None and new is not None:

@@ -403,14 +403,52 @@ def _turning(then: Counter, now: Counter) -> bool:
                for w in then.keys() | now.keys())
 
 
+# A line that starts a unit of its own: a list item, a table row, a heading, a quote, a fence.
+_UNIT_START = re.compile(r"[ \t]*(?:[-*+][ \t]|\d+[.)][ \t]|\||#|>|```|~~~)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+(?=[A-Z\[*_\"“(])")
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of `text` (lines a change removes or adds), read across line breaks: a
+    paragraph's lines are joined before it is cut at each sentence's end, so that the same
+    sentence wrapped anew is the same sentence. List items, rows, headings and quotes are
+    units of their own; a table row is never cut."""
+    units: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            units.append("")  # a blank line ends a paragraph
+        elif units and units[-1] and not _UNIT_START.match(line) \
+                and not units[-1].startswith(("|", "#", ">", "```", "~~~")):
+            units[-1] += " " + line
+        else:
+            units.append(line)
+    out = []
+    for unit in units:
+        if not unit:
+            continue
+        if unit.startswith("|"):
+            out.append(unit)
+            continue
+        parts: list[str] = []
+        for sentence in _SENTENCE_END.split(unit):  # a short one ("Longitude cannot:") is read
+            if parts and len(sentence.split()) < 4:   # with the one before it
+                parts[-1] += " " + sentence
+            elif parts and len(parts[-1].split()) < 4:
+                parts[-1] += " " + sentence
+            else:
+                parts.append(sentence)
+        out += parts
+    return out
+
+
 def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
-    """Lines the change keeps in substance but turns around: a removed line and the added line
-    most like it (most of their words shared) whose negations ("not", "never", "no", "n't"...)
+    """Sentences the change keeps in substance but turns around (read across line breaks:
+    _sentences): a removed sentence and the added one most like it (most of their words shared) whose negations ("not", "never", "no", "n't"...)
     differ in number, where a hedge comes or goes ("reportedly", "probably", "circa"), where a
     word gives way to its opposite ("slow" → "fast", "reliable" → "unreliable"), or where two
     of its figures or names trade places. (removed line, added line) pairs; at most `limit` lines are compared."""
-    removed = [line.strip() for line in gone.splitlines() if line.strip()][:limit]
-    added = [line.strip() for line in came.splitlines() if line.strip()][:limit]
+    removed, added = _sentences(gone)[:limit], _sentences(came)[:limit]
     if not removed or not added:
         return []
     kept = set(added)
