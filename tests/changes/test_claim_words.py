@@ -328,3 +328,19 @@ def test_a_sentence_wrapped_anew_is_read_as_the_same_sentence():
     assert polarity_flips(one_line, "Longitude can: it is hard.\n") != []
     rows = "| H1 | not tested at sea. It sank. | Ok |\n"
     assert polarity_flips(rows, "| H1 | tested at sea. It sank. | Ok |\n") != []  # one unit
+
+
+@pytest.mark.parametrize("old, new, turned", [
+    ("Harrison received £10,000 in 1765 from the Board.",
+     "Did Harrison receive £10,000 in 1765 from the Board?", True),
+    ("Harrison received £10,000 in 1765 from the Board.",
+     "Did Harrison receive £10,000 in 1765 from the Board", True),  # cut short, still asks
+    ("Did the Board ever pay the second half to him?",
+     "The Board did pay the second half to him.", True),  # what the page asked, now claimed
+    ("Was the watch tested at sea before 1761?", "Was the watch tested at sea before 1761 ?",
+     False),
+    ("It was tested at sea by the Board.", "It was tested at sea by the Board, twice.", False),
+    ("Was made in 1759 by Harrison himself.", "It was made in 1759 by Harrison himself.", False),
+])
+def test_a_claim_made_a_question_or_a_question_a_claim_is_turned_around(old, new, turned):
+    assert (polarity_flips(old, new) != []) is turned

@@ -674,6 +674,10 @@ DAMAGING: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested 5 times.[^2]"), frozenset({"claims"}),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested at least 5 times")}),
+    # a claim made a question: the page no longer says it happened
+    OutcomeCase("claim-made-a-question", edit(
+        JH, "Harrison received £10,000 in 1765, after explaining H4 to",
+        "Did Harrison receive £10,000 in 1765, after explaining H4 to"), frozenset({"claims"})),
     # a word for its opposite in passing: "common" errors made "rare"
     OutcomeCase("common-made-rare", edit(
         "concepts/Longitude problem.md", "of longitude were common on long passages",

@@ -446,7 +446,8 @@ def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str
     """Sentences the change keeps in substance but turns around (read across line breaks:
     _sentences): a removed sentence and the added one most like it (most of their words shared) whose negations ("not", "never", "no", "n't"...)
     differ in number, where a hedge comes or goes ("reportedly", "probably", "circa"), where a
-    word gives way to its opposite ("slow" → "fast", "reliable" → "unreliable"), or where two
+    word gives way to its opposite ("slow" → "fast", "reliable" → "unreliable"), where a claim
+    becomes a question or a question a claim, or where two
     of its figures or names trade places. (removed line, added line) pairs; at most `limit` lines are compared."""
     removed, added = _sentences(gone)[:limit], _sentences(came)[:limit]
     if not removed or not added:
@@ -475,9 +476,35 @@ def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str
                 or (turning and len(_LIMITS.findall(old)) != len(_LIMITS.findall(best)))
                 or len(_HEDGE.findall(old)) != len(_HEDGE.findall(best))
                 or cw.opposed(then - best_words, best_words - then)
-                or cw.swapped(old, best)):
+                or cw.swapped(old, best)
+                or _questions(old) != _questions(best)):
             flips.append((old, best))
     return flips
+
+
+# A question asks; it does not claim: "Harrison received £10,000" → "Did Harrison receive
+# £10,000" takes the claim back (and the other way round asserts what the page only asked).
+_AUXILIARY = frozenset("did does do was were is are has have had could would can will shall "
+                       "should might may must".split())
+_ASKED = frozenset("he she it they we you i the this that these those there".split())
+
+
+def _questions(text: str) -> int:
+    """How many of the sentences in `text` ask (a short one glued to another too)."""
+    return sum(map(_asks, _SENTENCE_END.split(text)))
+
+
+def _asks(sentence: str) -> bool:
+    """A question: it ends with "?", or opens with an auxiliary verb put before its subject
+    ("Did Harrison...", "Was the watch...")."""
+    text = _LIST_MARK.sub("", sentence).strip().lstrip("*_\"“(")
+    if text.rstrip(")*_\"”").endswith("?"):
+        return True
+    words = text.split(None, 2)
+    if len(words) < 2 or words[0].lower() not in _AUXILIARY or not words[0][:1].isupper():
+        return False
+    second = words[1].strip("*_[]")
+    return second[:1].isupper() or second.lower() in _ASKED
 
 
 # -- prose dropped: a sentence whose words the new page no longer holds ---------------------------
