@@ -324,6 +324,13 @@ INTENDED: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested at least 5 times.[^2]"),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested no fewer than 5 times")}),
+    # a figure corrected with a new footnote beside it: the documented way to correct
+    OutcomeCase("figure-corrected-with-a-footnote-beside-it", _notes_edit(
+        "The watch was 13 cm across.[^1] It was tested five times.[^2]\n\n[^1]: Measured by the "
+        "Museum.\n[^2]: The Board's minutes.",
+        "The watch was 14 cm across.[^1][^3] It was tested five times.[^2]\n\n[^1]: Measured by "
+        "the Museum.\n[^2]: The Board's minutes.\n[^3]: Remeasured by the Museum in 2020."),
+        setup=_NOTES),
     # a paragraph wrapped anew while one word changes: the sentences stay as they were
     OutcomeCase("paragraph-rewrapped-with-a-word-changed", edit(
         "concepts/Longitude problem.md",
@@ -674,6 +681,12 @@ DAMAGING: list[OutcomeCase] = [
         "The watch was 13 cm across.[^1] It was tested 5 times.[^2]"), frozenset({"claims"}),
         setup={"concepts/Footnoted.md": _NOTES_PAGE.replace("tested five times",
                                                             "tested at least 5 times")}),
+    # a figure changed while the new citation goes to another paragraph: nothing backs it
+    OutcomeCase("figure-changed-with-a-citation-elsewhere",
+                edit(H4, "made K1 in 1769, which sailed", "made K1 in 1770, which sailed")
+                + edit(H4, "How these trials were run, and why",
+                       "How these trials were run ([[Reading the Moon]]), and why"),
+                frozenset({"claims"})),
     # a claim made a question: the page no longer says it happened
     OutcomeCase("claim-made-a-question", edit(
         JH, "Harrison received £10,000 in 1765, after explaining H4 to",

@@ -80,6 +80,11 @@ class PageDiff:
     links_masked: list[str] = field(default_factory=list)  # "[[A|B]] shows B (b.md), reaches a.md"
     citations_removed: list[str] = field(default_factory=list)
     citations_added: int = 0
+    # the citations it adds stand apart from the figures and names it changes (other
+    # paragraphs): no source for the change
+    citations_apart: bool = False
+    _cite_lines: list[int] = field(default_factory=list, repr=False)  # where they stand (1-based)
+    _cited_page: bool = False  # a source added to the page's `sources:`: the whole page's
     citations_moved: list[str] = field(default_factory=list)  # "“claim” no longer cites [[S]]"
     embeds_removed: list[str] = field(default_factory=list)
     tags_removed: list[str] = field(default_factory=list)  # "#horology/instruments", in the text
@@ -117,6 +122,8 @@ class PageDiff:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name.startswith("_"):
+                continue  # the diff's own working state
             if f.name in ("path", "kind") or value:
                 out[f.name] = round(value, 3) if isinstance(value, float) else value
         return out
@@ -543,6 +550,7 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
     if world.real and any(link.display for _i, link, _c, _b, _g in now):
         _masked(world, d, then, now, path)
     d.citations_added = len(citation_now - citation_then)
+    d._cite_lines = sorted({ids_now[i].line for i in citation_now - citation_then})
     broken_then = Counter((link_key(link.target), _subpath_key(link.subpath))
                           for _i, link, _c, broken, _g in then if broken)
     for ident, link, _c, broken, going in now:
@@ -567,7 +575,9 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
         dropped = [s for s in sources_then if s not in set(map(str, new.sources))]
         d.citations_removed.extend(f"sources: {s}" for s in dropped if s not in d.citations_removed
                                    and not any(s == x for x in d.links_removed))
-        d.citations_added += len([s for s in new.sources if s not in old.sources])
+        sources_added = len([s for s in new.sources if s not in old.sources])
+        d.citations_added += sources_added
+        d._cited_page = d._cited_page or sources_added > 0
     if base is not None and proposed is not None and ("[^" in gone or "[^" in came):
         then_notes, now_notes = _footnotes(base), _footnotes(proposed)
         kept = Counter(now_notes.values())  # a note is what it says: relabelled, it stays
@@ -576,8 +586,10 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
                 kept[said] -= 1
             else:
                 d.citations_removed.append(f"footnote [^{label}]")
-        d.citations_added += sum((Counter(now_notes.values())
-                                  - Counter(then_notes.values())).values())
+        new_notes = Counter(now_notes.values()) - Counter(then_notes.values())
+        d.citations_added += sum(new_notes.values())
+        d._cite_lines = sorted({*d._cite_lines, *_note_reference_lines(
+            proposed, {label for label, said in now_notes.items() if said in new_notes})})
         noted_then, noted_now = _noted_claims(base, then_notes), _noted_claims(proposed, now_notes)
         claims_now = {claim for claim, _note in noted_now}
         d.citations_moved += [f"“{_short(claim, 60)}” no longer cites the note “{_short(note, 40)}”"
@@ -844,6 +856,41 @@ def _share_rewritten(base: str, proposed: str) -> float:
     return sum((old - new).values()) / total if total >= 5 else 0.0
 
 
+def _paragraph_of(text: str) -> list[int]:
+    """Per line of `text` (index 0 = line 1): the number of the paragraph it stands in
+    (blank lines part paragraphs)."""
+    out, number, blank = [], 0, True
+    for line in text.splitlines():
+        if not line.strip():
+            blank = True
+        elif blank:
+            number, blank = number + 1, False
+        out.append(number)
+    return out
+
+
+def _cited_beside(world: _Worlds, d: PageDiff, proposed: str) -> bool:
+    """Whether a citation the change adds stands in a paragraph holding one of the figures or
+    names it puts in (what "a corrected figure with its new citation" means)."""
+    paragraphs = _paragraph_of(proposed)
+    wanted = {*d.figures_added, *d.names_added}
+    claim_lines = [n for n, _t in world.reading(proposed).figure_lines(wanted)] if wanted else []
+    if not claim_lines:
+        return True  # the figures are only gone: nothing to place a citation beside
+    cited = {paragraphs[n - 1] for n in d._cite_lines if 0 < n <= len(paragraphs)}
+    return any(0 < n <= len(paragraphs) and paragraphs[n - 1] in cited for n in claim_lines)
+
+
+def _note_reference_lines(text: str, labels: set[str]) -> list[int]:
+    """Lines (1-based) where `[^label]` is referred to in `text` (not the notes themselves)."""
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if any(f"[^{label}]" in line and not line.lstrip().startswith(f"[^{label}]:")
+               for label in labels):
+            out.append(n)
+    return out
+
+
 def _rewrapped(old: list[str], new: list[str]) -> bool:
     """Lines of prose only wrapped anew: the same words in the same order, no line indented
     (code, list content) and no code or table marks (where spacing may matter)."""
@@ -887,6 +934,8 @@ def page_diff(world: _Worlds, fc: FileChange, changed: set[str],
         d.invisible_added = [f"{kt.char_name(ch)} ×{n}" for ch, n in invisible.items()]
     if base is not None and proposed is not None:
         _claims(world, d, base, proposed, gone, came)
+        if d.citations_added and not d._cited_page and (d.figures_removed or d.names_removed):
+            d.citations_apart = not _cited_beside(world, d, proposed)
         d.rewritten = _share_rewritten(base, proposed)
         d.blocks = len(fc.hunks)
     elif proposed is not None and ("%%" in proposed or "<" in proposed):  # a new page: what

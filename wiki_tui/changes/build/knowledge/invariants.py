@@ -135,9 +135,11 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
     if links:
         out.append(("links", "; ".join(links)))
     claims = []
-    if d.figures_removed and not d.citations_added:
+    cited = d.citations_added and not d.citations_apart  # a new source beside the change
+    apart = " (the one it adds stands in another paragraph)" if d.citations_apart else ""
+    if d.figures_removed and not cited:
         claims.append(f"changes figures {_listed(d.figures_removed)} → "
-                      f"{_listed(d.figures_added) or 'gone'} without a new citation")
+                      f"{_listed(d.figures_added) or 'gone'} without a new citation{apart}")
     if d.names_dropped:
         claims.append(f"drops names the page no longer writes anywhere: {_listed(d.names_dropped)}")
     if d.figures_moved and not d.citations_added:
@@ -151,9 +153,9 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
                       f"{_listed(d.quotes_reworded)}")
     if d.citations_moved:
         claims.append(f"moves citations to claims they did not back: {_listed(d.citations_moved)}")
-    if d.names_removed and not d.citations_added:
+    if d.names_removed and not cited:
         claims.append(f"puts {_listed(d.names_added)} in place of {_listed(d.names_removed)} "
-                      "without a new citation")
+                      f"without a new citation{apart}")
     if d.polarity_changed and not d.citations_added:
         claims.append(f"turns sentences around without a new citation: "
                       f"{_listed(d.polarity_changed)}")
