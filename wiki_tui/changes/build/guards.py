@@ -13,6 +13,7 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 
 from wiki_tui.changes.build.alternation import trie_pattern
@@ -268,12 +269,23 @@ def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
     Run over every line a reply writes, so the common line costs little: fences are looked
     for only in a text that has one, a long line is prose at once, and `known` is read only
     when a placeholder turns up."""
+    had: set[str] | None = None
+    for number, line in _placeholder_lines(text):
+        if had is None:
+            had = {x.strip() for x in known.splitlines()}
+        if line.strip() not in had:
+            return number, line.strip()
+    return None
+
+
+def _placeholder_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(1-based line number, line) of each placeholder line of `text`, outside code fences."""
     fences = "```" in text or "~~~" in text
     if not fences and text.isascii() and not any(c in text for c in _OTHER_BREAKS):
-        return _find_placeholder_swept(text, known)
+        yield from _placeholder_lines_swept(text)
+        return
     only_words = _ONLY_PLACEHOLDER_WORDS.fullmatch
     fence = ""
-    had: set[str] | None = None
     for i, line in enumerate(text.splitlines(), 1):
         if fences and line[:1] in " `~" and (m := _FENCE_LINE.match(line)) is not None:
             run = m.group(1)
@@ -285,32 +297,21 @@ def find_placeholder(text: str, known: str = "") -> tuple[int, str] | None:
         if fence or len(line) > 120 or line.count(" ") > 13 and len(line.split()) > 14 \
                 or line.isascii() and not only_words(line.lower()):
             continue  # (prose told at once, without a call: is_placeholder's own first tests)
-        if not is_placeholder(line):
-            continue
-        if had is None:
-            had = {x.strip() for x in known.splitlines()}
-        if line.strip() not in had:
-            return i, line.strip()
-    return None
+        if is_placeholder(line):
+            yield i, line
 
 
-def _find_placeholder_swept(text: str, known: str) -> tuple[int, str] | None:
-    """find_placeholder of an ASCII text with no fence and no line break but "\\n": only the
+def _placeholder_lines_swept(text: str) -> Iterator[tuple[int, str]]:
+    """_placeholder_lines of an ASCII text with no fence and no line break but "\\n": only the
     lines _PLACEHOLDER_WORD_LINES finds are read."""
-    had: set[str] | None = None
     pos, number = 0, 1  # (offsets in `text`; the search's text has one "\n" more, first)
     for m in _PLACEHOLDER_WORD_LINES.finditer("\n" + text.lower()):
         start, end = m.start(), m.end() - 1  # the line: text[start:end]
         number += text.count("\n", pos, start)
         pos = start
         line = text[start:end]
-        if len(line) > 120 or len(line.split()) > 14 or not is_placeholder(line):
-            continue
-        if had is None:
-            had = {x.strip() for x in known.splitlines()}
-        if line.strip() not in had:
-            return number, line.strip()
-    return None
+        if len(line) <= 120 and len(line.split()) <= 14 and is_placeholder(line):
+            yield number, line
 
 
 # -- whole-page rewrites -------------------------------------------------------------------------
