@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from wiki_tui.changes.build.knowledge.tables import (
     cells,
+    cells_reordered,
     columns_relabelled,
     rows_moved_with_columns,
     tables,
@@ -76,3 +77,16 @@ def test_property_a_permutation_of_header_and_rows_is_a_reordering_of_header_alo
     assert len(rows_moved_with_columns(base, whole)) == len(rows)
     alone = table([header[k] for k in order], rows)
     assert columns_relabelled(base, alone) != []  # each row's cells are distinct: they did not move
+
+
+def test_cells_put_in_another_order_under_the_same_header_are_named():
+    shuffled = TABLE.replace("| H1 | 1735 | Lisbon |", "| H1 | Lisbon | 1735 |")
+    assert cells_reordered(TABLE, shuffled) == ["| H1 | 1735 | Lisbon | → | H1 | Lisbon | 1735 |"]
+    edited = TABLE.replace("| H1 | 1735 | Lisbon |", "| H1 | 1736 | Lisbon |")
+    assert cells_reordered(TABLE, edited) == []  # a cell changed: the figure readings say so
+    moved = (TABLE.replace("| Machine | Finished |", "| Finished | Machine |")
+             .replace("| H1 | 1735 |", "| 1735 | H1 |").replace("| H4 | 1759 |", "| 1759 | H4 |"))
+    assert cells_reordered(TABLE, moved) == []  # the header moved with them: columns reordered
+    rows_swapped = TABLE.replace("| H1 | 1735 | Lisbon |\n| H4 | 1759 | a watch \\| small |",
+                                 "| H4 | 1759 | a watch \\| small |\n| H1 | 1735 | Lisbon |")
+    assert rows_swapped != TABLE and cells_reordered(TABLE, rows_swapped) == []  # rows moved whole

@@ -687,6 +687,10 @@ DAMAGING: list[OutcomeCase] = [
                 + edit(H4, "How these trials were run, and why",
                        "How these trials were run ([[Reading the Moon]]), and why"),
                 frozenset({"claims"})),
+    # a row's cells put in another order under the same header: 1735 filed under "Notes"
+    OutcomeCase("table-cells-moved-to-other-columns", edit(
+        JH, "| H1 | 1735 | linked balances; tried to Lisbon in 1736 |",
+        "| H1 | linked balances; tried to Lisbon in 1736 | 1735 |"), frozenset({"claims"})),
     # a claim made a question: the page no longer says it happened
     OutcomeCase("claim-made-a-question", edit(
         JH, "Harrison received £10,000 in 1765, after explaining H4 to",

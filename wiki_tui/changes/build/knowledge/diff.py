@@ -32,7 +32,8 @@ from wiki_tui.changes.build.knowledge.bounds import bounds_changed
 from wiki_tui.changes.build.knowledge.canvas import canvas_findings
 from wiki_tui.changes.build.knowledge.quotes import may_quote, quotes_reworded
 from wiki_tui.changes.build.knowledge.referents import described_elsewhere, names_described, subject_words
-from wiki_tui.changes.build.knowledge.tables import columns_relabelled, rows_moved_with_columns, tables
+from wiki_tui.changes.build.knowledge.tables import (cells_reordered, columns_relabelled,
+                                                      rows_moved_with_columns, tables)
 from wiki_tui.changes.model import CREATE, DELETE, RENAME, Changeset, FileChange, proposed_texts
 from wiki_tui.changes.reply.twins import TwinIndex
 from wiki_tui.vault.layout import LISTING_PAGES, SPECIAL_PAGES
@@ -110,6 +111,7 @@ class PageDiff:
     callouts_removed: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
     columns_relabelled: list[str] = field(default_factory=list)  # "| A | B | → | B | A |"
+    cells_reordered: list[str] = field(default_factory=list)  # "| H1 | 1735 | x | → | H1 | x | 1735 |"
     edges_removed: list[str] = field(default_factory=list)  # a canvas's "A —built→ B"
     code_changed: list[str] = field(default_factory=list)  # lines of code/comments gone
     # how much
@@ -178,6 +180,7 @@ class PageDiff:
         add("callouts removed", self.callouts_removed)
         add("table rows removed", self.rows_removed)
         add("table columns relabelled over their rows", self.columns_relabelled)
+        add("table cells moved to other columns", self.cells_reordered)
         add("canvas edges removed", self.edges_removed)
         add("text changed inside code or comments", self.code_changed)
         add("external links added", self.external_added)
@@ -802,6 +805,7 @@ def _claims(world: _Worlds, d: PageDiff, base: str, proposed: str, gone: str, ca
             d.rows_removed = lost[: len(rows_then) - len(rows_now)]
         if both:
             d.columns_relabelled = columns_relabelled(_body_text(base), _body_text(proposed))
+            d.cells_reordered = cells_reordered(_body_text(base), _body_text(proposed))[:SHOWN]
     if gone.strip() and kt.may_hide(base):
         d.code_changed = sorted((reading(base).hidden() - reading(proposed).hidden()).keys())
     if "%%" in came or "<!--" in came:

@@ -165,6 +165,8 @@ def page_breaches(d: PageDiff) -> list[tuple[str, str]]:
         claims.append(f"strikes through without a word in its place: {_listed(d.struck)}")
     if d.callouts_removed:
         claims.append(f"removes callouts {_listed(d.callouts_removed)}")
+    if d.cells_reordered:
+        claims.append(f"moves table cells to other columns: {_listed(d.cells_reordered)}")
     if d.columns_relabelled:
         claims.append(f"relabels table columns over rows that keep their cells: "
                       f"{_listed(d.columns_relabelled)}")

@@ -1,11 +1,13 @@
-"""Tables read by their columns: a change that relabels a table's columns under its rows, and
-rows whose cells moved with their columns.
+"""Tables read by their columns: a change that relabels a table's columns under its rows, rows
+whose cells moved with their columns, and cells moved to another column under the same header.
 
 A table's header names what each column's cells are. Header cells put in another order while
 the rows keep theirs ("| Machine | Finished |" → "| Finished | Machine |" over "| H1 | 1735 |")
 make every row say something else, though no figure and no row changes. A real reordering of
 columns moves every row's cells the same way: that passes, and those rows' cells trading places
-is not a claim turned around.
+is not a claim turned around. The other way round, a row whose cells change places under a
+header that stays ("| H1 | 1735 | balances |" → "| H1 | balances | 1735 |") files each of them
+under what another column names.
 """
 
 from __future__ import annotations
@@ -86,4 +88,27 @@ def rows_moved_with_columns(base: str, proposed: str) -> set[tuple[str, str]]:
         for row, line in zip(old.rows, old.row_lines):
             if len(row) == len(moved) and (placed := now.get(tuple(row[k] for k in moved))):
                 out.add((line, placed))
+    return out
+
+
+def cells_reordered(base: str, proposed: str) -> list[str]:
+    """Rows ("old → new", as written) whose cells the change puts in another order while their
+    table's header stays as it was."""
+    if "|" not in base or "|" not in proposed:
+        return []
+    headers = {t.header for t in tables(base)}
+    out = []
+    for new in tables(proposed):
+        if new.header not in headers:
+            continue  # a new or reordered header: columns_relabelled's, or a new table
+        old = next(t for t in tables(base) if t.header == new.header)
+        kept = set(old.rows) & set(new.rows)
+        gone = {tuple(sorted(row)): line for row, line in zip(old.rows, old.row_lines)
+                if row not in kept}
+        for row, line in zip(new.rows, new.row_lines):
+            if row in kept or len(set(row)) < 2:
+                continue
+            was = gone.pop(tuple(sorted(row)), None)
+            if was is not None:
+                out.append(f"{was} → {line}")
     return out
