@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from wiki_tui.changes.build.alternation import trie_pattern
+from wiki_tui.changes.build.alternation import Caseless, trie_pattern
 
 # Each bound, by the phrases that say it (longest first within the alternation below).
 _BOUNDS = {
@@ -37,14 +37,9 @@ _LATER = {"later": "after", "after": "after", "earlier": "before", "before": "be
 _SPAN = r"(?:\s+(?:second|minute|hour|day|week|month|year|decade|centur(?:y|ie))s?\s+(" \
     + "|".join(_LATER) + r")\b)"
 _NUMBER = r"\d+(?:[.,]\d+)*"
-_BOUNDED_PATTERN = (
-    r"(?<![\w.])(?:(" + "|".join(re.escape(p) for p in _BEFORE) + r")\s+)?(?:exactly\s+|precisely\s+)?"
-    r"(" + _NUMBER + r")(?![\d])"
-    r"(?:(?:\s+\w+)?\s+(" + "|".join(re.escape(p) for p in _AFTER) + r")\b|" + _SPAN + ")?")
-_BOUNDED = re.compile(_BOUNDED_PATTERN, re.IGNORECASE)
-# The same over a lower-cased ASCII text, its phrases as a tree of letters (alternation.py):
-# the pattern above tries some 50 phrases at each offset, ~0.4 us a character.
-_BOUNDED_LOWER = re.compile(
+# The phrases as a tree of letters, run over a lower-cased ASCII text (alternation.py): as a
+# plain IGNORECASE alternation it tried some 50 phrases at each offset, ~0.4 us a character.
+_BOUNDED = Caseless(
     r"(?<![\w.])(?:(" + trie_pattern(_BEFORE) + r")\s+)?(?:exactly\s+|precisely\s+)?"
     r"(" + _NUMBER + r")(?![\d])"
     r"(?:(?:\s+\w+)?\s+(" + trie_pattern(_AFTER) + r")\b|" + _SPAN + ")?")
@@ -54,9 +49,7 @@ def bounded(text: str) -> list[tuple[str, str, str]]:
     """(bound sign, number, the bound as written) of each number in `text`; "=" and "" for a
     bare one."""
     out = []
-    # (outside ASCII, IGNORECASE also takes "ſ" for "s" and "K" for "k": the pattern as is)
-    matches = _BOUNDED_LOWER.finditer(text.lower()) if text.isascii() else _BOUNDED.finditer(text)
-    for m in matches:
+    for m in _BOUNDED.finditer(text):
         later = m.group(4)
         if later and not m.group(1):  # "5 days later" (a bound written first wins)
             out.append((_LATER[later.lower()], m.group(2), later.lower()))

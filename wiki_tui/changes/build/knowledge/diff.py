@@ -580,7 +580,7 @@ def _links(world: _Worlds, d: PageDiff, old: Page | None, new: Page | None,
                                    and not any(s == x for x in d.links_removed))
         sources_added = len([s for s in new.sources if s not in old.sources])
         d.citations_added += sources_added
-        d._cited_page = d._cited_page or sources_added > 0
+        d._cited_page = sources_added > 0
     if base is not None and proposed is not None and ("[^" in gone or "[^" in came):
         then_notes, now_notes = _footnotes(base), _footnotes(proposed)
         kept = Counter(now_notes.values())  # a note is what it says: relabelled, it stays

@@ -96,12 +96,12 @@ def cells_reordered(base: str, proposed: str) -> list[str]:
     table's header stays as it was."""
     if "|" not in base or "|" not in proposed:
         return []
-    headers = {t.header for t in tables(base)}
+    by_header = {t.header: t for t in reversed(tables(base))}  # (the first of a header wins)
     out = []
     for new in tables(proposed):
-        if new.header not in headers:
+        old = by_header.get(new.header)
+        if old is None:
             continue  # a new or reordered header: columns_relabelled's, or a new table
-        old = next(t for t in tables(base) if t.header == new.header)
         kept = set(old.rows) & set(new.rows)
         gone = {tuple(sorted(row)): line for row, line in zip(old.rows, old.row_lines)
                 if row not in kept}

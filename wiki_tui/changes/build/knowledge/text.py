@@ -431,11 +431,9 @@ def _sentences(text: str) -> list[str]:
             out.append(unit)
             continue
         parts: list[str] = []
-        for sentence in _SENTENCE_END.split(unit):  # a short one ("Longitude cannot:") is read
-            if parts and len(sentence.split()) < 4:   # with the one before it
-                parts[-1] += " " + sentence
-            elif parts and len(parts[-1].split()) < 4:
-                parts[-1] += " " + sentence
+        for sentence in _SENTENCE_END.split(unit):  # a short one ("Longitude cannot:") is
+            if parts and min(len(sentence.split()), len(parts[-1].split())) < 4:  # read with
+                parts[-1] += " " + sentence                                       # its neighbour
             else:
                 parts.append(sentence)
         out += parts
@@ -444,11 +442,12 @@ def _sentences(text: str) -> list[str]:
 
 def polarity_flips(gone: str, came: str, limit: int = 50) -> list[tuple[str, str]]:
     """Sentences the change keeps in substance but turns around (read across line breaks:
-    _sentences): a removed sentence and the added one most like it (most of their words shared) whose negations ("not", "never", "no", "n't"...)
-    differ in number, where a hedge comes or goes ("reportedly", "probably", "circa"), where a
-    word gives way to its opposite ("slow" → "fast", "reliable" → "unreliable"), where a claim
-    becomes a question or a question a claim, or where two
-    of its figures or names trade places. (removed line, added line) pairs; at most `limit` lines are compared."""
+    _sentences): a removed sentence and the added one most like it (most of their words
+    shared) whose negations ("not", "never", "no", "n't"...) differ in number, where a hedge
+    comes or goes ("reportedly", "probably", "circa"), where a word gives way to its opposite
+    ("slow" → "fast", "reliable" → "unreliable"), where a claim becomes a question or a
+    question a claim, or where two of its figures or names trade places. (removed sentence,
+    added sentence) pairs; at most `limit` sentences a side are compared."""
     removed, added = _sentences(gone)[:limit], _sentences(came)[:limit]
     if not removed or not added:
         return []
