@@ -23,7 +23,7 @@ import sys
 from typing import Any, AsyncIterator
 
 from wiki_tui.cli.common import (CliError, add_allow_argument, allowed, console, console_err,
-                                 report_recovery, show_changeset, vault_root)
+                                 open_vault, report_recovery, show_changeset, vault_root)
 from wiki_tui.forms import FORMS
 
 
@@ -136,7 +136,6 @@ def run_dismiss(args) -> int:
     from wiki_tui.agent.tasks.dismissed import dismiss, load_seen, undismiss
     from wiki_tui.agent.events import LintItem
     from wiki_tui.agent.operations import structural_item
-    from wiki_tui.vault import Vault, VaultError
 
     root = vault_root(args)
     if args.undo:
@@ -148,10 +147,7 @@ def run_dismiss(args) -> int:
             raise CliError(f"not dismissed: {', '.join(unknown)} "
                            "(see .wiki-tui/dismissed.json)", 2)
         return 0
-    try:
-        vault = Vault.open(root)
-    except VaultError as exc:
-        raise CliError(str(exc), 2) from None
+    vault = open_vault(root)
     known = {item.id: item for item in map(structural_item, vault.lint())}
     # a model-checked finding is not re-found without the model: known if a run showed it
     seen = load_seen(root)
@@ -172,7 +168,6 @@ def run_dismiss(args) -> int:
 # -- shared machinery -------------------------------------------------------------------------
 def _open(args, *, write: bool = True) -> tuple[Any, Any]:
     from wiki_tui.agent.config import ConfigError, resolve_settings
-    from wiki_tui.vault import Vault, VaultError
 
     root = vault_root(args, write=write)  # what writes needs an adopted vault
     try:
@@ -185,10 +180,7 @@ def _open(args, *, write: bool = True) -> tuple[Any, Any]:
     # interpreter shut down hung headless runs after their work was done (litellm's HTTP
     # handlers import in __del__ and waited forever on that thread's module lock). The
     # operation imports it in the foreground when it first needs the model.
-    try:
-        vault = Vault.open(root)
-    except VaultError as exc:
-        raise CliError(str(exc), 2) from None
+    vault = open_vault(root)
     report_recovery(vault)
     return vault, settings
 

@@ -36,7 +36,7 @@ from typing import Any
 from rich.markup import escape
 
 from wiki_tui.cli.common import (CliError, add_allow_argument, allowed, console, console_err,
-                                 print_json, report_recovery, show_changeset, vault_root)
+                                 open_vault, print_json, report_recovery, show_changeset, vault_root)
 
 APPLY_OPERATIONS = ("apply", "ingest", "query", "save", "lint", "instruct")
 EXIT_NOT_APPLIED = 3  # shown, but the person said no (as the agent commands do)
@@ -88,13 +88,7 @@ def register(subparsers) -> None:
 
 # -- shared ------------------------------------------------------------------------------------
 def _open_vault(args: Any):
-    from wiki_tui.vault import Vault, VaultError
-
-    root = vault_root(args, write=True)  # apply and undo write: an adopted vault only
-    try:
-        vault = Vault.open(root)
-    except VaultError as exc:
-        raise CliError(str(exc), 2) from None
+    vault = open_vault(vault_root(args, write=True))  # apply and undo write: an adopted vault only
     report_recovery(vault)
     return vault
 

@@ -85,6 +85,43 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
+PROGRESS_FROM = 1000  # pages indexed in bulk from which a command says how far it has come
+
+
+def open_vault(root: Path) -> Any:
+    """`Vault.open` for a command: a VaultError is a CliError (exit 2), and indexing in bulk
+    (a vault's first opening, or many pages changed since the last) says how far it has come
+    on stderr when that is a terminal."""
+    from wiki_tui.vault import Vault, VaultError
+
+    try:
+        return Vault.open(root, on_progress=index_progress())
+    except VaultError as exc:
+        raise CliError(str(exc), 2) from None
+
+
+def index_progress(stream: Any = None) -> Any:
+    """A Vault.open progress callback writing one updating line to `stream` (stderr), or None
+    when that is not a terminal (pipes and logs get no carriage returns)."""
+    stream = stream if stream is not None else sys.stderr
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total < PROGRESS_FROM:
+            return
+        if done < total:
+            stream.write(f"\rindexing the vault: {done:,} of {total:,} pages")
+        else:  # the line that stays says why the command took a while
+            stream.write(f"\rindexed {total:,} pages (kept on disk for the next command)\x1b[K\n")
+        stream.flush()
+
+    return show
+
+
 def report_recovery(vault: Any) -> None:
     """Finish or roll back an apply a crash interrupted (and clear what its killed git left),
     or say what is in the way; every command that opens a vault calls this."""

@@ -12,7 +12,8 @@ from typing import Any
 
 from rich.markup import escape
 
-from wiki_tui.cli.common import CliError, console, print_json, report_recovery, vault_root
+from wiki_tui.cli.common import (CliError, console, index_progress, open_vault, print_json,
+                                 report_recovery, vault_root)
 
 
 def register(subparsers) -> None:
@@ -78,13 +79,8 @@ def _positive(text: str) -> int:
 
 
 def _open(args):
-    from wiki_tui.vault import Vault, VaultError
-
     root = vault_root(args)
-    try:
-        vault = Vault.open(root)
-    except VaultError as exc:
-        raise CliError(str(exc), 2) from None
+    vault = open_vault(root)
     if not vault.pages and not vault.schema.found:
         vault.close()
         raise CliError(
@@ -111,7 +107,7 @@ def run_init(args) -> int:
         from wiki_tui.changes.apply.adopt import adopt_folder, holds_notes
 
         if holds_notes(args.dir) or (Path(args.dir) / "AGENTS.md").is_file():
-            return _report_adoption(adopt_folder(args.dir), args.json)
+            return _report_adoption(adopt_folder(args.dir, on_progress=index_progress()), args.json)
         vault = init_vault(args.dir)
     except VaultError as exc:
         raise CliError(str(exc), 2) from None

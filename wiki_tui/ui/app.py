@@ -93,6 +93,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
         self.raw_files: list[str] = []
         self._browser: Any = None
+        self._index_activity = ""  # the status line _show_index_progress last set
         self._skip_css_refresh = False
         self._warm_started = False
         # The app's clock (monotonic seconds): when keys were typed, a review's grace period.
@@ -234,7 +235,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
 
         try:
             # answers from the index on disk at once; the listing of every file comes below
-            vault = Vault.open(self.vault_root, check=False)
+            vault = Vault.open(self.vault_root, check=False, on_progress=self._index_progress)
             vault.show_listings = self.ui_config.show_listings
         except (VaultError, OSError) as exc:
             self.call_from_thread(self.conversation.add_note, f"vault not opened: {exc}", "error")
@@ -264,6 +265,27 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         vault.prepare()
         vault.release_memory()  # the load's full scans filled SQLite's page caches
         give_back()  # what the load freed in this thread's heap (see heap.py)
+
+    def _index_progress(self, done: int, total: int) -> None:
+        """From the load thread: how far indexing in bulk has come (a vault's first opening, or
+        many pages changed since the last session)."""
+        try:
+            self.call_from_thread(self._show_index_progress, done, total)
+        except RuntimeError:  # the app is closing
+            pass
+
+    def _show_index_progress(self, done: int, total: int) -> None:
+        placeholder = self.query("#browser-placeholder")
+        if placeholder:  # the first opening: nothing to browse until the index is built
+            placeholder.first(Static).update(
+                f"Indexing the vault for the first time: {done:,} of {total:,} pages.\n\n"
+                "The index is kept on disk: later starts open at once.")
+            return
+        status = self.status_bar  # later: the browser answers meanwhile, from the old index
+        if status.activity not in ("", self._index_activity):
+            return  # an operation's line: it stays
+        self._index_activity = "" if done >= total else f"re-indexing changed pages: {done:,} of {total:,}"
+        status.activity = self._index_activity
 
     def _restore_pending(self, vault: Any) -> None:
         """Reviews kept on disk by an earlier session, each base re-checked (a file changed

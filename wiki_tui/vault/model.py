@@ -47,6 +47,8 @@ SEARCH_DB = "search.sqlite"
 INDEX_DB = "index.sqlite"
 DISK_NAMES = "disk-names"  # meta key: the NFC path -> name on disk map (JSON), for opening unlisted
 PARSE_CHUNK = 4000  # pages parsed and written per step of a cold build (bounds its memory)
+# Told how far a long indexing run is: (pages done, pages in all). See Vault.open.
+Progress = Callable[[int, int], None]
 RACY_NS = 2_000_000_000  # file times within 2 s of the cache save are not trusted
 
 
@@ -81,6 +83,7 @@ class Vault:
         self._digest_of = "index.md"  # the catalog path _catalog_digest is about
         self._by_page_set: dict[str, tuple[PageMap, int, Any]] = {}  # see by_page_set
         self.checked = True  # False: opened from the index without listing the disk (check_freshness)
+        self.on_progress: Progress | None = None  # see open()
         # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
         # True shows them (the default of each query's `include_listings`).
         self.show_listings = False
@@ -105,17 +108,24 @@ class Vault:
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
-    def open(cls, root: Path, *, use_cache: bool = True, watch: bool = False, check: bool = True) -> "Vault":
+    def open(cls, root: Path, *, use_cache: bool = True, watch: bool = False, check: bool = True,
+             on_progress: Progress | None = None) -> "Vault":
         """Open the vault at `root`. `check` False: when an index is on disk, answer from it at
         once and leave the listing of the vault (one stat per file) to `check_freshness()`,
         which the caller runs later, in a worker; until then answers may be stale (the app
-        does this; commands that need an exact index keep the default)."""
+        does this; commands that need an exact index keep the default).
+
+        `on_progress(done, total)`: called from the opening thread while pages are indexed in
+        bulk (a cold build, or a freshness check that re-reads many pages): once with 0 before
+        the first page, then as each step of pages is stored, last with `done == total`. An
+        opening that indexes nothing in bulk never calls it."""
         root = Path(root)
         if not root.exists():
             raise VaultError(f"no vault at {root}: the folder does not exist")
         if not root.is_dir():
             raise VaultError(f"no vault at {root}: not a folder")
         vault = cls(root.resolve())
+        vault.on_progress = on_progress
         vault._load(use_cache, check)
         if watch:
             vault.start_watching(None)
@@ -200,6 +210,7 @@ class Vault:
         stamps = tree.pages
         paths = sorted(stamps)  # in key order: rows append to the tables' b-trees
         link_keys: dict[str, tuple[str, str]] = {}  # shared by the chunks: see add_new
+        self._progress(0, len(paths))
         with store.bulk():
             store.put_files(tree.files.items())
             for start in range(0, len(paths), PARSE_CHUNK):
@@ -218,8 +229,17 @@ class Vault:
                     self.pages.put_records(rows, new=True)
                     self._index.add_new(links, link_keys)
                 parsed += len(rows)
+                self._progress(start + len(chunk), len(paths))
         store.checkpoint()
         self.load_stats = {"cold": True, "parsed": parsed}
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.on_progress is None:
+            return
+        try:
+            self.on_progress(done, total)
+        except Exception:  # noqa: BLE001 - e.g. the app closing: the index still gets built
+            self.on_progress = None
 
     def check_freshness(self) -> list[tuple[str, str]]:
         """List the vault and re-index every file whose (mtime_ns, size) differs from the
@@ -263,8 +283,13 @@ class Vault:
                     self._file_presence_changed(path)
                 for path in added_files:
                     self._file_presence_changed(path)
-                for path in changed:
+                bulk = len(changed) >= PARSE_CHUNK  # e.g. a checkout that changed many pages
+                if bulk:
+                    self._progress(0, len(changed))
+                for n, path in enumerate(changed, 1):
                     self._reindex_page(path, tree.pages[path])
+                    if bulk and (n % PARSE_CHUNK == 0 or n == len(changed)):
+                        self._progress(n, len(changed))
             if len(changed) + len(gone) > 100:
                 self._store.checkpoint()
             self.load_stats = {"cold": False, "parsed": len(changed), "removed": len(gone)}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,7 +58,8 @@ def holds_notes(root: Path) -> bool:
     return root.is_dir() and bool(scan_tree(root).pages)
 
 
-def adopt_folder(root: Path, *, date: _dt.date | str | None = None) -> Adoption:
+def adopt_folder(root: Path, *, date: _dt.date | str | None = None,
+                 on_progress: Callable[[int, int], None] | None = None) -> Adoption:
     root = Path(root).resolve()
     own_schema = (root / SCHEMA_FILE).exists()
     if own_schema and find_git_dir(root) is not None:
@@ -67,7 +69,7 @@ def adopt_folder(root: Path, *, date: _dt.date | str | None = None) -> Adoption:
     if find_git_dir(root) is None:  # a new repository starts with the notes as they are
         _commit_notes_as_found(root, result)
     tracked = committed_files(root)
-    vault = Vault.open(root)
+    vault = Vault.open(root, on_progress=on_progress)  # a big folder's first indexing
     try:
         conventions = infer_conventions(vault)
         result.pages = conventions.pages
