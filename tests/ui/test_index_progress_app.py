@@ -9,8 +9,9 @@ import threading
 
 import pytest
 
-from tests.ui.conftest import wait_for
+from tests.ui.conftest import drain, wait_for
 from wiki_tui.ui.app import WikiApp
+from wiki_tui.ui.chat.conversation import NoteLine, ReplyMessage
 from wiki_tui.vault import model
 
 
@@ -83,3 +84,48 @@ async def test_pages_changed_since_last_time_show_in_the_status_line(git_vault, 
         first = sorted((git_vault / "concepts").glob("*.md"))[0]
         page = app.vault.pages[first.relative_to(git_vault).as_posix()]
         assert page.size == first.stat().st_size  # the index holds the edited text
+
+
+def _notes(app) -> str:
+    return " ".join(str(n.render()) for n in app.query(NoteLine))
+
+
+async def _held_opening(pilot, app, gate, question: str) -> None:
+    """Ask `question` while the first opening is held mid-way."""
+    await wait_for(pilot, lambda: " 4 of " in _placeholder(app))
+    await pilot.press(*question, "enter")
+    await wait_for(pilot, lambda: "runs as soon as it is open" in _notes(app))
+    assert not app.query(ReplyMessage)
+
+
+async def test_a_question_asked_while_the_vault_opens_is_answered_once_it_is(git_vault, monkeypatch):
+    monkeypatch.setattr(model, "PARSE_CHUNK", 2)
+    gate = Gate(monkeypatch, at=5)
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        try:
+            await _held_opening(pilot, app, gate, "When was K1 made?")
+        finally:
+            gate.go.set()
+        await wait_for(pilot, lambda: app.query(ReplyMessage))  # the offline engine answers
+        await drain(pilot)
+        assert app.last_question == "When was K1 made?"
+        assert app.held_request is None
+
+
+async def test_esc_drops_the_request_that_waits_for_the_vault(git_vault, monkeypatch):
+    monkeypatch.setattr(model, "PARSE_CHUNK", 2)
+    gate = Gate(monkeypatch, at=5)
+    app = WikiApp(git_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        try:
+            await _held_opening(pilot, app, gate, "first question")
+            await pilot.press(*"When was K1 made?", "enter")  # a newer one takes its place
+            await wait_for(pilot, lambda: "instead of the request that waited" in _notes(app))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: "dropped: the request that waited" in _notes(app))
+        finally:
+            gate.go.set()
+        await wait_for(pilot, lambda: app.vault is not None and app.query("#browser"))
+        await drain(pilot)
+        assert not app.query(ReplyMessage) and not app.operation_running

@@ -321,6 +321,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
             self.conversation.add_note(message, "warning")
         self._mount_browser()
         self.call_after_refresh(self._freeze_start_up_heap)
+        self.call_after_refresh(self.run_held_request)
 
     @staticmethod
     def _freeze_start_up_heap() -> None:
@@ -416,7 +417,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         if action in self.MAIN_SCREEN_ACTIONS and self.screen is not self.screen_stack[0]:
             return False
         if action == "cancel":  # else the key goes on to the focused widget and the ladder
-            return self.operation_running or self.ingest_queue is not None
+            return self.operation_running or self.ingest_queue is not None or self.held_request is not None
         return True
 
     # -- layout ----------------------------------------------------------------------------
@@ -502,7 +503,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
     def action_escape(self) -> None:
         """Esc ladder (after a side panel's own step back to its page): cancel the running
         operation (when app.cancel is on another key), else restore the layout, else the input."""
-        if self.operation_running or self.ingest_queue is not None:
+        if self.operation_running or self.ingest_queue is not None or self.held_request is not None:
             self.cancel_operation()
         elif self.maximised:
             self.maximised = ""
@@ -510,6 +511,8 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
             self.conversation.focus_input()
 
     def cancel_operation(self) -> None:
+        if self.drop_held_request():  # nothing runs yet: the request waiting for the vault
+            return
         if self.stop_queue():  # an ingest queue stops after the current source first
             return
         self.workers.cancel_group(self, "operation")

@@ -27,6 +27,11 @@ PENDING_POLL_SECONDS = 1.0  # how soon a proposal from `wiki-tui mcp` shows up (
 
 
 class OperationsMixin:
+    # A request that needs the vault, made before it is open (a first opening indexes every
+    # page): (the command's handler, its argument), run once the vault opens; esc drops it.
+    held_request: tuple[Callable[[str], None], str] | None = None
+    _submitting: tuple[Callable[[str], None], str] | None = None
+
     # -- the conversation ------------------------------------------------------------------
     def on_conversation_submitted(self, event: Conversation.Submitted) -> None:
         self.state.add_history(event.text)
@@ -41,7 +46,11 @@ class OperationsMixin:
             conv.add_note(str(exc), "error")
             return
         handler = getattr(self, f"_command_{command.name}")
-        handler(command.arg)
+        self._submitting = (handler, command.arg)
+        try:
+            handler(command.arg)
+        finally:
+            self._submitting = None
 
     def _command_help(self, _arg: str) -> None:
         self.conversation.add_markdown(help_text())
@@ -58,12 +67,39 @@ class OperationsMixin:
 
     def _needs_vault(self) -> bool:
         if self.vault is None:
-            self.conversation.add_note("the vault is still loading — try again in a moment",
-                                       "warning")
+            self._hold_for_vault()
             return False
         if self.operation_running:
             self.conversation.add_note("an operation is running — Esc cancels it", "warning")
             return False
+        return True
+
+    def _hold_for_vault(self) -> None:
+        """The request being submitted waits for the vault to open, then runs (one waits at a
+        time: a newer one takes its place)."""
+        if self._submitting is None:
+            self.conversation.add_note("the vault is still loading — try again in a moment", "warning")
+            return
+        replaced = self.held_request is not None
+        self.held_request = self._submitting
+        self.conversation.add_note(
+            "the vault is still opening: this runs as soon as it is open"
+            + (", instead of the request that waited" if replaced else "") + " — esc drops it",
+            "warning")
+
+    def run_held_request(self) -> None:
+        """The vault is open: run what waited for it."""
+        held, self.held_request = self.held_request, None
+        if held is not None:
+            handler, arg = held
+            handler(arg)
+
+    def drop_held_request(self) -> bool:
+        """Esc while a request waits for the vault: it will not run. False: none waited."""
+        if self.held_request is None:
+            return False
+        self.held_request = None
+        self.conversation.add_note("dropped: the request that waited for the vault will not run")
         return True
 
     def _operations(self):
