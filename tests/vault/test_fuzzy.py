@@ -205,3 +205,18 @@ def test_a_page_added_again_with_the_same_names_is_left_as_is_and_new_names_repl
     fi.add_page("Peer Review.md", "Peer Assessment", ["Code Review"])  # the title changed
     assert "Peer Review.md" in paths(fi.find("assessment"))
     assert paths(fi.find("code review"))[0] == "Peer Review.md"
+
+
+def test_bit_chunks_give_every_set_bit_in_order_in_lists_of_the_size():
+    import random
+
+    from wiki_tui.vault.find.fuzzy import _bit_chunks
+
+    rng = random.Random(7)
+    for n in (0, 1, 5, 4095, 4096, 4097, 8193, 20000):
+        for density in (0.0, 0.01, 0.5, 1.0):
+            bits = sum(1 << i for i in range(n) if rng.random() < density)
+            for size in (1, 3, 1024):
+                chunks = list(_bit_chunks(bits, size))
+                assert [i for c in chunks for i in c] == [i for i in range(n) if bits >> i & 1]
+                assert all(len(c) == size for c in chunks[:-1]) and all(0 < len(c) <= size for c in chunks)
