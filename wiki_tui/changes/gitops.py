@@ -86,6 +86,9 @@ def _error(exc: GitCommandError) -> GitError:
     return GitError(f"git {exc.command[1] if len(exc.command) > 1 else ''} failed: {detail}")
 
 
+HAND_PATHS_NAMED = 50  # paths a hand-edits commit's message names (10,000 notes would be 400 KB)
+
+
 def hand_commit_message(before: str, paths: list[str], new: list[str] | tuple = ()) -> str:
     """The message of the commit that keeps the person's own uncommitted edits apart. `new`:
     those of `paths` git did not track yet (notes of theirs never committed, not edits)."""
@@ -102,7 +105,10 @@ def hand_commit_message(before: str, paths: list[str], new: list[str] | tuple = 
         body = ("The person's own notes, not in git yet and not written by wiki-tui, committed "
                 "as found on their own, so that the change after this one, and its undo, "
                 "return them to this text.")
-    return f"{subject}\n\n{body}\n\n{TRAILER_HAND}: {', '.join(' '.join(p.split()) for p in paths)}\n"
+    named = [" ".join(p.split()) for p in paths[:HAND_PATHS_NAMED]]
+    if len(paths) > HAND_PATHS_NAMED:  # a folder of notes adopted: git show lists them all
+        named.append(f"and {len(paths) - HAND_PATHS_NAMED:,} more")
+    return f"{subject}\n\n{body}\n\n{TRAILER_HAND}: {', '.join(named)}\n"
 
 
 def index_lock(vault_root: Path) -> Path | None:

@@ -313,5 +313,11 @@ def git_commit_files(root: Path, paths: list[str], message: str) -> bool:
     check = subprocess.run(["git", "config", "user.email"], cwd=root, capture_output=True, text=True)
     if not check.stdout.strip():  # no identity configured: commit as wiki-tui rather than fail
         identity += ["-c", "user.name=wiki-tui", "-c", "user.email=wiki-tui@localhost"]
-    _git(root, *identity, "commit", "-q", "-m", message, *pathspec, stdin=listed)
+    import tempfile  # (not on the start-up path)
+
+    # the message from a file: one argument may hold at most 128 KB on Linux
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", prefix="wiki-tui-message-", suffix=".txt") as fh:
+        fh.write(message)
+        fh.flush()
+        _git(root, *identity, "commit", "-q", "-F", fh.name, *pathspec, stdin=listed)
     return created
