@@ -166,3 +166,22 @@ def test_lint_changes_links_into_a_changed_page_losing_their_anchor(tmp_path, ne
     with Vault.open(write(tmp_path / "v", files), use_cache=False) as v:
         findings = v.lint_changes({"concepts/Target.md": page("Target", new_body)})
     assert sorted(f.path for f in findings if f.code == "broken-anchor") == lost
+
+
+def test_the_search_of_every_name_stops_at_the_runs_budget(tmp_path, monkeypatch):
+    """Typos the finder cannot see (a letter doubled, one swapped) are found by comparing every
+    name, while the run's budget lasts; past it a dangling link is still reported, with no
+    suggestion, so a vault with thousands of them lints in seconds."""
+    from wiki_tui.vault import lint
+
+    files = {"Beta.md": page("Beta", "x"), "Gamma.md": page("Gamma", "x"),
+             "Home.md": page("Home", "See [[Betta]].\n\nAnd [[Gamna]].\n")}
+    with Vault.open(write(tmp_path / "v", files), use_cache=False) as v:
+        def suggestions() -> dict[str, str | None]:
+            return {f.message.split(":")[0]: f.suggestion for f in v.lint() if f.code == "broken-link"}
+
+        assert suggestions() == {"[[Betta]]": "[[Beta]]", "[[Gamna]]": "[[Gamma]]"}
+        suggester = lint.Suggester(v)
+        suggester._build()
+        monkeypatch.setattr(lint, "TYPO_WORK", len(suggester._keys))  # one search of every name
+        assert suggestions() == {"[[Betta]]": "[[Beta]]", "[[Gamna]]": None}

@@ -56,6 +56,10 @@ if TYPE_CHECKING:
 LOG_FILE = "log.md"
 L_DISPLAY = L["display"]
 SUGGEST_MIN = 70  # similarity (0-100) a suggested target needs
+# Names a Suggester compares in its search of every name, summed over one run (lint or a
+# change's lint): ~2 s. One search costs ~50 ns a name, 7 ms at 50,000 pages (150k names);
+# a vault with 3,000 dangling link names spent 22 s of a 43 s lint there.
+TYPO_WORK = 40_000_000
 
 
 @dataclass(frozen=True)
@@ -163,13 +167,17 @@ def _unresolved(vault: "VaultView", source: str, row: tuple, suggest: "Suggester
 
 class Suggester:
     """Close page names for dangling links: the fuzzy finder first (abbreviations, prefixes),
-    then edit similarity over every title, file name and alias (typos: "Betta" -> "Beta")."""
+    then edit similarity over every title, file name and alias (typos: "Betta" -> "Beta").
+    The search of every name runs while the run's TYPO_WORK lasts (every time up to ~10,000
+    pages; at 50,000, for the first ~260 names the finder found nothing close for); after
+    that a dangling link gets the finder's suggestion or none, so lint stays seconds long."""
 
     def __init__(self, vault: "VaultView") -> None:
         self.vault = vault
         self._keys: list[str] | None = None
         self._paths: list[str] = []
         self._memo: dict[str, str | None] = {}
+        self._work = TYPO_WORK
 
     def __call__(self, linkpath: str, exists: Callable[[str], bool] | None = None) -> str | None:
         """A wikilink to the closest page, or None; `exists` can veto a candidate path."""
@@ -195,6 +203,9 @@ class Suggester:
         if best is None:
             if self._keys is None:
                 self._build()
+            if self._work < len(self._keys):
+                return None  # the run's search budget is spent
+            self._work -= len(self._keys)
             found = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=SUGGEST_MIN)
             if found is not None:
                 best = self._paths[found[2]]
