@@ -40,7 +40,7 @@ from wiki_tui.vault.indexing.resolve import Resolver, link_key
 from wiki_tui.vault.proposed import Proposed
 from wiki_tui.vault.parse.schema import SCHEMA_FILE, Schema, parse_schema
 from wiki_tui.vault.find.search import SearchHit, SearchIndex
-from wiki_tui.vault.state import state_dir
+from wiki_tui.vault.state import carry_over, is_adopted, state_dir
 from wiki_tui.vault.indexing.store import PageMap, Store
 
 SEARCH_DB = "search.sqlite"
@@ -197,6 +197,8 @@ class Vault:
             ensure_state_dir(self.state_dir)
         except OSError:
             return None
+        if is_adopted(self.root):  # kept in the user cache before the folder was adopted?
+            carry_over(self.root, name)
         return self.state_dir / name
 
     def _cold_build(self, tree: layout.Tree) -> None:

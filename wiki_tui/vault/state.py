@@ -35,6 +35,37 @@ def state_dir(root: Path | str) -> Path:
     return cache_state_dir(root)
 
 
+def carry_over(root: Path | str, name: str) -> None:
+    """The database `name` of an adopted folder that has none yet, copied from the user cache,
+    where the folder kept it while it was only read (opened, then `wiki-tui init` or a first
+    apply adopted it): its index is not built again (16 s at 50,000 pages). SQLite's backup
+    makes a consistent copy even while another process writes the cached one; anything going
+    wrong means no copy, and the index is built as usual."""
+    target = Path(root) / STATE_DIR / name
+    source = cache_state_dir(root) / name
+    if target.exists() or not source.is_file():
+        return
+    import sqlite3  # (not on the start-up path)
+
+    partial = target.with_name(f"{name}.carrying-{os.getpid()}")
+    try:
+        src = sqlite3.connect(source.as_uri() + "?mode=ro", uri=True)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(partial, target)
+    except (sqlite3.Error, OSError):
+        try:
+            os.unlink(partial)
+        except OSError:
+            pass
+
+
 def folder_state_dir(root: Path | str) -> Path:
     """`<root>/.wiki-tui`: where writing into the vault (apply, undo, init) keeps its journal,
     lock and backups, beside the files (same file system: backups are hard links). Making it
