@@ -159,9 +159,12 @@ def _ambiguous_fix(vault: Any, item: Any) -> tuple[str, str] | None:
         before = lines[item.line - 2] + " "
     inner = old.lstrip("!")[2:-2]
     target, _, shown = inner.partition("|")
-    name = target.split("#", 1)[0].strip().casefold()
-    candidates = [p for p in vault.pages if p.endswith(".md")
-                  and p.rsplit("/", 1)[-1][:-3].casefold() == name]
+    written = target.split("#", 1)[0].strip()
+    name = written.casefold()
+    # the pages of that file name, from the resolver's table (not a walk of every page: 20 ms
+    # a finding at 10k pages, minutes for a lint of 50k)
+    candidates = [p for p in vault.candidates(written) if p.endswith(".md")
+                  and p.rsplit("/", 1)[-1][:-3].casefold() == name] if "/" not in written else []
     citing = bool(_CITING.search(before.rstrip() if before.rstrip().endswith("(") else before))
     fitting = [p for p in candidates
                if (getattr(vault.pages[p], "type", None) == "source") == citing]
