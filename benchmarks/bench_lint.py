@@ -55,7 +55,7 @@ def main() -> int:
             files = 0
             async for event in lint(vault, settings, fix=True):
                 if isinstance(event, ChangesetReady):
-                    files = len(event.changeset.changes)
+                    files = len(event.changeset.files)
             return files
 
         structural, offline = [], []
