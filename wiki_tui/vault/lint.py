@@ -112,14 +112,19 @@ def lint_vault(vault: "VaultView") -> list[Finding]:
     index = vault._index
     out: list[Finding] = []
     duplicate_names = _duplicate_file_names(vault)
+    clashing = functools.lru_cache(maxsize=None)(lambda linkpath: name_key(linkpath) in duplicate_names)
     suggest = Suggester(vault)
-    for source in sorted(records):
+    ordered = sorted(records)
+    targets: dict[str, dict[str, str | None]] = {}
+    for n, source in enumerate(ordered):
+        if n % 2000 == 0:  # the targets of the next pages' links, read together
+            targets = index.targets_by_source(ordered[n : n + 2000])
         record = records[source]
         if source == LOG_FILE:  # history: its links name pages as they were, removed ones too
             rows = ()
         else:
             links = record_links(record)
-            rows = zip(links, index.targets_of(source, links))
+            rows = zip(links, index.targets_of(source, links, targets.get(source, {})))
         for row, target in rows:
             if row[L_KIND] == "external" or not row[L_TARGET]:
                 continue
@@ -127,7 +132,7 @@ def lint_vault(vault: "VaultView") -> list[Finding]:
                 if source == _catalog(vault) and vault.schema.found:
                     continue  # reported as index-stale
                 out.append(_unresolved(vault, source, row, suggest))
-            elif name_key(row[L_TARGET]) in duplicate_names and "/" not in row[L_TARGET].strip("/"):
+            elif duplicate_names and clashing(row[L_TARGET]) and "/" not in row[L_TARGET].strip("/"):
                 found = vault._resolver.candidates(row[L_TARGET], source)
                 if len(found) > 1:
                     out.append(Finding(
@@ -288,14 +293,11 @@ def _empty(value) -> bool:
 
 
 def _orphans(vault: "VaultView") -> list[Finding]:
-    index = vault._index
+    special = _special(vault)
+    linked = vault._index.linked_targets(special) | _alias_linked(vault)
     out = []
-    alias_linked = _alias_linked(vault)
     for path in sorted(vault.pages):
-        if path in _special(vault):
-            continue
-        sources = [s for s in index.sources_linking(path) if s != path and s not in _special(vault)]
-        if not sources and path not in alias_linked:
+        if path not in special and path not in linked:
             out.append(Finding("orphan", path, 1, f"no other page links here ({_catalog(vault)} and log.md do not count)"))
     return out
 

@@ -159,19 +159,44 @@ class LinkIndex:
         return self._column("SELECT DISTINCT src FROM links WHERE nkey=?", (name_key(path),))
 
     # -- queries -----------------------------------------------------------------------------
-    def targets_of(self, source: str, links: list[tuple]) -> list[str | None]:
+    def targets_of(self, source: str, links: list[tuple],
+                   found: dict[str, str | None] | None = None) -> list[str | None]:
         """The resolved path of each of `source`'s link rows (None: unresolved or external;
-        a same-page link: `source`)."""
-        with self.store.lock:
-            found = dict(self.store.conn.execute("SELECT linkpath, target FROM links WHERE src=?", (source,)))
+        a same-page link: `source`). `found`: its linkpaths' targets, when the caller read them
+        in bulk (`targets_by_source`)."""
+        if found is None:
+            with self.store.lock:
+                found = dict(self.store.conn.execute("SELECT linkpath, target FROM links WHERE src=?", (source,)))
         return [
             None if row[L_KIND] == "external" else found.get(row[L_TARGET]) if row[L_TARGET] else source
             for row in links
         ]
 
+    def targets_by_source(self, sources: list[str]) -> dict[str, dict[str, str | None]]:
+        """source -> {linkpath: target} for each of `sources` (one query for them all; a page
+        without links is left out)."""
+        out: dict[str, dict[str, str | None]] = {}
+        with self.store.lock:
+            for lo in range(0, len(sources), 500):
+                part = sources[lo : lo + 500]
+                sql = f"SELECT src, linkpath, target FROM links WHERE src IN ({','.join('?' * len(part))})"
+                for source, linkpath, target in self.store.conn.execute(sql, part):
+                    out.setdefault(source, {})[linkpath] = target
+        return out
+
     def sources_linking(self, path: str) -> dict[str, int]:
         """source -> how many of its links resolve to `path`."""
         return self._pairs("SELECT src, sum(n) FROM links WHERE target=? GROUP BY src", (path,))
+
+    def linked_targets(self, skip: Iterable[str] = ()) -> set[str]:
+        """Every path some page links to, a page's links to itself and the links of `skip`
+        (the listings) left out: one pass over the links, not a query per page."""
+        skip = list(skip)
+        marks = ",".join("?" * len(skip))
+        sql = "SELECT DISTINCT target FROM links WHERE target IS NOT NULL AND src != target"
+        with self.store.lock:
+            rows = self.store.conn.execute(sql + (f" AND src NOT IN ({marks})" if skip else ""), skip)
+            return {target for (target,) in rows}
 
     def resolved_from(self, source: str) -> dict[str, int]:
         """target -> how many of `source`'s links resolve to it."""
