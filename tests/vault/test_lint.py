@@ -182,6 +182,6 @@ def test_the_search_of_every_name_stops_at_the_runs_budget(tmp_path, monkeypatch
 
         assert suggestions() == {"[[Betta]]": "[[Beta]]", "[[Gamna]]": "[[Gamma]]"}
         suggester = lint.Suggester(v)
-        suggester._build()
+        suggester.prepare()
         monkeypatch.setattr(lint, "TYPO_WORK", len(suggester._keys))  # one search of every name
         assert suggestions() == {"[[Betta]]": "[[Beta]]", "[[Gamna]]": None}

@@ -757,8 +757,7 @@ class Vault:
     def lint(self):
         from wiki_tui.vault.lint import lint_vault
 
-        with self._lock:
-            return lint_vault(self)
+        return lint_vault(self)  # it takes the lock a step of pages at a time
 
     def lint_changes(self, files: dict[str, str | None], *, proposed: Proposed | None = None):
         """Findings the proposed texts would introduce (lint.py); `proposed`: the vault after

@@ -210,6 +210,11 @@ class LinkIndex:
             "SELECT src, sum(n) FROM links WHERE target IS NULL AND lkey=? GROUP BY src", (link_key(linkpath),)
         )
 
+    def has_unresolved(self) -> bool:
+        """Does any page hold a link that resolves to nothing?"""
+        with self.store.lock:
+            return self.store.conn.execute("SELECT 1 FROM links WHERE target IS NULL LIMIT 1").fetchone() is not None
+
     def unresolved_by_key(self) -> dict[str, set[str]]:
         """lowercased linkpath -> the pages holding it unresolved."""
         out: dict[str, set[str]] = {}
