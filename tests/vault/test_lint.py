@@ -185,3 +185,31 @@ def test_the_search_of_every_name_stops_at_the_runs_budget(tmp_path, monkeypatch
         suggester.prepare()
         monkeypatch.setattr(lint, "TYPO_WORK", len(suggester._keys))  # one search of every name
         assert suggestions() == {"[[Betta]]": "[[Beta]]", "[[Gamna]]": None}
+
+
+def test_lint_lets_other_threads_at_the_vault_between_its_steps(tmp_path, monkeypatch):
+    """A whole-vault lint takes seconds at 50k pages: the app's jump and page views (other
+    threads) must get the vault's lock between its steps, not wait for the end."""
+    import threading
+
+    from wiki_tui.vault import lint
+
+    files = {f"P{n}.md": page(f"P{n}", f"[[P{(n + 1) % 200}]] [[Nowhere {n}]]") for n in range(200)}
+    with Vault.open(write(tmp_path / "v", files), use_cache=False) as v:
+        monkeypatch.setattr(lint, "LINT_STEP", 1)
+        order: list[str] = []
+        findings = lint._page_findings
+
+        def other() -> None:
+            with v._lock:
+                order.append("other")
+
+        def counted(vault, source, *args):
+            if not order:
+                threading.Thread(target=other).start()  # waits for the lock the lint holds
+            order.append("page")
+            return findings(vault, source, *args)
+
+        monkeypatch.setattr(lint, "_page_findings", counted)
+        assert len([f for f in v.lint() if f.code == "broken-link"]) == 200
+        assert "other" in order and order.index("other") < len(order) - 1  # before the last page
