@@ -37,14 +37,20 @@ class Gate:
         monkeypatch.setattr(model.Vault, "_parse_file", held)
 
 
+@pytest.fixture
+def held_at_fifth_page(monkeypatch) -> Gate:
+    """The first opening stores two steps of two pages, then holds before the fifth page."""
+    monkeypatch.setattr(model, "PARSE_CHUNK", 2)
+    return Gate(monkeypatch, at=5)
+
+
 def _placeholder(app) -> str:
     found = app.query("#browser-placeholder")
     return str(found.first().render()) if found else ""
 
 
-async def test_first_opening_counts_pages_in_the_pane_and_the_prompt_takes_keys(git_vault, monkeypatch):
-    monkeypatch.setattr(model, "PARSE_CHUNK", 2)
-    gate = Gate(monkeypatch, at=5)  # two steps of two pages stored, the fifth page held
+async def test_first_opening_counts_pages_in_the_pane_and_the_prompt_takes_keys(git_vault, held_at_fifth_page):
+    gate = held_at_fifth_page
     app = WikiApp(git_vault)
     async with app.run_test(size=(120, 40)) as pilot:
         try:
@@ -98,9 +104,8 @@ async def _held_opening(pilot, app, gate, question: str) -> None:
     assert not app.query(ReplyMessage)
 
 
-async def test_a_question_asked_while_the_vault_opens_is_answered_once_it_is(git_vault, monkeypatch):
-    monkeypatch.setattr(model, "PARSE_CHUNK", 2)
-    gate = Gate(monkeypatch, at=5)
+async def test_a_question_asked_while_the_vault_opens_is_answered_once_it_is(git_vault, held_at_fifth_page):
+    gate = held_at_fifth_page
     app = WikiApp(git_vault)
     async with app.run_test(size=(120, 40)) as pilot:
         try:
@@ -113,9 +118,8 @@ async def test_a_question_asked_while_the_vault_opens_is_answered_once_it_is(git
         assert app.held_request is None
 
 
-async def test_esc_drops_the_request_that_waits_for_the_vault(git_vault, monkeypatch):
-    monkeypatch.setattr(model, "PARSE_CHUNK", 2)
-    gate = Gate(monkeypatch, at=5)
+async def test_esc_drops_the_request_that_waits_for_the_vault(git_vault, held_at_fifth_page):
+    gate = held_at_fifth_page
     app = WikiApp(git_vault)
     async with app.run_test(size=(120, 40)) as pilot:
         try:
