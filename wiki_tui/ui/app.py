@@ -18,6 +18,7 @@ from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -36,6 +37,14 @@ NARROW_WIDTH = 100  # below this many columns the panes stack
 RAW_LIST_LIMIT = 5000
 WELCOME = ("Ask the wiki a question, or /ingest raw/FILE, /lint, /help. "
            "F1 lists every key; ctrl+p every action.")
+
+
+class IndexProgress(Message):
+    """How far indexing in bulk has come (posted from the load thread)."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done, self.total = done, total
 
 
 class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
@@ -93,7 +102,7 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
         self.exchanges: list[tuple[str, str]] = []  # (question, answer) sent back as context
         self.raw_files: list[str] = []
         self._browser: Any = None
-        self._index_activity = ""  # the status line _show_index_progress last set
+        self._index_activity = ""  # the status line on_index_progress last set
         self._skip_css_refresh = False
         self._warm_started = False
         # The app's clock (monotonic seconds): when keys were typed, a review's grace period.
@@ -268,13 +277,12 @@ class WikiApp(IngestQueueMixin, OperationsMixin, App[None]):
 
     def _index_progress(self, done: int, total: int) -> None:
         """From the load thread: how far indexing in bulk has come (a vault's first opening, or
-        many pages changed since the last session)."""
-        try:
-            self.call_from_thread(self._show_index_progress, done, total)
-        except RuntimeError:  # the app is closing
-            pass
+        many pages changed since the last session). Posted, not waited for: a freshness check
+        reports with the vault's lock held, which a query on the event loop may be waiting for."""
+        self.post_message(IndexProgress(done, total))
 
-    def _show_index_progress(self, done: int, total: int) -> None:
+    def on_index_progress(self, message: IndexProgress) -> None:
+        done, total = message.done, message.total
         placeholder = self.query("#browser-placeholder")
         if placeholder:  # the first opening: nothing to browse until the index is built
             placeholder.first(Static).update(
