@@ -84,6 +84,7 @@ class Vault:
         self._by_page_set: dict[str, tuple[PageMap, int, Any]] = {}  # see by_page_set
         self.checked = True  # False: opened from the index without listing the disk (check_freshness)
         self.on_progress: Progress | None = None  # see open()
+        self._real_root: str | None = None  # os.path.realpath(root), once asked (_clean)
         # index.md and log.md name every page: listings, not backlinks, mentions or search hits.
         # True shows them (the default of each query's `include_listings`).
         self.show_listings = False
@@ -524,19 +525,25 @@ class Vault:
 
     def is_page(self, path: str) -> bool:
         try:
-            return clean_path(self.root, path) in self.pages
+            return self._clean(path) in self.pages
         except VaultError:
             return False
 
     def is_raw(self, path: str) -> bool:
         try:
-            return is_raw_path(clean_path(self.root, path))
+            return is_raw_path(self._clean(path))
         except VaultError:
             return False
 
+    def _clean(self, path: str) -> str:
+        """`layout.clean_path` for this vault, the root's real path worked out once."""
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self.root)
+        return clean_path(self.root, path, real_root=self._real_root)
+
     def read_text(self, path: str) -> str:
         """A vault file's text (invalid UTF-8 shown as U+FFFD); refuses paths outside the vault."""
-        rel = clean_path(self.root, path)
+        rel = self._clean(path)
         try:
             text, _warnings = read_page_text(self._abs(rel))
         except FileNotFoundError:
@@ -596,7 +603,7 @@ class Vault:
     def outgoing(self, path: str) -> list[tuple[Link, str | None, bool]]:
         """(link, target path or None, resolved via alias) for each link on the page."""
         with self._lock:
-            rel = clean_path(self.root, path)
+            rel = self._clean(path)
             if rel not in self.pages:
                 raise VaultError(f"{rel} is not a page of this vault")
             page = self.pages[rel]
@@ -618,7 +625,7 @@ class Vault:
         leaves each link's line text empty and reads no file (the index alone). The listings
         (index.md, log.md) count only with `include_listings` (default: `show_listings`)."""
         with self._lock:
-            found = linked_mentions(self, clean_path(self.root, path), context=context)
+            found = linked_mentions(self, self._clean(path), context=context)
         if not self._listings(include_listings):
             listings = self.listing_pages
             found = [b for b in found if b.source not in listings]
@@ -628,7 +635,7 @@ class Vault:
                           include_listings: bool | None = None) -> list[Mention]:
         """Plain-text occurrences of the page's title, file name or aliases in other pages,
         outside links, code, comments and frontmatter (whole words, case-insensitive)."""
-        return unlinked_mentions(self, clean_path(self.root, path), limit,
+        return unlinked_mentions(self, self._clean(path), limit,
                                  include_listings=self._listings(include_listings))
 
     def _listings(self, include: bool | None) -> bool:
@@ -684,7 +691,7 @@ class Vault:
         return dict(self._cold(path).frontmatter)
 
     def _cold(self, path: str):
-        rel = clean_path(self.root, path)
+        rel = self._clean(path)
         with self._lock:
             record = self.pages.record(rel)
         if record is None:
